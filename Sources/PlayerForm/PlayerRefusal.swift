@@ -1,0 +1,80 @@
+/// Why the player view model refused an input. The message is for the user.
+public enum PlayerRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Every point update allowed has been used.
+    case noPointUpdatesLeft(limit: Int)
+    /// The form is locked after its last upload.
+    case locked(uploads: Int)
+    /// The form is not valid, so it cannot be uploaded.
+    case invalid([ValidationIssue])
+    /// An upload is already running.
+    case uploadInProgress
+    /// The new stepper configuration is not consistent.
+    case rejectedRules(RulesError)
+    /// The stepper was given something that is not a number.
+    case notANumber
+    /// The stepper was asked to be pressed zero or a negative number of times.
+    case invalidPressCount(Int)
+
+    public var description: String {
+        switch self {
+        case .noPointUpdatesLeft(let limit):
+            "No point updates left: the points can be changed \(limit) times."
+        case .locked(let uploads):
+            "The form is locked after \(uploads) uploads."
+        case .invalid(let issues):
+            "The form is not valid: " + issues.map(\.message).joined(separator: " ")
+        case .uploadInProgress:
+            "An upload is already running."
+        case .rejectedRules(let error):
+            "Not accepted: \(error)."
+        case .notANumber:
+            "Points must be a number."
+        case .invalidPressCount(let count):
+            "The stepper can be pressed 1 or more times, not \(count)."
+        }
+    }
+}
+
+/// What a stepper input did.
+public struct StepperOutcome: Equatable, Sendable {
+    /// The points after the input.
+    public let points: Double
+    /// The value asked for, when it lay outside min...max and was clamped.
+    public let requested: Double?
+    /// How many point updates the input used: one per change of the points.
+    public let updatesUsed: Int
+    /// Why pressing stopped before every press was made, when it did.
+    public let refusal: PlayerRefusal?
+
+    /// Creates an outcome.
+    public init(points: Double, requested: Double?, updatesUsed: Int, refusal: PlayerRefusal?) {
+        self.points = points
+        self.requested = requested
+        self.updatesUsed = updatesUsed
+        self.refusal = refusal
+    }
+
+    /// Whether the requested value was clamped to min...max.
+    public var wasClamped: Bool { requested != nil }
+}
+
+/// A discrete message from the player view model, such as the result of an upload.
+public enum PlayerMessage: Equatable, Sendable, CustomStringConvertible {
+    /// An upload succeeded.
+    case uploaded(name: String, points: Double)
+    /// An upload failed.
+    case uploadFailed(name: String, reason: String)
+    /// An upload was cancelled before it finished.
+    case uploadCancelled(name: String)
+
+    public var description: String {
+        switch self {
+        case .uploaded(let name, let points):
+            "Updated \(name) with \(PointsFormat.text(points)) points"
+        case .uploadFailed(let name, let reason):
+            "Upload of \(name) failed: \(reason)"
+        case .uploadCancelled(let name):
+            "Upload of \(name) was cancelled"
+        }
+    }
+}

@@ -1,0 +1,95 @@
+/// The rules of the player form: the starting values, the stepper's configuration, the limits and
+/// the forbidden names. A value of this type is always consistent; the initializer checks it.
+public struct PlayerRules: Sendable, Equatable {
+    /// The name the form starts with and resets to.
+    public let name: String
+    /// The points the form starts with and resets to.
+    public let points: Double
+    /// How far one press of the stepper moves the points.
+    public let step: Double
+    /// The lowest valid number of points.
+    public let min: Double
+    /// The highest valid number of points.
+    public let max: Double
+    /// How many point updates the form accepts.
+    public let maxPointUpdates: Int
+    /// How many uploads the form accepts before it locks.
+    public let maxUploads: Int
+    /// The names nobody may use.
+    public let forbiddenNames: ForbiddenNames
+
+    /// The sample's defaults: "Colin", 100 points, step 1 in 0...10000, 10 point updates,
+    /// 5 uploads, and the names "dag nabbit", "darn" and "poop" forbidden.
+    public static let defaults = try! PlayerRules()
+
+    /// Creates rules, checking that they are consistent.
+    /// - Throws: ``RulesError`` naming the first value that is not accepted.
+    public init(
+        name: String = "Colin",
+        points: Double = 100,
+        step: Double = 1,
+        min: Double = 0,
+        max: Double = 10000,
+        maxPointUpdates: Int = 10,
+        maxUploads: Int = 5,
+        forbiddenNames: [String] = ["dag nabbit", "darn", "poop"]
+    ) throws(RulesError) {
+        for (key, value) in [("points", points), ("step", step), ("min", min), ("max", max)]
+        where !value.isFinite {
+            throw .notFinite(key: key)
+        }
+        guard step > 0 else { throw .stepNotPositive(step) }
+        guard min <= max else { throw .minAboveMax(min: min, max: max) }
+        guard maxPointUpdates >= 0 else { throw .negativeLimit(key: "maxPointUpdates", value: maxPointUpdates) }
+        guard maxUploads >= 0 else { throw .negativeLimit(key: "maxUploads", value: maxUploads) }
+        if let blank = forbiddenNames.firstIndex(where: { ForbiddenNames.normalize($0).isEmpty }) {
+            throw .blankForbiddenName(index: blank)
+        }
+        self.name = name
+        self.points = points
+        self.step = step
+        self.min = min
+        self.max = max
+        self.maxPointUpdates = maxPointUpdates
+        self.maxUploads = maxUploads
+        self.forbiddenNames = ForbiddenNames(forbiddenNames)
+    }
+
+    /// These rules with some values replaced, checked again.
+    public func with(
+        step: Double? = nil, min: Double? = nil, max: Double? = nil, forbiddenNames: [String]? = nil
+    ) throws(RulesError) -> PlayerRules {
+        try PlayerRules(
+            name: name, points: points, step: step ?? self.step, min: min ?? self.min,
+            max: max ?? self.max, maxPointUpdates: maxPointUpdates, maxUploads: maxUploads,
+            forbiddenNames: forbiddenNames ?? self.forbiddenNames.names)
+    }
+
+    /// Every reason why `name` and `points` are not valid under these rules; empty when valid.
+    ///
+    /// ```swift
+    /// PlayerRules.defaults.validate(name: " DARN ", points: -1)
+    /// // [.forbiddenName(" DARN "), .belowMin(points: -1, min: 0)]
+    /// ```
+    public func validate(name: String, points: Double) -> [ValidationIssue] {
+        var issues: [ValidationIssue] = []
+        if name.allSatisfy(\.isWhitespace) {
+            issues.append(.emptyName)
+        } else if forbiddenNames.contains(name) {
+            issues.append(.forbiddenName(name))
+        }
+        if !points.isFinite {
+            issues.append(.notFinite)
+        } else if points < min {
+            issues.append(.belowMin(points: points, min: min))
+        } else if points > max {
+            issues.append(.aboveMax(points: points, max: max))
+        }
+        return issues
+    }
+
+    /// Whether `name` is forbidden.
+    public func isForbidden(_ name: String) -> Bool {
+        forbiddenNames.contains(name)
+    }
+}

@@ -1,0 +1,48 @@
+/// Why a player's name and points are not valid, with a message for the user.
+public enum ValidationIssue: Hashable, Sendable, CustomStringConvertible {
+    /// The name is empty or only whitespace.
+    case emptyName
+    /// The name is on the forbidden list (ignoring case, surrounding whitespace and compatibility forms).
+    case forbiddenName(String)
+    /// The points are below the minimum.
+    case belowMin(points: Double, min: Double)
+    /// The points are above the maximum.
+    case aboveMax(points: Double, max: Double)
+    /// The points are not a finite number (NaN or infinity).
+    case notFinite
+
+    /// A stable code for machine-readable output.
+    public enum Code: String, CaseIterable, Sendable, Codable {
+        case emptyName, forbiddenName, belowMin, aboveMax, notFinite
+    }
+
+    /// The stable code of this issue.
+    public var code: Code {
+        switch self {
+        case .emptyName: .emptyName
+        case .forbiddenName: .forbiddenName
+        case .belowMin: .belowMin
+        case .aboveMax: .aboveMax
+        case .notFinite: .notFinite
+        }
+    }
+
+    /// The message shown to the user. It may contain the name as typed; escape it before it
+    /// reaches a terminal.
+    public var message: String {
+        switch self {
+        case .emptyName:
+            "The name is empty."
+        case .forbiddenName(let name):
+            "The name \(name) has been forbidden."
+        case .belowMin(let points, let min):
+            "Points \(PointsFormat.text(points)) are below the minimum of \(PointsFormat.text(min))."
+        case .aboveMax(let points, let max):
+            "Points \(PointsFormat.text(points)) are above the maximum of \(PointsFormat.text(max))."
+        case .notFinite:
+            "Points must be a finite number."
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,116 @@
+import Synchronization
+
+/// Why an ``Action`` did not produce a value.
+public enum ActionError: Error, CustomStringConvertible, Sendable {
+    /// The action was applied while disabled or already executing; nothing ran.
+    case disabled
+    /// The work was cancelled before it finished.
+    case cancelled
+    /// The work failed with an error.
+    case failed(any Error)
+
+    public var description: String {
+        switch self {
+        case .disabled: "the action is disabled"
+        case .cancelled: "the action was cancelled"
+        case .failed(let error): "\(error)"
+        }
+    }
+
+    /// Whether this is ``disabled``.
+    public var isDisabled: Bool {
+        if case .disabled = self { return true }
+        return false
+    }
+
+    /// Whether this is ``cancelled``.
+    public var isCancelled: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+}
+
+/// A command: asynchronous work that can run only while it is enabled, one execution at a time.
+///
+/// ``isEnabled`` is `enabledIf && !isExecuting`. Applying the action while it is disabled runs
+/// nothing and throws ``ActionError/disabled``. Each execution sends its output on ``values`` or its
+/// failure on ``errors`` before ``isExecuting`` returns to `false`.
+///
+/// ```swift
+/// let save = Action(enabledIf: form.isValid) { (entry: Entry) in try await store.save(entry) }
+/// let record = try await save.apply(entry)
+/// ```
+public final class Action<Input: Sendable, Output: Sendable>: Sendable {
+    /// Whether an execution is running.
+    public let isExecuting: Property<Bool>
+    /// Whether applying the action would run it.
+    public let isEnabled: Property<Bool>
+    /// The output of every successful execution.
+    public let values: Signal<Output>
+    /// The failure of every execution that failed or was cancelled.
+    public let errors: Signal<ActionError>
+
+    private let executing = MutableProperty(false)
+    private let enabledIf: Property<Bool>
+    private let work: @Sendable (Input) async throws -> Output
+    private let valuesInput: Signal<Output>.Input
+    private let errorsInput: Signal<ActionError>.Input
+    private let running = Mutex<Task<Output, any Error>?>(nil)
+
+    /// Creates an action that runs `execute` while `enabledIf` is true.
+    public init(
+        enabledIf: Property<Bool> = Property(value: true),
+        execute: @escaping @Sendable (Input) async throws -> Output
+    ) {
+        self.enabledIf = enabledIf
+        self.work = execute
+        isExecuting = executing.readOnly
+        isEnabled = enabledIf.combineLatest(with: executing.readOnly).map { $0 && !$1 }.skipRepeats()
+        (values, valuesInput) = Signal<Output>.pipe()
+        (errors, errorsInput) = Signal<ActionError>.pipe()
+    }
+
+    /// Runs the work with `input` and returns its output.
+    ///
+    /// Cancelling the calling task, or calling ``cancel()``, cancels the work.
+    /// - Throws: ``ActionError/disabled`` when the action is not enabled (nothing runs);
+    ///   ``ActionError/cancelled`` or ``ActionError/failed(_:)`` when the work does not finish.
+    @discardableResult
+    public func apply(_ input: Input) async throws(ActionError) -> Output {
+        let enabledIf = self.enabledIf
+        let started = executing.modify { isExecuting -> Bool in
+            guard !isExecuting, enabledIf.value else { return false }
+            isExecuting = true
+            return true
+        }
+        guard started else { throw .disabled }
+
+        let work = self.work
+        let task = Task { try await work(input) }
+        running.withLock { $0 = task }
+        let result = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        running.withLock { $0 = nil }
+
+        switch result {
+        case .success(let output):
+            valuesInput.send(output)
+            executing.value = false
+            return output
+        case .failure(let error):
+            let failure: ActionError =
+                error is CancellationError || task.isCancelled ? .cancelled : .failed(error)
+            errorsInput.send(failure)
+            executing.value = false
+            throw failure
+        }
+    }
+
+    /// Cancels the running execution, if any.
+    public func cancel() {
+        running.withLock { $0 }?.cancel()
+    }
+}

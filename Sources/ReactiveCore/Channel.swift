@@ -1,0 +1,224 @@
+import Synchronization
+
+/// The hot node behind every pipe and property: an ordered list of observers, an optional current
+/// value, and a queue that serialises delivery.
+///
+/// How the contract is kept:
+/// - A send stores the value (for properties) and appends it to the queue under one lock, so the
+///   queue order is the store order even with concurrent senders.
+/// - Whoever finds nobody delivering becomes the deliverer and drains the queue; a send that arrives
+///   meanwhile (from another thread, or from inside an observer) is only queued, and the deliverer
+///   delivers it after the current value has reached every observer. Delivery is never nested.
+/// - The lock is never held while an observer runs, so observers may send, observe and dispose.
+/// - Every observer records the sequence number at which it joined and receives only values sent
+///   after that; a replaying observer is first handed the current value through the same queue, so
+///   it sees no gap and no duplicate.
+final class Channel<Value: Sendable>: Sendable {
+    fileprivate final class Entry: Sendable {
+        let since: UInt64
+        let observer: Observer<Value>
+        let isActive = Atomic<Bool>(true)
+
+        init(since: UInt64, observer: Observer<Value>) {
+            self.since = since
+            self.observer = observer
+        }
+    }
+
+    fileprivate enum Item {
+        case broadcast(Event<Value>, sequence: UInt64)
+        case replay(Value, to: Entry)
+    }
+
+    fileprivate struct State: ~Copyable {
+        var entries: [Entry] = []
+        var queue: [Item] = []
+        var head = 0
+        var isDraining = false
+        var sequence: UInt64 = 0
+        var current: Value?
+        var isCompleted = false
+    }
+
+    private let state: Mutex<State>
+    /// Whether the channel backs a property and so stores the value it sends.
+    private let storesValue: Bool
+
+    /// Creates a channel for a pipe: nothing is stored.
+    init() {
+        storesValue = false
+        state = Mutex(State())
+    }
+
+    /// Creates a channel for a property. A derived property starts with `nil` and is given its
+    /// first value with ``seed(_:)`` before anyone can read or observe it.
+    init(current: Value?) {
+        storesValue = true
+        var initial = State()
+        initial.current = current
+        state = Mutex(initial)
+    }
+
+    /// Stores `value` without delivering it: the first value of a derived property.
+    func seed(_ value: Value, onlyIfEmpty: Bool) {
+        state.withLock { s in
+            if !onlyIfEmpty || s.current == nil { s.current = value }
+        }
+    }
+
+    /// The value most recently stored.
+    var current: Value {
+        state.withLock { $0.current! }
+    }
+
+    /// Stores (when the channel has a current value) and delivers `value` to every observer.
+    func send(_ value: Value) {
+        if enqueue(value) { drain() }
+    }
+
+    /// Stores `value` and queues its delivery without delivering it; returns whether the caller
+    /// must call ``drain()`` afterwards. Lets a caller that holds its own lock queue in order and
+    /// deliver after releasing it.
+    func enqueue(_ value: Value) -> Bool {
+        state.withLock { s in
+            guard !s.isCompleted else { return false }
+            if storesValue { s.current = value }
+            s.sequence &+= 1
+            s.queue.append(.broadcast(.value(value), sequence: s.sequence))
+            return s.startDrainingIfIdle()
+        }
+    }
+
+    /// Atomically transforms the current value and queues the new one for delivery.
+    func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        let (result, mustDrain) = try state.withLock { s -> (Result, Bool) in
+            var value = s.current!
+            let result = try body(&value)
+            guard !s.isCompleted else { return (result, false) }
+            s.current = value
+            s.sequence &+= 1
+            s.queue.append(.broadcast(.value(value), sequence: s.sequence))
+            return (result, s.startDrainingIfIdle())
+        }
+        if mustDrain { drain() }
+        return result
+    }
+
+    /// Stores and delivers `value` unless `isRepeat` says it equals the stored value.
+    func send(_ value: Value, unlessRepeating isRepeat: (Value, Value) -> Bool) {
+        let mustDrain = state.withLock { s -> Bool in
+            guard !s.isCompleted else { return false }
+            if let current = s.current, isRepeat(current, value) { return false }
+            s.current = value
+            s.sequence &+= 1
+            s.queue.append(.broadcast(.value(value), sequence: s.sequence))
+            return s.startDrainingIfIdle()
+        }
+        if mustDrain { drain() }
+    }
+
+    /// Ends the channel: observers receive `completed` after any queued values, then are removed.
+    func complete() {
+        let mustDrain = state.withLock { s -> Bool in
+            guard !s.isCompleted else { return false }
+            s.isCompleted = true
+            s.sequence &+= 1
+            s.queue.append(.broadcast(.completed, sequence: s.sequence))
+            return s.startDrainingIfIdle()
+        }
+        if mustDrain { drain() }
+    }
+
+    /// Adds an observer at the end of the list.
+    /// - Parameter replay: when true, the observer first receives the current value.
+    func observe(_ observer: Observer<Value>, replay: Bool) -> Disposable {
+        let (entry, mustDrain, endedAlready) = state.withLock { s -> (Entry?, Bool, Bool) in
+            if s.isCompleted { return (nil, false, true) }
+            let entry = Entry(since: s.sequence, observer: observer)
+            s.entries.append(entry)
+            guard replay, let current = s.current else { return (entry, false, false) }
+            s.queue.append(.replay(current, to: entry))
+            return (entry, s.startDrainingIfIdle(), false)
+        }
+        if endedAlready {
+            if replay, let last = state.withLock({ $0.current }) { observer.send(last) }
+            observer.sendCompleted()
+            return .empty
+        }
+        if mustDrain { drain() }
+        return Disposable { [weak self] in self?.remove(entry!) }
+    }
+
+    /// Atomically reads the current value and adds an observer of later changes, so that nothing
+    /// sent in between is missed or seen twice.
+    func observeChanges(
+        readingCurrent observer: Observer<Value>
+    ) -> (current: Value, disposable: Disposable) {
+        let (current, entry) = state.withLock { s -> (Value, Entry?) in
+            guard !s.isCompleted else { return (s.current!, nil) }
+            let entry = Entry(since: s.sequence, observer: observer)
+            s.entries.append(entry)
+            return (s.current!, entry)
+        }
+        guard let entry else { return (current, .empty) }
+        return (current, Disposable { [weak self] in self?.remove(entry) })
+    }
+
+    /// The number of observers, for specs of lifetimes.
+    var observerCount: Int {
+        state.withLock { $0.entries.count }
+    }
+
+    private func remove(_ entry: Entry) {
+        entry.isActive.store(false, ordering: .releasing)
+        state.withLock { s in
+            s.entries.removeAll { $0 === entry }
+        }
+    }
+
+    /// Delivers queued items until the queue is empty. Only the thread that set `isDraining` calls
+    /// this, so deliveries never overlap.
+    func drain() {
+        while let (item, entries) = state.withLock({ s in s.next() }) {
+            switch item {
+            case .broadcast(let event, let sequence):
+                for entry in entries where entry.since < sequence {
+                    guard entry.isActive.load(ordering: .acquiring) else { continue }
+                    entry.observer.send(event)
+                }
+                if case .completed = event {
+                    for entry in entries { entry.isActive.store(false, ordering: .releasing) }
+                }
+            case .replay(let value, let entry):
+                if entry.isActive.load(ordering: .acquiring) { entry.observer.send(value) }
+            }
+        }
+    }
+}
+
+extension Channel.State {
+    /// Claims the right to drain; true when nobody else is delivering.
+    fileprivate mutating func startDrainingIfIdle() -> Bool {
+        if isDraining { return false }
+        isDraining = true
+        return true
+    }
+
+    /// Takes the next queued item with a snapshot of the observers, or ends draining.
+    fileprivate mutating func next() -> (Channel.Item, [Channel.Entry])? {
+        guard head < queue.count else {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+            isDraining = false
+            return nil
+        }
+        let item = queue[head]
+        head += 1
+        if case .broadcast(.completed, _) = item {
+            let snapshot = entries
+            entries.removeAll()
+            return (item, snapshot)
+        }
+        return (item, entries)
+    }
+}

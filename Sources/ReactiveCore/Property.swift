@@ -1,0 +1,117 @@
+/// A value that changes over time and can be read at any moment: continuous state.
+///
+/// A property always has a value. ``values`` sends the current value and then every change;
+/// ``changes`` sends only later changes. A property stores a value before any observer sees it.
+///
+/// A property lives as long as something holds it. A derived property (made with ``map(_:)``,
+/// ``skipRepeats()`` or ``combineLatest(_:_:)``) holds its sources; its sources do not hold it. When a
+/// property is deallocated, its observers receive `completed`, so observations of a view model's
+/// outputs end when the view model goes away.
+///
+/// ```swift
+/// let points = MutableProperty(100.0)
+/// let label = points.map { "\(Int($0)) points" }
+/// label.values.observeValues { print($0) }
+/// // Prints "100 points"
+/// points.value = 101
+/// // Prints "101 points"
+/// ```
+public final class Property<Value: Sendable>: Sendable {
+    let channel: Channel<Value>
+    private let upstream: Disposable
+    private let sources: [any Sendable]
+    private let ownsChannel: Bool
+
+    /// - Parameters:
+    ///   - upstream: the observations of the sources, ended when this property goes away.
+    ///   - sources: what this property keeps alive.
+    ///   - ownsChannel: whether this property completes the channel when it goes away; a read-only
+    ///     view leaves that to the mutable property it shows.
+    init(
+        channel: Channel<Value>, upstream: Disposable = .empty, sources: [any Sendable] = [],
+        ownsChannel: Bool = true
+    ) {
+        self.channel = channel
+        self.upstream = upstream
+        self.sources = sources
+        self.ownsChannel = ownsChannel
+    }
+
+    /// Creates a property that never changes.
+    public convenience init(value: Value) {
+        self.init(channel: Channel(current: value))
+    }
+
+    /// Creates a read-only view of `property`; the view keeps it alive.
+    public convenience init(_ property: MutableProperty<Value>) {
+        self.init(channel: property.channel, sources: [property], ownsChannel: false)
+    }
+
+    deinit {
+        upstream.dispose()
+        if ownsChannel { channel.complete() }
+    }
+
+    /// The current value.
+    public var value: Value { channel.current }
+
+    /// The current value, then every change.
+    public var values: Signal<Value> {
+        let channel = self.channel
+        return Signal { observer in channel.observe(observer, replay: true) }
+    }
+
+    /// Every change after the moment of observation.
+    public var changes: Signal<Value> {
+        let channel = self.channel
+        return Signal { observer in channel.observe(observer, replay: false) }
+    }
+
+    /// The number of current observers, for specs of lifetimes.
+    public var observerCount: Int { channel.observerCount }
+}
+
+/// A property that can be written.
+///
+/// Writes are atomic; ``modify(_:)`` reads and writes in one step. A write from inside an observer
+/// is stored at once and delivered after the value being delivered has reached every observer.
+public final class MutableProperty<Value: Sendable>: Sendable {
+    let channel: Channel<Value>
+
+    /// Creates a property with an initial value.
+    public init(_ initial: Value) {
+        channel = Channel(current: initial)
+    }
+
+    deinit {
+        channel.complete()
+    }
+
+    /// The current value. Setting it stores the value and then delivers it to every observer, even
+    /// when it equals the old value.
+    public var value: Value {
+        get { channel.current }
+        set { channel.send(newValue) }
+    }
+
+    /// Reads and writes the value atomically; observers are notified after `body` returns.
+    @discardableResult
+    public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try channel.modify(body)
+    }
+
+    /// The current value, then every change.
+    public var values: Signal<Value> {
+        let channel = self.channel
+        return Signal { observer in channel.observe(observer, replay: true) }
+    }
+
+    /// Every change after the moment of observation.
+    public var changes: Signal<Value> {
+        let channel = self.channel
+        return Signal { observer in channel.observe(observer, replay: false) }
+    }
+
+    /// A read-only view of this property.
+    public var readOnly: Property<Value> { Property(self) }
+}

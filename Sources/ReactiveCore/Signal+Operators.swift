@@ -1,0 +1,251 @@
+extension Signal {
+    /// Transforms each value.
+    ///
+    /// ```swift
+    /// points.changes.map { "\($0) points" }
+    /// ```
+    public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Signal<Mapped> {
+        Signal<Mapped> { observer in
+            self.observe(
+                Observer { event in
+                    switch event {
+                    case .value(let value): observer.send(transform(value))
+                    case .completed: observer.sendCompleted()
+                    }
+                })
+        }
+    }
+
+    /// Forwards only the values that satisfy `isIncluded`.
+    public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
+        Signal { observer in
+            self.observe(
+                Observer { event in
+                    switch event {
+                    case .value(let value): if isIncluded(value) { observer.send(value) }
+                    case .completed: observer.sendCompleted()
+                    }
+                })
+        }
+    }
+
+    /// Forwards a value only when `isRepeat` says it differs from the previous one forwarded.
+    public func skipRepeats(_ isRepeat: @escaping @Sendable (Value, Value) -> Bool) -> Signal<Value> {
+        Signal { observer in
+            let last = Locked<Value?>(nil)
+            return self.observe(
+                Observer { event in
+                    switch event {
+                    case .value(let value):
+                        let repeated = last.withLock { last -> Bool in
+                            if let previous = last, isRepeat(previous, value) { return true }
+                            last = value
+                            return false
+                        }
+                        if !repeated { observer.send(value) }
+                    case .completed: observer.sendCompleted()
+                    }
+                })
+        }
+    }
+
+    /// Forwards at most `count` values, then completes and ends the observation of the source.
+    public func take(first count: Int) -> Signal<Value> {
+        precondition(count >= 0, "take(first:) needs a count of zero or more")
+        return Signal { observer in
+            guard count > 0 else {
+                observer.sendCompleted()
+                return .empty
+            }
+            let upstream = DisposeBag()
+            let taken = Locked(0)
+            upstream.insert(
+                self.observe(
+                    Observer { event in
+                        switch event {
+                        case .value(let value):
+                            let position = taken.withLock { taken -> Int in
+                                taken += 1
+                                return taken
+                            }
+                            guard position <= count else { return }
+                            observer.send(value)
+                            if position == count {
+                                observer.sendCompleted()
+                                upstream.dispose()
+                            }
+                        case .completed:
+                            if taken.withLock({ $0 < count }) { observer.sendCompleted() }
+                        }
+                    }))
+            return Disposable { upstream.dispose() }
+        }
+    }
+
+    /// Drops the first `count` values and forwards the rest.
+    public func skip(first count: Int) -> Signal<Value> {
+        precondition(count >= 0, "skip(first:) needs a count of zero or more")
+        return Signal { observer in
+            let seen = Locked(0)
+            return self.observe(
+                Observer { event in
+                    switch event {
+                    case .value(let value):
+                        let skipped = seen.withLock { seen -> Bool in
+                            guard seen < count else { return false }
+                            seen += 1
+                            return true
+                        }
+                        if !skipped { observer.send(value) }
+                    case .completed: observer.sendCompleted()
+                    }
+                })
+        }
+    }
+
+    /// Forwards values until `trigger` sends a value or completes, then completes.
+    public func take<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Signal<Value> {
+        Signal { observer in
+            let observations = DisposeBag()
+            let ended = Locked(false)
+            let finish: @Sendable () -> Void = {
+                let first = ended.withLock { ended -> Bool in
+                    defer { ended = true }
+                    return !ended
+                }
+                guard first else { return }
+                observer.sendCompleted()
+                observations.dispose()
+            }
+            observations.insert(trigger.observe(Observer { _ in finish() }))
+            observations.insert(
+                self.observe(
+                    Observer { event in
+                        guard !ended.withLock({ $0 }) else { return }
+                        switch event {
+                        case .value(let value): observer.send(value)
+                        case .completed: finish()
+                        }
+                    }))
+            return Disposable { observations.dispose() }
+        }
+    }
+
+    /// Delivers every event through `scheduler`, which must be serial.
+    public func observe(on scheduler: any Scheduler) -> Signal<Value> {
+        Signal { observer in
+            let isActive = Locked(true)
+            let upstream = self.observe(
+                Observer { event in
+                    scheduler.schedule {
+                        if isActive.withLock({ $0 }) { observer.send(event) }
+                    }
+                })
+            return Disposable {
+                isActive.withLock { $0 = false }
+                upstream.dispose()
+            }
+        }
+    }
+
+    /// Forwards the values of all `signals` as they arrive; completes when all have completed.
+    public static func merge(_ signals: [Signal<Value>]) -> Signal<Value> {
+        Signal { observer in
+            guard !signals.isEmpty else {
+                observer.sendCompleted()
+                return .empty
+            }
+            let remaining = Locked(signals.count)
+            let observations = DisposeBag()
+            for signal in signals {
+                observations.insert(
+                    signal.observe(
+                        Observer { event in
+                            switch event {
+                            case .value(let value): observer.send(value)
+                            case .completed:
+                                let last = remaining.withLock { remaining -> Bool in
+                                    remaining -= 1
+                                    return remaining == 0
+                                }
+                                if last { observer.sendCompleted() }
+                            }
+                        }))
+            }
+            return Disposable { observations.dispose() }
+        }
+    }
+
+    /// Forwards the values of all `signals` as they arrive.
+    public static func merge(_ signals: Signal<Value>...) -> Signal<Value> {
+        merge(signals)
+    }
+
+    /// Sends an array of the latest value of each signal, once every signal has sent a value and
+    /// then on every value; completes when all have completed.
+    public static func combineLatest(_ signals: [Signal<Value>]) -> Signal<[Value]> {
+        Signal<[Value]> { observer in
+            guard !signals.isEmpty else {
+                observer.sendCompleted()
+                return .empty
+            }
+            let state = Locked(CombineState<Value>(latest: Array(repeating: nil, count: signals.count),
+                                     missing: signals.count, running: signals.count))
+            let observations = DisposeBag()
+            for (index, signal) in signals.enumerated() {
+                observations.insert(
+                    signal.observe(
+                        Observer { event in
+                            switch event {
+                            case .value(let value):
+                                let combined = state.withLock { s -> [Value]? in
+                                    if s.latest[index] == nil { s.missing -= 1 }
+                                    s.latest[index] = value
+                                    return s.missing == 0 ? s.latest.map { $0! } : nil
+                                }
+                                if let combined { observer.send(combined) }
+                            case .completed:
+                                let last = state.withLock { s -> Bool in
+                                    s.running -= 1
+                                    return s.running == 0
+                                }
+                                if last { observer.sendCompleted() }
+                            }
+                        }))
+            }
+            return Disposable { observations.dispose() }
+        }
+    }
+
+    /// Sends pairs of the latest values of `self` and `other`, once both have sent a value.
+    public func combineLatest<Other: Sendable>(with other: Signal<Other>) -> Signal<(Value, Other)> {
+        let left = self.map { Either<Value, Other>.left($0) }
+        let right = other.map { Either<Value, Other>.right($0) }
+        return Signal<Either<Value, Other>>.combineLatest([left, right]).map { pair in
+            guard case .left(let a) = pair[0], case .right(let b) = pair[1] else {
+                preconditionFailure("combineLatest keeps each source at its own index")
+            }
+            return (a, b)
+        }
+    }
+}
+
+extension Signal where Value: Equatable {
+    /// Forwards a value only when it differs from the previous one forwarded.
+    public func skipRepeats() -> Signal<Value> {
+        skipRepeats(==)
+    }
+}
+
+/// One of two values; lets sources of different types share one combineLatest.
+enum Either<Left: Sendable, Right: Sendable>: Sendable {
+    case left(Left)
+    case right(Right)
+}
+
+/// The state of one combineLatest observation.
+private struct CombineState<Value> {
+    var latest: [Value?]
+    var missing: Int
+    var running: Int
+}
