@@ -6,6 +6,11 @@ let package = Package(
     products: [
         .library(name: "PlayerForm", targets: ["ReactiveCore", "PlayerForm"]),
         .library(name: "PlayerFormTesting", targets: ["PlayerFormTesting"]),
+        .executable(name: "playerform", targets: ["playerform"]),
+    ],
+    dependencies: [
+        // Command-line parsing, help and usage errors (exit 64) for the executable only.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.
@@ -14,6 +19,14 @@ let package = Package(
         .target(name: "PlayerForm", dependencies: ["ReactiveCore"]),
         // Recorders and controllable doubles for writing behaviour specs of view models.
         .target(name: "PlayerFormTesting", dependencies: ["ReactiveCore", "PlayerForm"]),
+        // The thin executable: parses arguments and connects the layers.
+        .executableTarget(
+            name: "playerform",
+            dependencies: [
+                "PlayerForm",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .executableTarget(
             name: "HeadlessPlayer",
             dependencies: ["PlayerForm", "ReactiveCore"],
