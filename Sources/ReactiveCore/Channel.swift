@@ -18,10 +18,14 @@ final class Channel<Value: Sendable>: Sendable {
         let since: UInt64
         let observer: Observer<Value>
         let isActive = Atomic<Bool>(true)
+        /// What this observation keeps alive: the property observed, so that observing a property
+        /// that nobody else holds does not end at once.
+        let retained: (any Sendable)?
 
-        init(since: UInt64, observer: Observer<Value>) {
+        init(since: UInt64, observer: Observer<Value>, retaining retained: (any Sendable)? = nil) {
             self.since = since
             self.observer = observer
+            self.retained = retained
         }
     }
 
@@ -130,11 +134,13 @@ final class Channel<Value: Sendable>: Sendable {
     }
 
     /// Adds an observer at the end of the list.
-    /// - Parameter replay: when true, the observer first receives the current value.
-    func observe(_ observer: Observer<Value>, replay: Bool) -> Disposable {
+    /// - Parameters:
+    ///   - replay: when true, the observer first receives the current value.
+    ///   - retained: kept alive until the observation ends.
+    func observe(_ observer: Observer<Value>, replay: Bool, retaining retained: (any Sendable)? = nil) -> Disposable {
         let (entry, mustDrain, endedAlready) = state.withLock { s -> (Entry?, Bool, Bool) in
             if s.isCompleted { return (nil, false, true) }
-            let entry = Entry(since: s.sequence, observer: observer)
+            let entry = Entry(since: s.sequence, observer: observer, retaining: retained)
             s.entries.append(entry)
             guard replay, let current = s.current else { return (entry, false, false) }
             s.queue.append(.replay(current, to: entry))

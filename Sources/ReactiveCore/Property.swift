@@ -3,10 +3,11 @@
 /// A property always has a value. ``values`` sends the current value and then every change;
 /// ``changes`` sends only later changes. A property stores a value before any observer sees it.
 ///
-/// A property lives as long as something holds it. A derived property (made with ``map(_:)``,
-/// ``skipRepeats()`` or ``combineLatest(_:_:)``) holds its sources; its sources do not hold it. When a
-/// property is deallocated, its observers receive `completed`, so observations of a view model's
-/// outputs end when the view model goes away.
+/// A property lives while something holds it or observes it. A derived property (made with
+/// ``map(_:)``, ``skipRepeats()`` or ``combineLatest(_:_:)``) holds its sources; its sources do not
+/// hold it, so an unobserved derived property that nobody holds is freed. Observations end when
+/// they are disposed: keep them in a ``DisposeBag`` owned by the observer, and they end when the
+/// observer goes away. When a property is freed, anything still observing it receives `completed`.
 ///
 /// ```swift
 /// let points = MutableProperty(100.0)
@@ -55,16 +56,14 @@ public final class Property<Value: Sendable>: Sendable {
     /// The current value.
     public var value: Value { channel.current }
 
-    /// The current value, then every change.
+    /// The current value, then every change. Observing keeps the property alive.
     public var values: Signal<Value> {
-        let channel = self.channel
-        return Signal { observer in channel.observe(observer, replay: true) }
+        Signal { [self] observer in channel.observe(observer, replay: true, retaining: self) }
     }
 
-    /// Every change after the moment of observation.
+    /// Every change after the moment of observation. Observing keeps the property alive.
     public var changes: Signal<Value> {
-        let channel = self.channel
-        return Signal { observer in channel.observe(observer, replay: false) }
+        Signal { [self] observer in channel.observe(observer, replay: false, retaining: self) }
     }
 
     /// The number of current observers, for specs of lifetimes.
@@ -100,16 +99,14 @@ public final class MutableProperty<Value: Sendable>: Sendable {
         try channel.modify(body)
     }
 
-    /// The current value, then every change.
+    /// The current value, then every change. Observing keeps the property alive.
     public var values: Signal<Value> {
-        let channel = self.channel
-        return Signal { observer in channel.observe(observer, replay: true) }
+        Signal { [self] observer in channel.observe(observer, replay: true, retaining: self) }
     }
 
-    /// Every change after the moment of observation.
+    /// Every change after the moment of observation. Observing keeps the property alive.
     public var changes: Signal<Value> {
-        let channel = self.channel
-        return Signal { observer in channel.observe(observer, replay: false) }
+        Signal { [self] observer in channel.observe(observer, replay: false, retaining: self) }
     }
 
     /// A read-only view of this property.
