@@ -11,7 +11,9 @@ form.pointsText.changes.observeValues(in: bindings) { print("points: \($0)") }
 form.isValid.changes.observeValues(in: bindings) { print("valid: \($0)") }
 form.canChangePoints.changes.observeValues(in: bindings) { print("stepper shown: \($0)") }
 form.canUpload.changes.observeValues(in: bindings) { print("upload enabled: \($0)") }
-form.forbiddenNameEntered.observeValues(in: bindings) { print("alert: Forbidden Name! The name \($0) has been forbidden!") }
+form.forbiddenNameEntered.observeValues(in: bindings) {
+    print("alert: Forbidden Name! The name \($0) has been forbidden!")
+}
 form.messages.observeValues(in: bindings) { print("message: \($0)") }
 
 do {

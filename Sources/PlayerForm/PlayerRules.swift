@@ -40,7 +40,9 @@ public struct PlayerRules: Sendable, Equatable {
         }
         guard step > 0 else { throw .stepNotPositive(step) }
         guard min <= max else { throw .minAboveMax(min: min, max: max) }
-        guard maxPointUpdates >= 0 else { throw .negativeLimit(key: "maxPointUpdates", value: maxPointUpdates) }
+        guard maxPointUpdates >= 0 else {
+            throw .negativeLimit(key: "maxPointUpdates", value: maxPointUpdates)
+        }
         guard maxUploads >= 0 else { throw .negativeLimit(key: "maxUploads", value: maxUploads) }
         if let blank = forbiddenNames.firstIndex(where: { ForbiddenNames.normalize($0).isEmpty }) {
             throw .blankForbiddenName(index: blank)

@@ -109,7 +109,8 @@ public final class PlayerViewModel: Sendable {
             .map { locked, remaining in !locked && remaining > 0 }
             .skipRepeats()
 
-        let uploadsAllowed = Property.combineLatest(isValid, isLocked).map { valid, locked in valid && !locked }
+        let uploadsAllowed = Property.combineLatest(isValid, isLocked).map { valid, locked in valid && !locked
+        }
         let uploads = uploadsStore
         let messagesInput = messagesInput
         upload = Action(enabledIf: uploadsAllowed) { request in
@@ -278,12 +279,14 @@ public final class PlayerViewModel: Sendable {
                 try useOnePointUpdate()
             } catch {
                 guard used > 0 else { throw error }
-                return StepperOutcome(points: current, requested: requested, updatesUsed: used, refusal: error)
+                return StepperOutcome(
+                    points: current, requested: requested, updatesUsed: used, refusal: error)
             }
             pointsStore.value = clamped
             used += 1
         }
-        return StepperOutcome(points: pointsStore.value, requested: requested, updatesUsed: used, refusal: nil)
+        return StepperOutcome(
+            points: pointsStore.value, requested: requested, updatesUsed: used, refusal: nil)
     }
 
     private func changeRules(

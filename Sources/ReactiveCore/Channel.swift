@@ -137,7 +137,9 @@ final class Channel<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - replay: when true, the observer first receives the current value.
     ///   - retained: kept alive until the observation ends.
-    func observe(_ observer: Observer<Value>, replay: Bool, retaining retained: (any Sendable)? = nil) -> Disposable {
+    func observe(_ observer: Observer<Value>, replay: Bool, retaining retained: (any Sendable)? = nil)
+        -> Disposable
+    {
         let (entry, mustDrain, endedAlready) = state.withLock { s -> (Entry?, Bool, Bool) in
             if s.isCompleted { return (nil, false, true) }
             let entry = Entry(since: s.sequence, observer: observer, retaining: retained)

@@ -2,7 +2,8 @@ extension Property {
     /// A property whose value is `transform` applied to this property's value.
     ///
     /// `transform` must be pure: it may run on whichever thread delivers the change.
-    public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped> {
+    public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped>
+    {
         let derived = Channel<Mapped>(current: nil)
         let (current, observation) = channel.observeChanges(
             readingCurrent: Observer { [weak derived] event in

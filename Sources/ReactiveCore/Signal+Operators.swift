@@ -189,8 +189,10 @@ extension Signal {
                 observer.sendCompleted()
                 return .empty
             }
-            let state = Locked(CombineState<Value>(latest: Array(repeating: nil, count: signals.count),
-                                     missing: signals.count, running: signals.count))
+            let state = Locked(
+                CombineState<Value>(
+                    latest: Array(repeating: nil, count: signals.count),
+                    missing: signals.count, running: signals.count))
             let observations = DisposeBag()
             for (index, signal) in signals.enumerated() {
                 observations.insert(

@@ -73,7 +73,9 @@ struct LifetimeTests {
         #expect(disposable.isDisposed)
     }
 
-    @Test("no retain cycles: when the observing owner goes away, sources, derived properties and owner are freed")
+    @Test(
+        "no retain cycles: when the observing owner goes away, sources, derived properties and owner are freed"
+    )
     func noRetainCycles() {
         weak var weakSource: MutableProperty<Int>?
         weak var weakDerived: Property<String>?

@@ -1,3 +1,4 @@
+import Dispatch
 import PlayerFormTesting
 import ReactiveCore
 import Synchronization
@@ -127,5 +128,3 @@ struct PropertyTests {
         #expect(last.withLock { $0 } == 4000)
     }
 }
-
-import Dispatch
