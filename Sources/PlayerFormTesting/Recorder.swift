@@ -1,5 +1,4 @@
 import ReactiveCore
-import Synchronization
 
 /// Records what a signal or property emitted, for behaviour specs.
 ///
@@ -10,7 +9,7 @@ import Synchronization
 /// ```
 public final class Recorder<Value: Sendable>: Sendable {
     private final class Storage: Sendable {
-        let state = Mutex<(events: [Event<Value>], values: [Value])>(([], []))
+        let state = Locked<(events: [Event<Value>], values: [Value])>(([], []))
     }
 
     private let storage = Storage()

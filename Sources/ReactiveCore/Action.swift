@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Why an ``Action`` did not produce a value.
 public enum ActionError: Error, CustomStringConvertible, Sendable {
     /// The action was applied while disabled or already executing; nothing ran.
@@ -55,7 +53,7 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
     private let work: @Sendable (Input) async throws -> Output
     private let valuesInput: Signal<Output>.Input
     private let errorsInput: Signal<ActionError>.Input
-    private let running = Mutex<Task<Output, any Error>?>(nil)
+    private let running = Locked<Task<Output, any Error>?>(nil)
 
     /// Creates an action that runs `execute` while `enabledIf` is true.
     public init(

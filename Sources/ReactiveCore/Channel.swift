@@ -34,7 +34,7 @@ final class Channel<Value: Sendable>: Sendable {
         case replay(Value, to: Entry)
     }
 
-    fileprivate struct State: ~Copyable {
+    fileprivate struct State {
         var entries: [Entry] = []
         var queue: [Item] = []
         var head = 0
@@ -44,14 +44,14 @@ final class Channel<Value: Sendable>: Sendable {
         var isCompleted = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Whether the channel backs a property and so stores the value it sends.
     private let storesValue: Bool
 
     /// Creates a channel for a pipe: nothing is stored.
     init() {
         storesValue = false
-        state = Mutex(State())
+        state = Locked(State())
     }
 
     /// Creates a channel for a property. A derived property starts with `nil` and is given its
@@ -60,7 +60,7 @@ final class Channel<Value: Sendable>: Sendable {
         storesValue = true
         var initial = State()
         initial.current = current
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     /// Stores `value` without delivering it: the first value of a derived property.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A handle that ends an observation or releases a resource.
 ///
 /// Disposing is idempotent and thread-safe: the action runs at most once.
@@ -9,11 +7,11 @@ import Synchronization
 /// observation.dispose()  // no further values are printed
 /// ```
 public final class Disposable: Sendable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+    private let action: Locked<(@Sendable () -> Void)?>
 
     /// Creates a disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
+        self.action = Locked(action)
     }
 
     /// A disposable that does nothing.
@@ -44,7 +42,7 @@ public final class Disposable: Sendable {
 /// Keep a bag in the object that observes; when the object goes away, so do its observations.
 /// A disposable inserted after the bag was disposed is disposed at once.
 public final class DisposeBag: Sendable {
-    private let items = Mutex<[Disposable]?>([])
+    private let items = Locked<[Disposable]?>([])
 
     /// Creates an empty bag.
     public init() {}

@@ -1,14 +1,47 @@
-import Synchronization
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
-/// State shared by the closures of one observation, guarded by a mutex.
-final class Locked<State>: Sendable {
-    private let mutex: Mutex<State>
+/// A value guarded by a lock: state shared by observers or tasks that may run on different threads.
+///
+/// Built on `pthread_mutex_t` so that the thread sanitizer sees every acquisition. The lock is not
+/// recursive: do not call back into the same `Locked` from inside `withLock`.
+///
+/// ```swift
+/// let seen = Locked<[Int]>([])
+/// signal.observeValues { value in seen.withLock { $0.append(value) } }
+/// ```
+public final class Locked<State>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var state: State
 
-    init(_ state: sending State) {
-        mutex = Mutex(state)
+    /// Creates a lock around `state`.
+    public init(_ state: State) {
+        self.state = state
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
     }
 
-    func withLock<Result>(_ body: (inout sending State) throws -> sending Result) rethrows -> sending Result {
-        try mutex.withLock(body)
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the state.
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state)
+    }
+
+    /// A copy of the state.
+    public var value: State {
+        withLock { $0 }
     }
 }

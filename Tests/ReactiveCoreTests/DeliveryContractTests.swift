@@ -1,12 +1,11 @@
 import Dispatch
 import PlayerFormTesting
 import ReactiveCore
-import Synchronization
 import Testing
 
 /// One observer's log.
 private final class Log: Sendable {
-    let values = Mutex<[Int]>([])
+    let values = Locked<[Int]>([])
 }
 
 /// The written contract of the reactive core, one spec per clause (see `Signal`'s documentation).
@@ -27,7 +26,7 @@ struct DeliveryContractTests {
     @Test("observers are notified in the order they subscribed")
     func subscriptionOrder() {
         let (signal, input) = Signal<Int>.pipe()
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
         for name in ["first", "second", "third", "fourth"] {
             signal.observeValues { value in log.withLock { $0.append("\(name) \(value)") } }
         }
@@ -42,7 +41,7 @@ struct DeliveryContractTests {
     @Test("observers see a value after it is stored")
     func valueIsStoredBeforeDelivery() {
         let property = MutableProperty("Colin")
-        let readBack = Mutex<[String]>([])
+        let readBack = Locked<[String]>([])
         property.changes.observeValues { [property] delivered in
             readBack.withLock { $0.append("\(delivered)=\(property.value)") }
         }
@@ -54,7 +53,7 @@ struct DeliveryContractTests {
     @Test("a value sent from inside an observer reaches every observer after the current one, in order")
     func reentrantSendIsQueued() {
         let name = MutableProperty("Colin")
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
         name.changes.observeValues { [name] value in
             log.withLock { $0.append("A got \(value)") }
             if value == "darn" { name.value = "" }
@@ -74,8 +73,8 @@ struct DeliveryContractTests {
     @Test("a value sent from inside an observer is never delivered nested inside the current delivery")
     func reentrantSendIsNeverNested() {
         let (signal, input) = Signal<Int>.pipe()
-        let depth = Mutex(0)
-        let maximumDepth = Mutex(0)
+        let depth = Locked(0)
+        let maximumDepth = Locked(0)
         signal.observeValues { value in
             let current = depth.withLock { d -> Int in
                 d += 1
@@ -111,7 +110,7 @@ struct DeliveryContractTests {
     @Test("an observer that joins during a delivery sees only later values")
     func joiningDuringDelivery() {
         let (signal, input) = Signal<Int>.pipe()
-        let late = Mutex<Recorder<Int>?>(nil)
+        let late = Locked<Recorder<Int>?>(nil)
         signal.observeValues { value in
             if value == 1 { late.withLock { $0 = Recorder(signal) } }
         }
@@ -123,9 +122,9 @@ struct DeliveryContractTests {
     @Test("an observer disposed during a delivery receives nothing more, not even the rest of that delivery")
     func disposedDuringDelivery() {
         let (signal, input) = Signal<Int>.pipe()
-        let second = Mutex<Disposable?>(nil)
+        let second = Locked<Disposable?>(nil)
         signal.observeValues { _ in second.withLock { $0 }?.dispose() }
-        let received = Mutex<[Int]>([])
+        let received = Locked<[Int]>([])
         second.withLock { $0 = signal.observeValues { value in received.withLock { $0.append(value) } } }
         input.send(1)
         input.send(2)
@@ -135,8 +134,8 @@ struct DeliveryContractTests {
     @Test("many threads sending at once: every value reaches every observer once, one at a time")
     func concurrentSenders() async {
         let property = MutableProperty(0)
-        let inFlight = Mutex(0)
-        let overlapped = Mutex(false)
+        let inFlight = Locked(0)
+        let overlapped = Locked(false)
         let observers = (0..<3).map { _ in Log() }
         for log in observers {
             property.changes.observeValues { value in
@@ -172,7 +171,7 @@ struct DeliveryContractTests {
     @Test("values from one thread keep their order under concurrent senders")
     func perSenderOrder() {
         let (signal, input) = Signal<(Int, Int)>.pipe()
-        let log = Mutex<[(Int, Int)]>([])
+        let log = Locked<[(Int, Int)]>([])
         signal.observeValues { pair in log.withLock { $0.append(pair) } }
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             for index in 0..<1000 { input.send((thread, index)) }

@@ -1,12 +1,11 @@
 import PlayerFormTesting
 import ReactiveCore
-import Synchronization
 import Testing
 
 /// Something that owns observations, as a view does.
 private final class Owner: Sendable {
     let bag = DisposeBag()
-    let seen = Mutex<[Int]>([])
+    let seen = Locked<[Int]>([])
 
     func watch(_ signal: Signal<Int>) {
         signal.observeValues(in: bag) { [weak self] value in self?.seen.withLock { $0.append(value) } }
@@ -46,7 +45,7 @@ struct LifetimeTests {
         do {
             let derived = source.readOnly.map { $0 * 10 }
             weakDerived = derived
-            let seen = Mutex<[Int]>([])
+            let seen = Locked<[Int]>([])
             observation = derived.values.observeValues { value in seen.withLock { $0.append(value) } }
             source.value = 2
             #expect(seen.withLock { $0 } == [10, 20])
