@@ -93,7 +93,7 @@ public final class PlayerViewModel: Sendable {
         step = self.rules.map(\.step).skipRepeats()
         min = self.rules.map(\.min).skipRepeats()
         max = self.rules.map(\.max).skipRepeats()
-        issues = Property.combineLatest(name, points, self.rules).map { name, points, rules in
+        issues = Property.combineLatest(name, points, self.rules) { name, points, rules in
             rules.validate(name: name, points: points)
         }
         isValid = issues.map(\.isEmpty).skipRepeats()

@@ -13,50 +13,52 @@ import Synchronization
 /// - Every observer records the sequence number at which it joined and receives only values sent
 ///   after that; a replaying observer is first handed the current value through the same queue, so
 ///   it sees no gap and no duplicate.
-final class Channel<Value: Sendable>: Sendable {
-    fileprivate final class Entry: Sendable {
-        let since: UInt64
-        let observer: Observer<Value>
-        let isActive = Atomic<Bool>(true)
+@usableFromInline final class Channel<Value: Sendable>: Sendable {
+    @usableFromInline final class Entry: Sendable {
+        @usableFromInline let since: UInt64
+        @usableFromInline let observer: Observer<Value>
+        @usableFromInline let isActive = Atomic<Bool>(true)
         /// What this observation keeps alive: the property observed, so that observing a property
         /// that nobody else holds does not end at once.
-        let retained: (any Sendable)?
+        @usableFromInline let retained: (any Sendable)?
 
-        init(since: UInt64, observer: Observer<Value>, retaining retained: (any Sendable)? = nil) {
+        @inlinable init(since: UInt64, observer: Observer<Value>, retaining retained: (any Sendable)? = nil) {
             self.since = since
             self.observer = observer
             self.retained = retained
         }
     }
 
-    fileprivate enum Item {
+    @usableFromInline enum Item {
         case broadcast(Event<Value>, sequence: UInt64)
         case replay(Value, to: Entry)
     }
 
-    fileprivate struct State {
-        var entries: [Entry] = []
-        var queue: [Item] = []
-        var head = 0
-        var isDraining = false
-        var sequence: UInt64 = 0
-        var current: Value?
-        var isCompleted = false
+    @usableFromInline struct State {
+        @usableFromInline var entries: [Entry] = []
+        @usableFromInline var queue: [Item] = []
+        @usableFromInline var head = 0
+        @usableFromInline var isDraining = false
+        @usableFromInline var sequence: UInt64 = 0
+        @usableFromInline var current: Value?
+        @usableFromInline var isCompleted = false
+
+        @inlinable init() {}
     }
 
-    private let state: Locked<State>
+    @usableFromInline let state: Locked<State>
     /// Whether the channel backs a property and so stores the value it sends.
-    private let storesValue: Bool
+    @usableFromInline let storesValue: Bool
 
     /// Creates a channel for a pipe: nothing is stored.
-    init() {
+    @inlinable init() {
         storesValue = false
         state = Locked(State())
     }
 
     /// Creates a channel for a property. A derived property starts with `nil` and is given its
     /// first value with ``seed(_:)`` before anyone can read or observe it.
-    init(current: Value?) {
+    @inlinable init(current: Value?) {
         storesValue = true
         var initial = State()
         initial.current = current
@@ -64,26 +66,26 @@ final class Channel<Value: Sendable>: Sendable {
     }
 
     /// Stores `value` without delivering it: the first value of a derived property.
-    func seed(_ value: Value, onlyIfEmpty: Bool) {
+    @inlinable func seed(_ value: Value, onlyIfEmpty: Bool) {
         state.withLock { s in
             if !onlyIfEmpty || s.current == nil { s.current = value }
         }
     }
 
     /// The value most recently stored.
-    var current: Value {
+    @inlinable var current: Value {
         state.withLock { $0.current! }
     }
 
     /// Stores (when the channel has a current value) and delivers `value` to every observer.
-    func send(_ value: Value) {
+    @inlinable func send(_ value: Value) {
         if enqueue(value) { drain() }
     }
 
     /// Stores `value` and queues its delivery without delivering it; returns whether the caller
     /// must call ``drain()`` afterwards. Lets a caller that holds its own lock queue in order and
     /// deliver after releasing it.
-    func enqueue(_ value: Value) -> Bool {
+    @inlinable func enqueue(_ value: Value) -> Bool {
         state.withLock { s in
             guard !s.isCompleted else { return false }
             if storesValue { s.current = value }
@@ -94,7 +96,7 @@ final class Channel<Value: Sendable>: Sendable {
     }
 
     /// Atomically transforms the current value and queues the new one for delivery.
-    func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    @inlinable func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         let (result, mustDrain) = try state.withLock { s -> (Result, Bool) in
             var value = s.current!
             let result = try body(&value)
@@ -109,7 +111,7 @@ final class Channel<Value: Sendable>: Sendable {
     }
 
     /// Stores and delivers `value` unless `isRepeat` says it equals the stored value.
-    func send(_ value: Value, unlessRepeating isRepeat: (Value, Value) -> Bool) {
+    @inlinable func send(_ value: Value, unlessRepeating isRepeat: (Value, Value) -> Bool) {
         let mustDrain = state.withLock { s -> Bool in
             guard !s.isCompleted else { return false }
             if let current = s.current, isRepeat(current, value) { return false }
@@ -122,7 +124,7 @@ final class Channel<Value: Sendable>: Sendable {
     }
 
     /// Ends the channel: observers receive `completed` after any queued values, then are removed.
-    func complete() {
+    @inlinable func complete() {
         let mustDrain = state.withLock { s -> Bool in
             guard !s.isCompleted else { return false }
             s.isCompleted = true
@@ -137,7 +139,9 @@ final class Channel<Value: Sendable>: Sendable {
     /// - Parameters:
     ///   - replay: when true, the observer first receives the current value.
     ///   - retained: kept alive until the observation ends.
-    func observe(_ observer: Observer<Value>, replay: Bool, retaining retained: (any Sendable)? = nil)
+    @inlinable func observe(
+        _ observer: Observer<Value>, replay: Bool, retaining retained: (any Sendable)? = nil
+    )
         -> Disposable
     {
         let (entry, mustDrain, endedAlready) = state.withLock { s -> (Entry?, Bool, Bool) in
@@ -159,7 +163,7 @@ final class Channel<Value: Sendable>: Sendable {
 
     /// Atomically reads the current value and adds an observer of later changes, so that nothing
     /// sent in between is missed or seen twice.
-    func observeChanges(
+    @inlinable func observeChanges(
         readingCurrent observer: Observer<Value>
     ) -> (current: Value, disposable: Disposable) {
         let (current, entry) = state.withLock { s -> (Value, Entry?) in
@@ -173,11 +177,11 @@ final class Channel<Value: Sendable>: Sendable {
     }
 
     /// The number of observers, for specs of lifetimes.
-    var observerCount: Int {
+    @inlinable var observerCount: Int {
         state.withLock { $0.entries.count }
     }
 
-    private func remove(_ entry: Entry) {
+    @inlinable func remove(_ entry: Entry) {
         entry.isActive.store(false, ordering: .releasing)
         state.withLock { s in
             s.entries.removeAll { $0 === entry }
@@ -186,7 +190,7 @@ final class Channel<Value: Sendable>: Sendable {
 
     /// Delivers queued items until the queue is empty. Only the thread that set `isDraining` calls
     /// this, so deliveries never overlap.
-    func drain() {
+    @inlinable func drain() {
         while let (item, entries) = state.withLock({ s in s.next() }) {
             switch item {
             case .broadcast(let event, let sequence):
@@ -206,14 +210,14 @@ final class Channel<Value: Sendable>: Sendable {
 
 extension Channel.State {
     /// Claims the right to drain; true when nobody else is delivering.
-    fileprivate mutating func startDrainingIfIdle() -> Bool {
+    @inlinable mutating func startDrainingIfIdle() -> Bool {
         if isDraining { return false }
         isDraining = true
         return true
     }
 
     /// Takes the next queued item with a snapshot of the observers, or ends draining.
-    fileprivate mutating func next() -> (Channel.Item, [Channel.Entry])? {
+    @inlinable mutating func next() -> (Channel.Item, [Channel.Entry])? {
         guard head < queue.count else {
             queue.removeAll(keepingCapacity: true)
             head = 0

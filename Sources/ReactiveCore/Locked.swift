@@ -16,12 +16,15 @@
 /// signal.observeValues { value in seen.withLock { $0.append(value) } }
 /// ```
 public final class Locked<State>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var state: State
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Kept behind a pointer: the mutex, not the exclusivity checker, guards it, and a stored `var`
+    /// would pay a dynamic exclusivity check on every acquisition.
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
     /// Creates a lock around `state`.
-    public init(_ state: State) {
-        self.state = state
+    @inlinable public init(_ state: State) {
+        self.state = .allocate(capacity: 1)
+        self.state.initialize(to: state)
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -31,17 +34,19 @@ public final class Locked<State>: @unchecked Sendable {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Runs `body` with exclusive access to the state.
-    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    @inlinable public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        return try body(&state.pointee)
     }
 
     /// A copy of the state.
-    public var value: State {
+    @inlinable public var value: State {
         withLock { $0 }
     }
 }

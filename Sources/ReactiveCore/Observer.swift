@@ -1,14 +1,14 @@
 /// Receives the events of a signal.
 public struct Observer<Value: Sendable>: Sendable {
-    private let action: @Sendable (Event<Value>) -> Void
+    @usableFromInline let action: @Sendable (Event<Value>) -> Void
 
     /// Creates an observer from an event handler.
-    public init(_ action: @escaping @Sendable (Event<Value>) -> Void) {
+    @inlinable public init(_ action: @escaping @Sendable (Event<Value>) -> Void) {
         self.action = action
     }
 
     /// Creates an observer that handles values and completion separately.
-    public static func handling(
+    @inlinable public static func handling(
         values: @escaping @Sendable (Value) -> Void,
         completed: @escaping @Sendable () -> Void = {}
     ) -> Observer {
@@ -21,17 +21,17 @@ public struct Observer<Value: Sendable>: Sendable {
     }
 
     /// Delivers an event.
-    public func send(_ event: Event<Value>) {
+    @inlinable public func send(_ event: Event<Value>) {
         action(event)
     }
 
     /// Delivers a value.
-    public func send(_ value: Value) {
+    @inlinable public func send(_ value: Value) {
         action(.value(value))
     }
 
     /// Delivers completion.
-    public func sendCompleted() {
+    @inlinable public func sendCompleted() {
         action(.completed)
     }
 }

@@ -2,7 +2,8 @@ extension Property {
     /// A property whose value is `transform` applied to this property's value.
     ///
     /// `transform` must be pure: it may run on whichever thread delivers the change.
-    public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Property<Mapped>
+    @inlinable public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped)
+        -> Property<Mapped>
     {
         let derived = Channel<Mapped>(current: nil)
         let (current, observation) = channel.observeChanges(
@@ -16,7 +17,9 @@ extension Property {
 
     /// A property with the same value that announces a change only when `isRepeat` says the new
     /// value differs from the stored one.
-    public func skipRepeats(_ isRepeat: @escaping @Sendable (Value, Value) -> Bool) -> Property<Value> {
+    @inlinable public func skipRepeats(_ isRepeat: @escaping @Sendable (Value, Value) -> Bool) -> Property<
+        Value
+    > {
         let derived = Channel<Value>(current: nil)
         let (current, observation) = channel.observeChanges(
             readingCurrent: Observer { [weak derived] event in
@@ -28,94 +31,128 @@ extension Property {
     }
 
     /// A property of pairs of the latest values of this property and `other`.
-    public func combineLatest<Other: Sendable>(with other: Property<Other>) -> Property<(Value, Other)> {
-        Property<(Value, Other)>.combining([AnySource(self), AnySource(other)]) { values in
-            (values[0]! as! Value, values[1]! as! Other)
-        }
+    @inlinable public func combineLatest<Other: Sendable>(with other: Property<Other>) -> Property<
+        (Value, Other)
+    > {
+        Property<(Value, Other)>.combineLatest(self, other) { ($0, $1) }
     }
 
     /// A property of pairs of the latest values of `a` and `b`.
     ///
     /// With two sources there is one initial value, then one value per change of either source.
-    public static func combineLatest<A: Sendable, B: Sendable>(
+    @inlinable public static func combineLatest<A: Sendable, B: Sendable>(
         _ a: Property<A>, _ b: Property<B>
     ) -> Property<(A, B)> where Value == (A, B) {
-        a.combineLatest(with: b)
+        combineLatest(a, b) { ($0, $1) }
     }
 
     /// A property of triples of the latest values of `a`, `b` and `c`.
-    public static func combineLatest<A: Sendable, B: Sendable, C: Sendable>(
+    @inlinable public static func combineLatest<A: Sendable, B: Sendable, C: Sendable>(
         _ a: Property<A>, _ b: Property<B>, _ c: Property<C>
     ) -> Property<(A, B, C)> where Value == (A, B, C) {
-        combining([AnySource(a), AnySource(b), AnySource(c)]) { values in
-            (values[0]! as! A, values[1]! as! B, values[2]! as! C)
+        combineLatest(a, b, c) { ($0, $1, $2) }
+    }
+
+    /// A property whose value is `transform` applied to the latest values of `a` and `b`: a
+    /// combineLatest and a map in one step, with no intermediate property.
+    ///
+    /// `transform` must be pure; it runs under the node's lock, on the thread that delivers.
+    @inlinable public static func combineLatest<A: Sendable, B: Sendable>(
+        _ a: Property<A>, _ b: Property<B>, _ transform: @escaping @Sendable (A, B) -> Value
+    ) -> Property<Value> {
+        combining(a, b, Property<Void>(value: ())) { a, b, _ in transform(a, b) }
+    }
+
+    /// A property whose value is `transform` applied to the latest values of `a`, `b` and `c`.
+    ///
+    /// ```swift
+    /// let issues = Property.combineLatest(name, points, rules) { name, points, rules in
+    ///     rules.validate(name: name, points: points)
+    /// }
+    /// ```
+    @inlinable public static func combineLatest<A: Sendable, B: Sendable, C: Sendable>(
+        _ a: Property<A>, _ b: Property<B>, _ c: Property<C>,
+        _ transform: @escaping @Sendable (A, B, C) -> Value
+    ) -> Property<Value> {
+        combining(a, b, c, transform)
+    }
+
+    /// The node behind every typed combineLatest: keeps the latest value of each source and
+    /// recomputes on each change. The new value is queued under the node's lock, so concurrent
+    /// changes are stored in the order they were combined, and delivered after the lock is released.
+    @inlinable static func combining<A: Sendable, B: Sendable, C: Sendable>(
+        _ a: Property<A>, _ b: Property<B>, _ c: Property<C>,
+        _ transform: @escaping @Sendable (A, B, C) -> Value
+    ) -> Property<Value> {
+        let derived = Channel<Value>(current: nil)
+        let latest = Locked<(A?, B?, C?)>((nil, nil, nil))
+        @Sendable func update(_ change: (inout (A?, B?, C?)) -> Void) {
+            let mustDrain = latest.withLock { latest -> Bool in
+                change(&latest)
+                guard let a = latest.0, let b = latest.1, let c = latest.2 else { return false }
+                return derived.enqueue(transform(a, b, c))
+            }
+            if mustDrain { derived.drain() }
         }
+        let (first, firstObservation) = a.channel.observeChanges(
+            readingCurrent: Observer { event in
+                if case .value(let value) = event { update { $0.0 = value } }
+            })
+        let (second, secondObservation) = b.channel.observeChanges(
+            readingCurrent: Observer { event in
+                if case .value(let value) = event { update { $0.1 = value } }
+            })
+        let (third, thirdObservation) = c.channel.observeChanges(
+            readingCurrent: Observer { event in
+                if case .value(let value) = event { update { $0.2 = value } }
+            })
+        latest.withLock { latest in
+            if latest.0 == nil { latest.0 = first }
+            if latest.1 == nil { latest.1 = second }
+            if latest.2 == nil { latest.2 = third }
+            derived.seed(transform(latest.0!, latest.1!, latest.2!), onlyIfEmpty: false)
+        }
+        let upstream = Disposable {
+            firstObservation.dispose()
+            secondObservation.dispose()
+            thirdObservation.dispose()
+        }
+        return Property(channel: derived, upstream: upstream, sources: [a, b, c])
     }
 
     /// A property of the latest values of all `properties`, in their order.
-    public static func combineLatest<Element: Sendable>(
+    @inlinable public static func combineLatest<Element: Sendable>(
         _ properties: [Property<Element>]
     ) -> Property<[Element]> where Value == [Element] {
-        combining(properties.map(AnySource.init)) { values in values.map { $0! as! Element } }
-    }
-
-    /// The shared node behind every combineLatest: keeps the latest value of each source and
-    /// recomputes on each change; `compute` is called only when every slot holds a value. Queuing happens under the node's lock so that concurrent changes
-    /// are stored in the order they were combined; delivery happens after the lock is released.
-    static func combining(
-        _ sources: [AnySource], _ compute: @escaping @Sendable ([(any Sendable)?]) -> Value
-    ) -> Property<Value> {
-        let derived = Channel<Value>(current: nil)
-        let latest = Locked<[(any Sendable)?]>(Array(repeating: nil, count: sources.count))
-        let observations = sources.enumerated().map { index, source in
-            let (current, observation) = source.observeChanges { [weak derived] value in
-                guard let derived else { return }
-                let mustDrain = latest.withLock { latest -> Bool in
-                    latest[index] = value
-                    guard !latest.contains(where: { $0 == nil }) else { return false }
-                    return derived.enqueue(compute(latest))
-                }
-                if mustDrain { derived.drain() }
-            }
+        let derived = Channel<[Element]>(current: nil)
+        let latest = Locked<[Element?]>(Array(repeating: nil, count: properties.count))
+        let observations = properties.enumerated().map { index, source in
+            let (current, observation) = source.channel.observeChanges(
+                readingCurrent: Observer { [weak derived] event in
+                    guard case .value(let value) = event, let derived else { return }
+                    let mustDrain = latest.withLock { latest -> Bool in
+                        latest[index] = value
+                        guard !latest.contains(where: { $0 == nil }) else { return false }
+                        return derived.enqueue(latest.map { $0! })
+                    }
+                    if mustDrain { derived.drain() }
+                })
             latest.withLock { latest in
                 if latest[index] == nil { latest[index] = current }
             }
             return observation
         }
         latest.withLock { latest in
-            derived.seed(compute(latest), onlyIfEmpty: false)
+            derived.seed(latest.map { $0! }, onlyIfEmpty: false)
         }
         let upstream = Disposable { for observation in observations { observation.dispose() } }
-        return Property(channel: derived, upstream: upstream, sources: sources.map(\.property))
+        return Property(channel: derived, upstream: upstream, sources: properties)
     }
 }
 
 extension Property where Value: Equatable {
     /// A property with the same value that announces a change only when the value differs.
-    public func skipRepeats() -> Property<Value> {
+    @inlinable public func skipRepeats() -> Property<Value> {
         skipRepeats(==)
-    }
-}
-
-/// A property of any value type, seen as a source of a combination.
-struct AnySource: Sendable {
-    let property: any Sendable
-    private let observe: @Sendable (@escaping @Sendable (any Sendable) -> Void) -> (any Sendable, Disposable)
-
-    init<Value: Sendable>(_ property: Property<Value>) {
-        self.property = property
-        self.observe = { handler in
-            let (current, disposable) = property.channel.observeChanges(
-                readingCurrent: Observer { event in
-                    if case .value(let value) = event { handler(value) }
-                })
-            return (current, disposable)
-        }
-    }
-
-    func observeChanges(
-        _ handler: @escaping @Sendable (any Sendable) -> Void
-    ) -> (current: any Sendable, disposable: Disposable) {
-        observe(handler)
     }
 }

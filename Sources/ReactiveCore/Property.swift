@@ -18,17 +18,17 @@
 /// // Prints "101 points"
 /// ```
 public final class Property<Value: Sendable>: Sendable {
-    let channel: Channel<Value>
-    private let upstream: Disposable
-    private let sources: [any Sendable]
-    private let ownsChannel: Bool
+    @usableFromInline let channel: Channel<Value>
+    @usableFromInline let upstream: Disposable
+    @usableFromInline let sources: [any Sendable]
+    @usableFromInline let ownsChannel: Bool
 
     /// - Parameters:
     ///   - upstream: the observations of the sources, ended when this property goes away.
     ///   - sources: what this property keeps alive.
     ///   - ownsChannel: whether this property completes the channel when it goes away; a read-only
     ///     view leaves that to the mutable property it shows.
-    init(
+    @inlinable init(
         channel: Channel<Value>, upstream: Disposable = .empty, sources: [any Sendable] = [],
         ownsChannel: Bool = true
     ) {
@@ -39,12 +39,12 @@ public final class Property<Value: Sendable>: Sendable {
     }
 
     /// Creates a property that never changes.
-    public convenience init(value: Value) {
+    @inlinable public convenience init(value: Value) {
         self.init(channel: Channel(current: value))
     }
 
     /// Creates a read-only view of `property`; the view keeps it alive.
-    public convenience init(_ property: MutableProperty<Value>) {
+    @inlinable public convenience init(_ property: MutableProperty<Value>) {
         self.init(channel: property.channel, sources: [property], ownsChannel: false)
     }
 
@@ -57,12 +57,12 @@ public final class Property<Value: Sendable>: Sendable {
     public var value: Value { channel.current }
 
     /// The current value, then every change. Observing keeps the property alive.
-    public var values: Signal<Value> {
+    @inlinable public var values: Signal<Value> {
         Signal { [self] observer in channel.observe(observer, replay: true, retaining: self) }
     }
 
     /// Every change after the moment of observation. Observing keeps the property alive.
-    public var changes: Signal<Value> {
+    @inlinable public var changes: Signal<Value> {
         Signal { [self] observer in channel.observe(observer, replay: false, retaining: self) }
     }
 
@@ -75,10 +75,10 @@ public final class Property<Value: Sendable>: Sendable {
 /// Writes are atomic; ``modify(_:)`` reads and writes in one step. A write from inside an observer
 /// is stored at once and delivered after the value being delivered has reached every observer.
 public final class MutableProperty<Value: Sendable>: Sendable {
-    let channel: Channel<Value>
+    @usableFromInline let channel: Channel<Value>
 
     /// Creates a property with an initial value.
-    public init(_ initial: Value) {
+    @inlinable public init(_ initial: Value) {
         channel = Channel(current: initial)
     }
 
@@ -88,24 +88,24 @@ public final class MutableProperty<Value: Sendable>: Sendable {
 
     /// The current value. Setting it stores the value and then delivers it to every observer, even
     /// when it equals the old value.
-    public var value: Value {
+    @inlinable public var value: Value {
         get { channel.current }
         set { channel.send(newValue) }
     }
 
     /// Reads and writes the value atomically; observers are notified after `body` returns.
     @discardableResult
-    public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    @inlinable public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try channel.modify(body)
     }
 
     /// The current value, then every change. Observing keeps the property alive.
-    public var values: Signal<Value> {
+    @inlinable public var values: Signal<Value> {
         Signal { [self] observer in channel.observe(observer, replay: true, retaining: self) }
     }
 
     /// Every change after the moment of observation. Observing keeps the property alive.
-    public var changes: Signal<Value> {
+    @inlinable public var changes: Signal<Value> {
         Signal { [self] observer in channel.observe(observer, replay: false, retaining: self) }
     }
 

@@ -4,7 +4,9 @@ extension Signal {
     /// ```swift
     /// points.changes.map { "\($0) points" }
     /// ```
-    public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped) -> Signal<Mapped> {
+    @inlinable public func map<Mapped: Sendable>(_ transform: @escaping @Sendable (Value) -> Mapped)
+        -> Signal<Mapped>
+    {
         Signal<Mapped> { observer in
             self.observe(
                 Observer { event in
@@ -17,7 +19,7 @@ extension Signal {
     }
 
     /// Forwards only the values that satisfy `isIncluded`.
-    public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
+    @inlinable public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
         Signal { observer in
             self.observe(
                 Observer { event in
@@ -30,7 +32,9 @@ extension Signal {
     }
 
     /// Forwards a value only when `isRepeat` says it differs from the previous one forwarded.
-    public func skipRepeats(_ isRepeat: @escaping @Sendable (Value, Value) -> Bool) -> Signal<Value> {
+    @inlinable public func skipRepeats(_ isRepeat: @escaping @Sendable (Value, Value) -> Bool) -> Signal<
+        Value
+    > {
         Signal { observer in
             let last = Locked<Value?>(nil)
             return self.observe(
@@ -50,7 +54,7 @@ extension Signal {
     }
 
     /// Forwards at most `count` values, then completes and ends the observation of the source.
-    public func take(first count: Int) -> Signal<Value> {
+    @inlinable public func take(first count: Int) -> Signal<Value> {
         precondition(count >= 0, "take(first:) needs a count of zero or more")
         return Signal { observer in
             guard count > 0 else {
@@ -83,7 +87,7 @@ extension Signal {
     }
 
     /// Drops the first `count` values and forwards the rest.
-    public func skip(first count: Int) -> Signal<Value> {
+    @inlinable public func skip(first count: Int) -> Signal<Value> {
         precondition(count >= 0, "skip(first:) needs a count of zero or more")
         return Signal { observer in
             let seen = Locked(0)
@@ -104,7 +108,7 @@ extension Signal {
     }
 
     /// Forwards values until `trigger` sends a value or completes, then completes.
-    public func take<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Signal<Value> {
+    @inlinable public func take<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Signal<Value> {
         Signal { observer in
             let observations = DisposeBag()
             let ended = Locked(false)
@@ -132,7 +136,7 @@ extension Signal {
     }
 
     /// Delivers every event through `scheduler`, which must be serial.
-    public func observe(on scheduler: any Scheduler) -> Signal<Value> {
+    @inlinable public func observe(on scheduler: any Scheduler) -> Signal<Value> {
         Signal { observer in
             let isActive = Locked(true)
             let upstream = self.observe(
@@ -149,7 +153,7 @@ extension Signal {
     }
 
     /// Forwards the values of all `signals` as they arrive; completes when all have completed.
-    public static func merge(_ signals: [Signal<Value>]) -> Signal<Value> {
+    @inlinable public static func merge(_ signals: [Signal<Value>]) -> Signal<Value> {
         Signal { observer in
             guard !signals.isEmpty else {
                 observer.sendCompleted()
@@ -177,13 +181,13 @@ extension Signal {
     }
 
     /// Forwards the values of all `signals` as they arrive.
-    public static func merge(_ signals: Signal<Value>...) -> Signal<Value> {
+    @inlinable public static func merge(_ signals: Signal<Value>...) -> Signal<Value> {
         merge(signals)
     }
 
     /// Sends an array of the latest value of each signal, once every signal has sent a value and
     /// then on every value; completes when all have completed.
-    public static func combineLatest(_ signals: [Signal<Value>]) -> Signal<[Value]> {
+    @inlinable public static func combineLatest(_ signals: [Signal<Value>]) -> Signal<[Value]> {
         Signal<[Value]> { observer in
             guard !signals.isEmpty else {
                 observer.sendCompleted()
@@ -220,7 +224,8 @@ extension Signal {
     }
 
     /// Sends pairs of the latest values of `self` and `other`, once both have sent a value.
-    public func combineLatest<Other: Sendable>(with other: Signal<Other>) -> Signal<(Value, Other)> {
+    @inlinable public func combineLatest<Other: Sendable>(with other: Signal<Other>) -> Signal<(Value, Other)>
+    {
         let left = self.map { Either<Value, Other>.left($0) }
         let right = other.map { Either<Value, Other>.right($0) }
         return Signal<Either<Value, Other>>.combineLatest([left, right]).map { pair in
@@ -234,20 +239,26 @@ extension Signal {
 
 extension Signal where Value: Equatable {
     /// Forwards a value only when it differs from the previous one forwarded.
-    public func skipRepeats() -> Signal<Value> {
+    @inlinable public func skipRepeats() -> Signal<Value> {
         skipRepeats(==)
     }
 }
 
 /// One of two values; lets sources of different types share one combineLatest.
-enum Either<Left: Sendable, Right: Sendable>: Sendable {
+@usableFromInline enum Either<Left: Sendable, Right: Sendable>: Sendable {
     case left(Left)
     case right(Right)
 }
 
 /// The state of one combineLatest observation.
-private struct CombineState<Value> {
-    var latest: [Value?]
-    var missing: Int
-    var running: Int
+@usableFromInline struct CombineState<Value> {
+    @usableFromInline var latest: [Value?]
+    @usableFromInline var missing: Int
+    @usableFromInline var running: Int
+
+    @inlinable init(latest: [Value?], missing: Int, running: Int) {
+        self.latest = latest
+        self.missing = missing
+        self.running = running
+    }
 }

@@ -24,22 +24,22 @@
 /// // Prints "Hello"
 /// ```
 public struct Signal<Value: Sendable>: Sendable {
-    private let attach: @Sendable (Observer<Value>) -> Disposable
+    @usableFromInline let attach: @Sendable (Observer<Value>) -> Disposable
 
     /// Creates a signal from a function that attaches an observer and returns how to detach it.
-    public init(_ attach: @escaping @Sendable (Observer<Value>) -> Disposable) {
+    @inlinable public init(_ attach: @escaping @Sendable (Observer<Value>) -> Disposable) {
         self.attach = attach
     }
 
     /// Attaches `observer`. Dispose the result to end the observation.
     @discardableResult
-    public func observe(_ observer: Observer<Value>) -> Disposable {
+    @inlinable public func observe(_ observer: Observer<Value>) -> Disposable {
         attach(observer)
     }
 
     /// Attaches a handler for values, and optionally for completion.
     @discardableResult
-    public func observeValues(
+    @inlinable public func observeValues(
         _ value: @escaping @Sendable (Value) -> Void,
         completed: @escaping @Sendable () -> Void = {}
     ) -> Disposable {
@@ -47,18 +47,18 @@ public struct Signal<Value: Sendable>: Sendable {
     }
 
     /// Attaches a handler for values; the observation ends when `bag` is disposed or deallocated.
-    public func observeValues(in bag: DisposeBag, _ value: @escaping @Sendable (Value) -> Void) {
+    @inlinable public func observeValues(in bag: DisposeBag, _ value: @escaping @Sendable (Value) -> Void) {
         attach(.handling(values: value)).dispose(in: bag)
     }
 
     /// A signal that never sends anything and never completes.
-    public static var never: Signal<Value> { Signal { _ in .empty } }
+    @inlinable public static var never: Signal<Value> { Signal { _ in .empty } }
 
     /// Creates a hot signal and the input that sends on it.
     ///
     /// The signal completes when ``Input/sendCompleted()`` is called or when the input is
     /// deallocated, so observations end when the owner of the input goes away.
-    public static func pipe() -> (output: Signal<Value>, input: Input) {
+    @inlinable public static func pipe() -> (output: Signal<Value>, input: Input) {
         let channel = Channel<Value>()
         let output = Signal { observer in channel.observe(observer, replay: false) }
         return (output, Input(channel))
@@ -66,9 +66,9 @@ public struct Signal<Value: Sendable>: Sendable {
 
     /// The sending end of a ``pipe()``.
     public final class Input: Sendable {
-        private let channel: Channel<Value>
+        @usableFromInline let channel: Channel<Value>
 
-        fileprivate init(_ channel: Channel<Value>) {
+        @inlinable init(_ channel: Channel<Value>) {
             self.channel = channel
         }
 
@@ -77,12 +77,12 @@ public struct Signal<Value: Sendable>: Sendable {
         }
 
         /// Delivers `value` to every observer, in the order they subscribed.
-        public func send(_ value: Value) {
+        @inlinable public func send(_ value: Value) {
             channel.send(value)
         }
 
         /// Ends the signal; later sends are ignored.
-        public func sendCompleted() {
+        @inlinable public func sendCompleted() {
             channel.complete()
         }
 
