@@ -1,0 +1,166 @@
+import ReactiveCore
+import Synchronization
+
+/// Binds a list of row view models to a table of text lines, with no table-view boilerplate.
+///
+/// The binding observes a property of row view models. When the property sends a new list, the
+/// binding works out which rows left and which arrived (by object identity, with ``Changeset``),
+/// unbinds the templates of rows that left, binds templates to rows that arrived (reusing
+/// unbound templates), and announces each as a ``TableChange``. A row whose own state changes
+/// redraws only its line. Nothing is ever redrawn in full; ``lines`` gives the whole table when
+/// a view needs to draw it once.
+///
+/// The binding knows nothing of terminals: a view prints ``changes`` and ``lines``.
+///
+/// ```swift
+/// let table = TableBinding<PlayerRowTemplate>(rows: roster.rows, selection: select)
+/// table.changes.observeValues { print($0) }
+/// // Prints "+ 3 Bob 120" when Bob is uploaded
+/// ```
+///
+/// Changes are announced on the thread that made them; drive the source from one thread (or a
+/// serial queue) to see them in order.
+public final class TableBinding<Template: RowTemplate>: Sendable where Template.Row: AnyObject {
+    public typealias Row = Template.Row
+
+    /// Every line-level change, as it happens.
+    public let changes: Signal<TableChange>
+
+    private struct Bound {
+        var rows: [Row] = []
+        var templates: [Template] = []
+        var lines: [String] = []
+        var lineProperties: [Property<String>] = []
+        var observations: [Disposable] = []
+        var reusable: [Template] = []
+        var hasFirstList = false
+    }
+
+    private let state: Mutex<Bound>
+    private let changesInput: Signal<TableChange>.Input
+    private let source: Property<[Row]>
+    private let sourceObservation = DisposeBag()
+    private let select: (@Sendable (Row) async throws -> Void)?
+
+    /// Binds `rows` to a table.
+    /// - Parameters:
+    ///   - rows: the row view models, in table order.
+    ///   - selection: executed with the selected row's view model by ``select(at:)``.
+    public init<Output: Sendable>(rows: Property<[Row]>, selection: Action<Row, Output>?) {
+        (changes, changesInput) = Signal<TableChange>.pipe()
+        state = Mutex(Bound())
+        source = rows
+        if let selection {
+            select = { row in _ = try await selection.apply(row) }
+        } else {
+            select = nil
+        }
+        rows.values.observeValues(in: sourceObservation) { [weak self] rows in
+            self?.rowsChanged(rows)
+        }
+    }
+
+    /// Binds `rows` to a table with no selection.
+    public convenience init(rows: Property<[Row]>) {
+        self.init(rows: rows, selection: Action<Row, Void>?.none)
+    }
+
+    deinit {
+        sourceObservation.dispose()
+        state.withLock { bound in
+            for observation in bound.observations { observation.dispose() }
+            for template in bound.templates { template.unbind() }
+        }
+    }
+
+    /// Every line of the table, in row order.
+    public var lines: [String] {
+        state.withLock { $0.lines }
+    }
+
+    /// The number of rows.
+    public var count: Int {
+        state.withLock { $0.lines.count }
+    }
+
+    /// How many templates have been made: one per row shown at once, as templates are reused.
+    public var templateCount: Int {
+        state.withLock { $0.templates.count + $0.reusable.count }
+    }
+
+    /// Executes the selection action with the view model of the row at `index`.
+    /// - Throws: ``TableBindingError`` when there is no such row or no selection action; the
+    ///   action's ``ActionError`` when it refuses or fails.
+    public func select(at index: Int) async throws {
+        guard let select else { throw TableBindingError.noSelection }
+        let row = state.withLock { bound -> Row? in
+            bound.rows.indices.contains(index) ? bound.rows[index] : nil
+        }
+        guard let row else { throw TableBindingError.noSuchRow(index: index, count: count) }
+        try await select(row)
+    }
+
+    private func rowsChanged(_ rows: [Row]) {
+        let announced = state.withLock { bound -> [TableChange] in
+            let changeset = Changeset(
+                old: bound.rows, new: rows, id: { ObjectIdentifier($0) }, hasSameContent: { _, _ in true })
+            var announced: [TableChange] = []
+            for index in changeset.deletions.reversed() {
+                let template = bound.templates.remove(at: index)
+                let line = bound.lines.remove(at: index)
+                bound.observations.remove(at: index).dispose()
+                bound.lineProperties.remove(at: index)
+                announced.append(.deleted(index: index, line: template.removalLine(lastLine: line)))
+                template.unbind()
+                bound.reusable.append(template)
+            }
+            bound.rows = rows
+            for index in changeset.insertions {
+                let template = bound.reusable.popLast() ?? Template()
+                let line = template.bind(rows[index])
+                let key = ObjectIdentifier(template)
+                let observation = line.changes.observeValues { [weak self] text in
+                    self?.lineChanged(of: key, to: text)
+                }
+                bound.templates.insert(template, at: index)
+                bound.lines.insert(line.value, at: index)
+                bound.lineProperties.insert(line, at: index)
+                bound.observations.insert(observation, at: index)
+                announced.append(.inserted(index: index, line: line.value))
+            }
+            // The first list is the table as it is drawn, not a change.
+            defer { bound.hasFirstList = true }
+            return bound.hasFirstList ? announced : []
+        }
+        for change in announced { changesInput.send(change) }
+    }
+
+    private func lineChanged(of key: ObjectIdentifier, to text: String) {
+        let change = state.withLock { bound -> TableChange? in
+            guard let index = bound.templates.firstIndex(where: { ObjectIdentifier($0) == key }),
+                bound.lines[index] != text
+            else { return nil }
+            bound.lines[index] = text
+            return .modified(index: index, line: text)
+        }
+        if let change { changesInput.send(change) }
+    }
+}
+
+/// Why a table binding could not select a row.
+public enum TableBindingError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// There is no row at `index`; the table has `count` rows.
+    case noSuchRow(index: Int, count: Int)
+    /// The table was bound without a selection action.
+    case noSelection
+
+    public var description: String {
+        switch self {
+        case .noSuchRow(let index, let count):
+            count == 0
+                ? "there is no row \(index + 1): the table is empty"
+                : "there is no row \(index + 1): rows are numbered 1 to \(count)"
+        case .noSelection: "rows of this table cannot be selected"
+        }
+    }
+}
