@@ -1,6 +1,5 @@
 import Foundation
 import ReactiveCore
-import Synchronization
 
 /// The roster's view model: the players kept in a score store, their rows, the selection, and a
 /// small form to add a player. The port of SwiftGoal's ManagePlayersViewModel.
@@ -186,11 +185,11 @@ public final class RosterViewModel: Sendable {
     /// the roster runs, its row shows it; a kept upload becomes a change of the roster.
     ///
     /// The form must upload to the same store as the roster. Dispose the result to stop
-    /// following; following also ends when either view model goes away.
+    /// following; following ends at the latest when the roster goes away.
     @discardableResult
     public func follow(_ form: PlayerViewModel) -> Disposable {
         let following = DisposeBag()
-        let running = Mutex<String?>(nil)
+        let running = Locked<String?>(nil)
         form.upload.isExecuting.changes.observeValues(in: following) { [weak self, weak form] executing in
             guard executing, let self, let form else { return }
             let name = form.name.value
@@ -277,7 +276,7 @@ public final class RosterViewModel: Sendable {
 
 /// A weak reference to the roster for the actions it owns, which are made before it is complete.
 private final class WeakRoster: Sendable {
-    private let reference = Mutex<WeakBox?>(nil)
+    private let reference = Locked<WeakBox?>(nil)
 
     private struct WeakBox {
         weak var roster: RosterViewModel?

@@ -1,5 +1,4 @@
 import ReactiveCore
-import Synchronization
 
 /// Binds a list of row view models to a table of text lines, with no table-view boilerplate.
 ///
@@ -36,7 +35,7 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
         var hasFirstList = false
     }
 
-    private let state: Mutex<Bound>
+    private let state: Locked<Bound>
     private let changesInput: Signal<TableChange>.Input
     private let source: Property<[Row]>
     private let sourceObservation = DisposeBag()
@@ -48,7 +47,7 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
     ///   - selection: executed with the selected row's view model by ``select(at:)``.
     public init<Output: Sendable>(rows: Property<[Row]>, selection: Action<Row, Output>?) {
         (changes, changesInput) = Signal<TableChange>.pipe()
-        state = Mutex(Bound())
+        state = Locked(Bound())
         source = rows
         if let selection {
             select = { row in _ = try await selection.apply(row) }
