@@ -44,7 +44,9 @@ public struct Changeset: Sendable, Hashable, CustomStringConvertible {
     /// are deleted and inserted.
     ///
     /// Runs in time linear in the length of the common prefix and suffix, plus O(m log m) for the
-    /// m items between them, so a single change in a long list is cheap.
+    /// m items between them, so a single change in a long list is cheap. Inlinable, so that it is
+    /// specialised for the caller's item type.
+    @inlinable
     public init<Item, ID: Hashable>(
         old: [Item], new: [Item], id: (Item) -> ID, hasSameContent: (Item, Item) -> Bool
     ) {
@@ -83,7 +85,8 @@ public struct Changeset: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The changes between the parts of `old` and `new` that differ at both ends.
-    private static func middle<Item, ID: Hashable>(
+    @inlinable
+    static func middle<Item, ID: Hashable>(
         old: [Item], new: [Item], oldRange: Range<Int>, newRange: Range<Int>, id: (Item) -> ID,
         hasSameContent: (Item, Item) -> Bool
     ) -> (deletions: [Int], modifications: [Int], insertions: [Int]) {
@@ -124,7 +127,8 @@ public struct Changeset: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Positions in `values` of a longest strictly increasing subsequence (patience sorting).
-    private static func longestIncreasingRun(_ values: [Int]) -> [Int] {
+    @usableFromInline
+    static func longestIncreasingRun(_ values: [Int]) -> [Int] {
         var tails: [Int] = []  // positions of the smallest tail of each run length
         var previous = [Int](repeating: -1, count: values.count)
         for (position, value) in values.enumerated() {
@@ -156,6 +160,7 @@ public struct Changeset: Sendable, Hashable, CustomStringConvertible {
     ///   - insert: makes the element for an inserted item.
     ///   - modify: gives the element for a modified item, from the old element and the new item.
     /// - Returns: a list parallel to `new`.
+    @inlinable
     public func apply<Element, Source>(
         to old: [Element], from new: [Source], insert: (Source) -> Element,
         modify: (Element, Source) -> Element
@@ -191,6 +196,7 @@ public struct Changeset: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Applies this changeset to `old`, taking inserted and modified items from `new`.
+    @inlinable
     public func apply<Item>(to old: [Item], from new: [Item]) -> [Item] {
         apply(to: old, from: new, insert: { $0 }, modify: { $1 })
     }
@@ -199,12 +205,14 @@ public struct Changeset: Sendable, Hashable, CustomStringConvertible {
 extension Changeset {
     /// The changes that turn `old` into `new`, matching items by their identity and comparing
     /// their content with `==`.
+    @inlinable
     public init<Item: Identifiable & Equatable>(old: [Item], new: [Item]) {
-        self.init(old: old, new: new, id: \.id, hasSameContent: ==)
+        self.init(old: old, new: new, id: { $0.id }, hasSameContent: ==)
     }
 
     /// The changes that turn `old` into `new`, matching items by `id` and comparing content with
     /// `==`.
+    @inlinable
     public init<Item: Equatable, ID: Hashable>(old: [Item], new: [Item], id: (Item) -> ID) {
         self.init(old: old, new: new, id: id, hasSameContent: ==)
     }

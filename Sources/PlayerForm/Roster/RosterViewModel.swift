@@ -216,13 +216,15 @@ public final class RosterViewModel: Sendable {
         defer { commitLock.unlock() }
         let old = playersStore.value
         let new = transform(old)
-        let changeset = Changeset(old: old, new: new)
+        let changeset = Changeset(old: old, new: new, id: { $0.name }, hasSameContent: ==)
         guard !changeset.isEmpty else { return }
 
         let selected = selectedStore.value
-        let remaining = Set(new.map(\.name))
-        if !selected.isSubset(of: remaining) {
-            selectedStore.value = selected.intersection(remaining)
+        if !selected.isEmpty, !changeset.deletions.isEmpty {
+            let remaining = Set(new.map(\.name))
+            if !selected.isSubset(of: remaining) {
+                selectedStore.value = selected.intersection(remaining)
+            }
         }
         let rows = changeset.apply(
             to: rowsStore.value, from: new,
