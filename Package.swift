@@ -50,7 +50,9 @@ let package = Package(
         ),
         .testTarget(
             name: "PlayerFormStoreTests",
-            dependencies: ["PlayerForm", "PlayerFormStore", "PlayerFormTesting", "ScoreStoreProbe"]
+            dependencies: [
+                "PlayerForm", "PlayerFormStore", "PlayerFormTesting", "ReactiveCore", "ScoreStoreProbe",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
