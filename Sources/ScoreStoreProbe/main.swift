@@ -6,6 +6,7 @@
 //   ScoreStoreProbe tear PATH               writes the first half of a record line, as a writer
 //                                           killed in the middle of its write leaves it, prints
 //                                           "torn" and waits to be killed
+//   ScoreStoreProbe delete PATH ID...       appends a tombstone deleting the records with these ids
 //   ScoreStoreProbe read PATH               prints "records N", then one "problem: ..." per
 //                                           damaged line
 //
@@ -28,7 +29,7 @@ func fail(_ message: String, status: Int32) -> Never {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
-    fail("usage: ScoreStoreProbe upload|upload-forever|tear|read PATH [COUNT] [TAG]", status: 64)
+    fail("usage: ScoreStoreProbe upload|upload-forever|tear|delete|read PATH ...", status: 64)
 }
 if let uid = ProcessInfo.processInfo.environment["PROBE_UID"].flatMap(UInt32.init), getuid() == 0 {
     guard setgid(uid) == 0, setuid(uid) == 0 else { fail("cannot switch to user \(uid)", status: 1) }
@@ -66,6 +67,12 @@ do {
         var byte: UInt8 = 0
         _ = Glibc.read(STDIN_FILENO, &byte, 1)
         fail("the probe was not killed", status: 1)
+    case "delete":
+        let ids = arguments.dropFirst(2).compactMap { UUID(uuidString: $0) }
+        guard ids.count == arguments.count - 2, !ids.isEmpty else {
+            fail("usage: ScoreStoreProbe delete PATH ID...", status: 64)
+        }
+        try store.appendTombstone(ids: ids)
     case "read":
         let contents = try store.load()
         say("records \(contents.records.count)")
