@@ -57,6 +57,8 @@ public final class FileScoreStore: ScoreStore, Sendable {
         try await offload { try self.appendRecord(name: name, points: points) }
     }
 
+    /// Every complete record; damaged lines are skipped here and reported by ``read()`` and
+    /// ``load()``.
     public func records() async throws -> [ScoreRecord] {
         try await offload { try self.load().records }
     }
@@ -98,7 +100,7 @@ public final class FileScoreStore: ScoreStore, Sendable {
         guard descriptor >= 0 else {
             let code = errno
             if code == ENOENT { return Contents(records: [], problems: []) }
-            throw openFailure(code, operation: "read")
+            throw openFailure(code, access: .read)
         }
         defer { close(descriptor) }
         // A shared lock waits for a writer to finish its line, so a line being written is not
@@ -124,7 +126,7 @@ public final class FileScoreStore: ScoreStore, Sendable {
         if !existed { try makeParentDirectory() }
 
         let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw openFailure(errno, operation: "write") }
+        guard descriptor >= 0 else { throw openFailure(errno, access: .write) }
         defer { close(descriptor) }
         try lock(descriptor, LOCK_EX)
         defer { flock(descriptor, LOCK_UN) }
@@ -168,14 +170,16 @@ public final class FileScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// Makes the folders above the file, one at a time, so that a failure names its reason.
     private func makeParentDirectory() throws(StoreError) {
         let folder = (path as NSString).deletingLastPathComponent
         guard !folder.isEmpty else { return }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .cannotCreateDirectory(path: folder, reason: (error as NSError).localizedDescription)
+        var current = folder.hasPrefix("/") ? "" : "."
+        for component in folder.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) != 0, errno != EEXIST {
+                throw .cannotCreateDirectory(path: current, reason: Self.reason(errno))
+            }
         }
     }
 
@@ -261,13 +265,11 @@ public final class FileScoreStore: ScoreStore, Sendable {
         }
     }
 
-    private func openFailure(_ code: Int32, operation: String) -> StoreError {
-        switch code {
-        case EACCES, EPERM, EROFS: .permissionDenied(path: path, operation: operation)
-        default:
-            operation == "read"
-                ? .unreadable(path: path, reason: Self.reason(code))
-                : .unwritable(path: path, reason: Self.reason(code))
+    private func openFailure(_ code: Int32, access: StoreError.Access) -> StoreError {
+        switch (code, access) {
+        case (EACCES, _), (EPERM, _), (EROFS, _): .permissionDenied(path: path, access: access)
+        case (_, .read): .unreadable(path: path, reason: Self.reason(code))
+        case (_, .write): .unwritable(path: path, reason: Self.reason(code))
         }
     }
 

@@ -4,8 +4,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case noDataDirectory
     /// The folder that should hold the file could not be made.
     case cannotCreateDirectory(path: String, reason: String)
-    /// The file may not be read or written (`operation` is "read" or "write").
-    case permissionDenied(path: String, operation: String)
+    /// The file may not be read, or not be written.
+    case permissionDenied(path: String, access: Access)
     /// The file could not be read.
     case unreadable(path: String, reason: String)
     /// A record could not be written; nothing the store reported as kept was lost.
@@ -18,6 +18,14 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Points that are not a finite number cannot be stored.
     case notFinite(points: Double)
 
+    /// What was refused.
+    public enum Access: Sendable, Equatable {
+        /// Reading the file.
+        case read
+        /// Writing the file.
+        case write
+    }
+
     public var description: String {
         switch self {
         case .noDataDirectory:
@@ -25,8 +33,10 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "name a score file instead"
         case .cannotCreateDirectory(let path, let reason):
             "\(path): cannot create the folder: \(reason)"
-        case .permissionDenied(let path, let operation):
-            "\(path): permission denied: the file may not be \(operation == "read" ? "read" : "written")"
+        case .permissionDenied(let path, .read):
+            "\(path): permission denied: the file may not be read"
+        case .permissionDenied(let path, .write):
+            "\(path): permission denied: the file may not be written"
         case .unreadable(let path, let reason):
             "\(path): cannot read the file: \(reason)"
         case .unwritable(let path, let reason):

@@ -157,10 +157,43 @@ struct FileScoreStoreTests {
         let upload = try Probe(["upload", path, "1", "late"], environment: asNobody).finish()
         #expect(upload.status == 1)
         #expect(upload.errors == "\(path): permission denied: the file may not be written\n")
+        #expect(StoreError.permissionDenied(path: path, access: .write).description.hasPrefix(path))
         #expect(try fileBytes() == before)
     }
 
-    // MARK: Several processes
+    @Test("a folder that cannot be made is named in the error, with the reason")
+    func folderCannotBeMade() throws {
+        let blocker = folder.appendingPathComponent("data").path
+        try Data("a file, not a folder".utf8).write(to: URL(fileURLWithPath: blocker))
+        #expect(
+            throws: StoreError.cannotCreateDirectory(path: blocker + "/playerform", reason: "Not a directory")
+        ) {
+            try FileScoreStore(path: path).appendRecord(name: "Colin", points: 100)
+        }
+    }
+
+    // MARK: Several writers
+
+    @Test("many uploads at once from one process, through several store instances, are all kept")
+    func concurrentTasks() async throws {
+        let stores = (0..<4).map { _ in FileScoreStore(path: path) }
+        let kept = try await withThrowingTaskGroup(of: [ScoreRecord].self) { group in
+            for (index, store) in stores.enumerated() {
+                group.addTask {
+                    var kept: [ScoreRecord] = []
+                    for upload in 0..<50 {
+                        kept.append(try await store.upload(name: "t\(index)-\(upload)", points: 1))
+                    }
+                    return kept
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let contents = try FileScoreStore(path: path).load()
+        #expect(contents.problems == [])
+        #expect(Set(contents.records) == Set(kept))
+        #expect(contents.records.count == 200)
+    }
 
     @Test("4 processes uploading 500 records each at once keep all 2000, with no broken line")
     func concurrentProcesses() throws {
