@@ -37,6 +37,11 @@ let package = Package(
             dependencies: ["PlayerForm", "ReactiveCore"],
             path: "Examples/HeadlessPlayer"
         ),
+        .executableTarget(
+            name: "HeadlessRoster",
+            dependencies: ["PlayerForm", "PlayerFormStore", "ReactiveCore"],
+            path: "Examples/HeadlessRoster"
+        ),
         // Drives a score file from a separate process, so the store specs can run real concurrent
         // writers and kill one in the middle of a write.
         .executableTarget(name: "ScoreStoreProbe", dependencies: ["PlayerForm", "PlayerFormStore"]),

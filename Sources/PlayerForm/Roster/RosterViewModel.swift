@@ -59,11 +59,14 @@ public final class RosterViewModel: Sendable {
     public let delete: Action<String, Player>
     /// Selects or deselects the player with this name; returns whether it is now selected.
     public let toggleSelection: Action<String, Bool>
+    /// Selects or deselects the player of a row: the selection action for a ``TableBinding``.
+    public let rowSelected: Action<PlayerRowViewModel, Bool>
 
     // MARK: Storage
 
     private let rules: PlayerRules
     private let playersStore = MutableProperty<[Player]>([])
+    private let loadingStore = MutableProperty(false)
     private let rowsStore = MutableProperty<[PlayerRowViewModel]>([])
     private let selectedStore = MutableProperty<Set<String>>([])
     private let nameStore: MutableProperty<String>
@@ -103,20 +106,25 @@ public final class RosterViewModel: Sendable {
         let roster = WeakRoster()
         let alertsInput = alertsInput
 
+        // As in SwiftGoal: isLoading true, fetch, isLoading false, then the changeset.
+        let loading = loadingStore
         refresh = Action { () async throws -> [Player] in
+            loading.value = true
             let reading: ScoreReading
             do {
                 reading = try await store.read()
             } catch {
+                loading.value = false
                 alertsInput.send(.readFailed(reason: "\(error)"))
                 throw error
             }
+            loading.value = false
             for problem in reading.problems { alertsInput.send(.damagedStore(problem: problem)) }
             let players = Player.roster(from: reading.records)
             roster.value?.commit { _ in players }
             return players
         }
-        isLoading = refresh.isExecuting
+        isLoading = loadingStore.readOnly
 
         addPlayer = Action(enabledIf: inputIsValid) { request in
             let issues = rules.validate(name: request.name, points: request.points)
@@ -156,6 +164,16 @@ public final class RosterViewModel: Sendable {
                 throw RosterError.noSuchPlayer(name: name)
             }
             return selected
+        }
+
+        let toggleSelection = toggleSelection
+        rowSelected = Action { row in
+            do {
+                return try await toggleSelection.apply(row.id)
+            } catch ActionError.failed(let reason) {
+                // Report why, not that the inner action failed.
+                throw reason
+            }
         }
 
         roster.value = self

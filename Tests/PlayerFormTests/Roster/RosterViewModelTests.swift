@@ -86,6 +86,18 @@ struct RosterViewModelTests {
         #expect(roster.rows.value.map(\.id) == ["Colin", "Alice"])
     }
 
+    @Test("a refresh announces its changeset after isLoading returns to false")
+    func refreshOrder() async throws {
+        _ = try await store.upload(name: "Colin", points: 100)
+        let roster = RosterViewModel(store: store)
+        let events = Recorder(
+            Signal.merge(
+                roster.isLoading.changes.map { "loading \($0)" },
+                roster.contentChanges.map { "changes \($0.insertions)" }))
+        try await roster.refresh.apply(())
+        #expect(events.values == ["loading true", "loading false", "changes [0]"])
+    }
+
     @Test("a refresh that finds nothing new announces no change")
     func refreshWithoutChange() async throws {
         let roster = try await refreshedRoster()
@@ -245,6 +257,19 @@ struct RosterViewModelTests {
         #expect(try await roster.toggleSelection.apply("Alice") == false)
         #expect(roster.rows.value[1].isSelected.value == false)
         #expect(selected.values == [[], ["Alice"], ["Alice", "Colin"], ["Colin"]])
+    }
+
+    @Test("selecting a row of the roster's table toggles that player's selection")
+    func rowSelection() async throws {
+        let roster = try await refreshedRoster()
+        let table = TableBinding<PlayerRowTemplate>(rows: roster.rows, selection: roster.rowSelected)
+        let lines = Recorder(table.changes.map(\.description))
+        try await table.select(at: 1)
+        #expect(roster.selectedNames.value == ["Alice"])
+        #expect(lines.values == ["~ 2 Alice 50 *"])
+        try await table.select(at: 1)
+        #expect(roster.selectedNames.value == [])
+        #expect(lines.values == ["~ 2 Alice 50 *", "~ 2 Alice 50"])
     }
 
     @Test("selecting a player that is not in the roster alerts")
