@@ -7,6 +7,7 @@
 import Foundation
 import PlayerForm
 import PlayerFormStore
+import ReactiveCore
 
 let players = ProcessInfo.processInfo.environment["ROSTER_PLAYERS"].flatMap(Int.init) ?? 100_000
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-benchmark-\(UUID())")
@@ -136,6 +137,35 @@ print(
 print(
     "roster add of one player among \(players) (in-memory store, rows and changeset included): "
         + "median \(format(median(addTimes))) ms (21 runs)")
+
+// MARK: A table bound to every row
+
+let residentBeforeTable = residentMiB()
+var table: TableBinding<PlayerRowTemplate>?
+let bindTime = milliseconds { table = TableBinding(rows: roster.rows, selection: roster.rowSelected) }
+let tableMemory = residentMiB() - residentBeforeTable
+precondition(table!.count == roster.rows.value.count)
+let announced = Locked<[String]>([])
+let observation = table!.changes.observeValues { change in
+    announced.withLock { $0.append(change.description) }
+}
+var tableAddTimes: [Double] = []
+for run in 0..<21 {
+    roster.newNameEdited("Shown \(run)")
+    roster.newPointsEdited(3)
+    tableAddTimes.append(try await milliseconds { try await roster.addTapped() })
+}
+observation.dispose()
+precondition(
+    announced.value.count == 21 && announced.value[0].hasPrefix("+ "), "\(announced.value.prefix(3))")
+let rowCount = roster.rows.value.count
+print(
+    "table bound to all \(rowCount) rows: \(format(bindTime)) ms, \(format(tableMemory)) MiB resident, "
+        + "\(format(tableMemory * 1_048_576 / Double(rowCount))) bytes per row")
+print(
+    "roster add with the table bound, through to its \"+\" line: median \(format(median(tableAddTimes))) ms "
+        + "(21 runs); one line announced per add, e.g. \"\(announced.value[0])\"")
+table = nil
 
 // MARK: Appending to a small and a large file
 
