@@ -6,7 +6,8 @@ import ReactiveCore
 ///
 /// Every change of the players is announced once, as a ``Changeset`` from the previous list to
 /// the new one, after ``rows`` and ``players`` hold the new list. Store failures never empty
-/// the roster: it keeps what it shows and announces an alert.
+/// the roster: it keeps what it shows and announces an alert (a cancelled operation is not a
+/// failure and raises none).
 ///
 /// ```swift
 /// let roster = RosterViewModel(store: store)
@@ -64,7 +65,6 @@ public final class RosterViewModel: Sendable {
 
     // MARK: Storage
 
-    private let rules: PlayerRules
     private let playersStore = MutableProperty<[Player]>([])
     private let loadingStore = MutableProperty(false)
     private let rowsStore = MutableProperty<[PlayerRowViewModel]>([])
@@ -81,7 +81,6 @@ public final class RosterViewModel: Sendable {
     /// Creates a roster of the players in `store`, with `rules` for new players. The roster is
     /// empty until the first ``refresh``.
     public init(store: any ScoreStore, rules: PlayerRules = .defaults) {
-        self.rules = rules
         nameStore = MutableProperty("")
         pointsStore = MutableProperty(rules.points)
         (contentChanges, changesInput) = Signal<Changeset>.pipe()
@@ -115,7 +114,7 @@ public final class RosterViewModel: Sendable {
                 reading = try await store.read()
             } catch {
                 loading.value = false
-                alertsInput.send(.readFailed(reason: "\(error)"))
+                if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
                 throw error
             }
             loading.value = false
@@ -136,7 +135,9 @@ public final class RosterViewModel: Sendable {
             do {
                 record = try await store.upload(name: request.name, points: request.points)
             } catch {
-                alertsInput.send(.addFailed(name: request.name, reason: "\(error)"))
+                if !(error is CancellationError) {
+                    alertsInput.send(.addFailed(name: request.name, reason: "\(error)"))
+                }
                 throw error
             }
             roster.value?.merge(record)
@@ -151,7 +152,9 @@ public final class RosterViewModel: Sendable {
             do {
                 try await store.delete(ids: player.recordIDs)
             } catch {
-                alertsInput.send(.deleteFailed(name: name, reason: "\(error)"))
+                if !(error is CancellationError) {
+                    alertsInput.send(.deleteFailed(name: name, reason: "\(error)"))
+                }
                 throw error
             }
             roster.value?.commit { players in players.filter { $0.name != name } }

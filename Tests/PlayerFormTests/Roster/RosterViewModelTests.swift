@@ -41,6 +41,45 @@ private actor ScriptedStore: ScoreStore {
     }
 }
 
+/// A store whose reads wait until they are cancelled, so a spec can cancel a refresh mid-read.
+private final class WaitingStore: ScoreStore {
+    private struct Waiting {
+        var reader: CheckedContinuation<[ScoreRecord], any Error>?
+        var cancelled = false
+    }
+
+    private let waiting = Locked(Waiting())
+    let readStarted: AsyncStream<Void>
+    private let readStartedInput: AsyncStream<Void>.Continuation
+
+    init() {
+        (readStarted, readStartedInput) = AsyncStream<Void>.makeStream()
+    }
+
+    func upload(name: String, points: Double) async throws -> ScoreRecord {
+        throw CancellationError()
+    }
+
+    func records() async throws -> [ScoreRecord] {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { reader in
+                let cancelled = waiting.withLock { waiting -> Bool in
+                    waiting.reader = reader
+                    return waiting.cancelled
+                }
+                if cancelled { reader.resume(throwing: CancellationError()) }
+                readStartedInput.yield()
+            }
+        } onCancel: {
+            let reader = waiting.withLock { waiting in
+                waiting.cancelled = true
+                return waiting.reader.take()
+            }
+            reader?.resume(throwing: CancellationError())
+        }
+    }
+}
+
 @Suite("RosterViewModel")
 struct RosterViewModelTests {
     private let store = ScriptedStore()
@@ -115,6 +154,23 @@ struct RosterViewModelTests {
         await #expect(throws: ActionError.self) { try await roster.refresh.apply(()) }
         #expect(alerts.values == ["Could not read the scores: scores.jsonl: permission denied"])
         #expect(roster.players.value.map(\.name) == ["Colin", "Alice"])
+        #expect(loading.values == [false, true, false])
+    }
+
+    @Test("a cancelled refresh raises no alert, and isLoading returns to false")
+    func refreshCancelled() async throws {
+        let waiting = WaitingStore()
+        let roster = RosterViewModel(store: waiting)
+        let alerts = Recorder(roster.alertMessages)
+        let loading = Recorder(roster.isLoading)
+        let refresh = Task { try await roster.refresh.apply(()) }
+        var started = waiting.readStarted.makeAsyncIterator()
+        _ = await started.next()
+        #expect(roster.isLoading.value == true)
+        roster.refresh.cancel()
+        let result = await refresh.result
+        #expect(throws: ActionError.self) { try result.get() }
+        #expect(alerts.values == [])
         #expect(loading.values == [false, true, false])
     }
 
