@@ -25,12 +25,18 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
     /// Every line-level change, as it happens.
     public let changes: Signal<TableChange>
 
+    /// A row on screen: its template, the line it shows, and the observation of that line.
+    private struct Slot {
+        let template: Template
+        var line: String
+        /// Held while the row is bound; released when the row leaves or the template is reused.
+        let lineProperty: Property<String>
+        let observation: Disposable
+    }
+
     private struct Bound {
         var rows: [Row] = []
-        var templates: [Template] = []
-        var lines: [String] = []
-        var lineProperties: [Property<String>] = []
-        var observations: [Disposable] = []
+        var slots: [Slot] = []
         var reusable: [Template] = []
         var hasFirstList = false
     }
@@ -67,24 +73,26 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
     deinit {
         sourceObservation.dispose()
         state.withLock { bound in
-            for observation in bound.observations { observation.dispose() }
-            for template in bound.templates { template.unbind() }
+            for slot in bound.slots {
+                slot.observation.dispose()
+                slot.template.unbind()
+            }
         }
     }
 
     /// Every line of the table, in row order.
     public var lines: [String] {
-        state.withLock { $0.lines }
+        state.withLock { $0.slots.map(\.line) }
     }
 
     /// The number of rows.
     public var count: Int {
-        state.withLock { $0.lines.count }
+        state.withLock { $0.slots.count }
     }
 
     /// How many templates have been made: one per row shown at once, as templates are reused.
     public var templateCount: Int {
-        state.withLock { $0.templates.count + $0.reusable.count }
+        state.withLock { $0.slots.count + $0.reusable.count }
     }
 
     /// Executes the selection action with the view model of the row at `index`.
@@ -99,34 +107,54 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
         try await select(row)
     }
 
+    /// Applies a new list: unbinds rows that left, binds rows that arrived, each in one pass over
+    /// the table, so a change of many rows costs no more than a pass over all of them.
     private func rowsChanged(_ rows: [Row]) {
         let announced = state.withLock { bound -> [TableChange] in
             let changeset = Changeset(
                 old: bound.rows, new: rows, id: { ObjectIdentifier($0) }, hasSameContent: { _, _ in true })
-            var announced: [TableChange] = []
-            for index in changeset.deletions.reversed() {
-                let template = bound.templates.remove(at: index)
-                let line = bound.lines.remove(at: index)
-                bound.observations.remove(at: index).dispose()
-                bound.lineProperties.remove(at: index)
-                announced.append(.deleted(index: index, line: template.removalLine(lastLine: line)))
-                template.unbind()
-                bound.reusable.append(template)
+            var removals: [TableChange] = []
+            var kept = bound.slots
+            if !changeset.deletions.isEmpty {
+                kept = []
+                kept.reserveCapacity(bound.slots.count - changeset.deletions.count)
+                var next = 0
+                for (index, slot) in bound.slots.enumerated() {
+                    guard next < changeset.deletions.count, changeset.deletions[next] == index else {
+                        kept.append(slot)
+                        continue
+                    }
+                    next += 1
+                    removals.append(
+                        .deleted(index: index, line: slot.template.removalLine(lastLine: slot.line)))
+                    slot.observation.dispose()
+                    slot.template.unbind()
+                    bound.reusable.append(slot.template)
+                }
+            }
+            // Deletions are announced from the bottom up, so each index holds when it is read.
+            var announced = Array(removals.reversed())
+            if changeset.insertions.isEmpty {
+                bound.slots = kept
+            } else {
+                var slots: [Slot] = []
+                slots.reserveCapacity(rows.count)
+                var next = 0
+                var keptIndex = 0
+                for index in rows.indices {
+                    guard next < changeset.insertions.count, changeset.insertions[next] == index else {
+                        slots.append(kept[keptIndex])
+                        keptIndex += 1
+                        continue
+                    }
+                    next += 1
+                    let slot = bind(rows[index], to: bound.reusable.popLast() ?? Template())
+                    slots.append(slot)
+                    announced.append(.inserted(index: index, line: slot.line))
+                }
+                bound.slots = slots
             }
             bound.rows = rows
-            for index in changeset.insertions {
-                let template = bound.reusable.popLast() ?? Template()
-                let line = template.bind(rows[index])
-                let key = ObjectIdentifier(template)
-                let observation = line.changes.observeValues { [weak self] text in
-                    self?.lineChanged(of: key, to: text)
-                }
-                bound.templates.insert(template, at: index)
-                bound.lines.insert(line.value, at: index)
-                bound.lineProperties.insert(line, at: index)
-                bound.observations.insert(observation, at: index)
-                announced.append(.inserted(index: index, line: line.value))
-            }
             // The first list is the table as it is drawn, not a change.
             defer { bound.hasFirstList = true }
             return bound.hasFirstList ? announced : []
@@ -134,12 +162,21 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
         for change in announced { changesInput.send(change) }
     }
 
+    private func bind(_ row: Row, to template: Template) -> Slot {
+        let line = template.bind(row)
+        let key = ObjectIdentifier(template)
+        let observation = line.changes.observeValues { [weak self] text in
+            self?.lineChanged(of: key, to: text)
+        }
+        return Slot(template: template, line: line.value, lineProperty: line, observation: observation)
+    }
+
     private func lineChanged(of key: ObjectIdentifier, to text: String) {
         let change = state.withLock { bound -> TableChange? in
-            guard let index = bound.templates.firstIndex(where: { ObjectIdentifier($0) == key }),
-                bound.lines[index] != text
+            guard let index = bound.slots.firstIndex(where: { ObjectIdentifier($0.template) == key }),
+                bound.slots[index].line != text
             else { return nil }
-            bound.lines[index] = text
+            bound.slots[index].line = text
             return .modified(index: index, line: text)
         }
         if let change { changesInput.send(change) }

@@ -81,6 +81,28 @@ struct TableBindingTests {
         #expect(changes.values.map(\.description) == ["- 3 Bob", "- 1 Colin", "+ 1 Dan 1"])
     }
 
+    @Test("a new list that drops half the rows and adds others leaves the table showing exactly it")
+    func largeBatch() {
+        let many = (0..<1000).map { PlayerRowViewModel(makePlayer("P\($0)", Double($0))) }
+        source.value = many
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        let changes = Recorder(table.changes)
+        let added = (0..<10).map { PlayerRowViewModel(makePlayer("New\($0)", 1)) }
+        var next = many.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        for (offset, row) in added.enumerated() { next.insert(row, at: offset * 50) }
+        source.value = next
+
+        #expect(table.lines == next.map { "\($0.id) \(PointsFormat.text($0.player.points))" })
+        let deleted = changes.values.filter { if case .deleted = $0 { true } else { false } }
+        let inserted = changes.values.filter { if case .inserted = $0 { true } else { false } }
+        #expect(deleted.map(\.index) == Array(stride(from: 999, through: 1, by: -2)))
+        #expect(inserted.map(\.index) == (0..<10).map { $0 * 50 })
+        #expect(changes.values.count == 510)
+        #expect(table.templateCount == 1000)
+        #expect(many[1].pointsText.observerCount == 0)
+        #expect(many[0].pointsText.observerCount == 1)
+    }
+
     @Test("selecting a row executes the selection action with that row's view model")
     func selection() async throws {
         source.value = [colin, alice]
