@@ -126,6 +126,19 @@ struct FileScoreStoreTests {
         #expect(after.problems == [.corruptLine(path: path, line: 2, reason: "not valid JSON")])
     }
 
+    @Test("a last line that is a whole record without its line break is kept, and the next upload ends it")
+    func unterminatedWholeRecord() throws {
+        let store = FileScoreStore(path: path)
+        let colin = try store.appendRecord(name: "Colin", points: 100)
+        let bytes = try fileBytes()
+        try Data(bytes.dropLast()).write(to: URL(fileURLWithPath: path))
+        #expect(try store.load() == FileScoreStore.Contents(records: [colin], problems: []))
+
+        let bob = try store.appendRecord(name: "Bob", points: 120)
+        #expect(try store.load() == FileScoreStore.Contents(records: [colin, bob], problems: []))
+        #expect(try fileBytes().filter { $0 == 0x0A }.count == 2)
+    }
+
     @Test("a file that cannot be read gives an error naming it")
     func unreadable() throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
