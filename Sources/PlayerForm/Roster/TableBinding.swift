@@ -107,59 +107,82 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
         try await select(row)
     }
 
-    /// Applies a new list: unbinds rows that left, binds rows that arrived, each in one pass over
-    /// the table, so a change of many rows costs no more than a pass over all of them.
+    /// Applies a new list: unbinds rows that left and binds rows that arrived. A few changes edit
+    /// the table in place; many are applied in one pass over it, so that a change of many rows
+    /// costs no more than a pass over all of them.
     private func rowsChanged(_ rows: [Row]) {
         let announced = state.withLock { bound -> [TableChange] in
             let changeset = Changeset(
                 old: bound.rows, new: rows, id: { ObjectIdentifier($0) }, hasSameContent: { _, _ in true })
-            var removals: [TableChange] = []
-            var kept = bound.slots
-            if !changeset.deletions.isEmpty {
-                kept = []
-                kept.reserveCapacity(bound.slots.count - changeset.deletions.count)
-                var next = 0
-                for (index, slot) in bound.slots.enumerated() {
-                    guard next < changeset.deletions.count, changeset.deletions[next] == index else {
-                        kept.append(slot)
-                        continue
-                    }
-                    next += 1
-                    removals.append(
-                        .deleted(index: index, line: slot.template.removalLine(lastLine: slot.line)))
-                    slot.observation.dispose()
-                    slot.template.unbind()
-                    bound.reusable.append(slot.template)
-                }
-            }
-            // Deletions are announced from the bottom up, so each index holds when it is read.
-            var announced = Array(removals.reversed())
-            if changeset.insertions.isEmpty {
-                bound.slots = kept
-            } else {
-                var slots: [Slot] = []
-                slots.reserveCapacity(rows.count)
-                var next = 0
-                var keptIndex = 0
-                for index in rows.indices {
-                    guard next < changeset.insertions.count, changeset.insertions[next] == index else {
-                        slots.append(kept[keptIndex])
-                        keptIndex += 1
-                        continue
-                    }
-                    next += 1
-                    let slot = bind(rows[index], to: bound.reusable.popLast() ?? Template())
-                    slots.append(slot)
-                    announced.append(.inserted(index: index, line: slot.line))
-                }
-                bound.slots = slots
-            }
             bound.rows = rows
+            let announced =
+                changeset.deletions.count + changeset.insertions.count <= Self.fewChanges
+                ? editInPlace(&bound, changeset, rows) : rebuild(&bound, changeset, rows)
             // The first list is the table as it is drawn, not a change.
             defer { bound.hasFirstList = true }
             return bound.hasFirstList ? announced : []
         }
         for change in announced { changesInput.send(change) }
+    }
+
+    /// Up to this many changed rows, editing the table in place is cheaper than rebuilding it.
+    private static var fewChanges: Int { 32 }
+
+    private func editInPlace(_ bound: inout Bound, _ changeset: Changeset, _ rows: [Row]) -> [TableChange] {
+        var announced: [TableChange] = []
+        // From the bottom up, so each index holds when it is read.
+        for index in changeset.deletions.reversed() {
+            announced.append(unbind(bound.slots.remove(at: index), at: index, into: &bound.reusable))
+        }
+        for index in changeset.insertions {
+            let slot = bind(rows[index], to: bound.reusable.popLast() ?? Template())
+            bound.slots.insert(slot, at: index)
+            announced.append(.inserted(index: index, line: slot.line))
+        }
+        return announced
+    }
+
+    private func rebuild(_ bound: inout Bound, _ changeset: Changeset, _ rows: [Row]) -> [TableChange] {
+        var removals: [TableChange] = []
+        var kept: [Slot] = []
+        kept.reserveCapacity(bound.slots.count - changeset.deletions.count)
+        var nextDeletion = 0
+        for (index, slot) in bound.slots.enumerated() {
+            if nextDeletion < changeset.deletions.count, changeset.deletions[nextDeletion] == index {
+                nextDeletion += 1
+                removals.append(unbind(slot, at: index, into: &bound.reusable))
+            } else {
+                kept.append(slot)
+            }
+        }
+        // Deletions are announced from the bottom up, as in place.
+        var announced = Array(removals.reversed())
+        var slots: [Slot] = []
+        slots.reserveCapacity(rows.count)
+        var nextInsertion = 0
+        var keptIndex = 0
+        for index in rows.indices {
+            if nextInsertion < changeset.insertions.count, changeset.insertions[nextInsertion] == index {
+                nextInsertion += 1
+                let slot = bind(rows[index], to: bound.reusable.popLast() ?? Template())
+                slots.append(slot)
+                announced.append(.inserted(index: index, line: slot.line))
+            } else {
+                slots.append(kept[keptIndex])
+                keptIndex += 1
+            }
+        }
+        bound.slots = slots
+        return announced
+    }
+
+    /// Ends the bindings of a row that left and keeps its template for reuse.
+    private func unbind(_ slot: Slot, at index: Int, into reusable: inout [Template]) -> TableChange {
+        let change = TableChange.deleted(index: index, line: slot.template.removalLine(lastLine: slot.line))
+        slot.observation.dispose()
+        slot.template.unbind()
+        reusable.append(slot.template)
+        return change
     }
 
     private func bind(_ row: Row, to template: Template) -> Slot {
