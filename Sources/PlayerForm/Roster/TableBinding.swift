@@ -43,6 +43,7 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
 
     private let state: Locked<Bound>
     private let changesInput: Signal<TableChange>.Input
+    /// The bound list, kept alive for as long as the table shows it.
     private let source: Property<[Row]>
     private let sourceObservation = DisposeBag()
     private let select: (@Sendable (Row) async throws -> Void)?
