@@ -5,18 +5,23 @@ let package = Package(
     name: "PlayerForm",
     products: [
         .library(name: "PlayerForm", targets: ["ReactiveCore", "PlayerForm"]),
+        .library(name: "PlayerFormStore", targets: ["PlayerFormStore"]),
         .library(name: "PlayerFormTesting", targets: ["PlayerFormTesting"]),
         .executable(name: "playerform", targets: ["playerform"]),
     ],
     dependencies: [
         // Command-line parsing, help and usage errors (exit 64) for the executable only.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Property-based specs (random inputs, shrinking) for the tests only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.
         .target(name: "ReactiveCore"),
         // Player rules, the player view model and the score store protocol.
         .target(name: "PlayerForm", dependencies: ["ReactiveCore"]),
+        // The score store on disk: an append-only JSON Lines file shared by several processes.
+        .target(name: "PlayerFormStore", dependencies: ["PlayerForm"]),
         // Recorders and controllable doubles for writing behaviour specs of view models.
         .target(name: "PlayerFormTesting", dependencies: ["ReactiveCore", "PlayerForm"]),
         // The thin executable: parses arguments and connects the layers.
@@ -32,10 +37,27 @@ let package = Package(
             dependencies: ["PlayerForm", "ReactiveCore"],
             path: "Examples/HeadlessPlayer"
         ),
+        .executableTarget(
+            name: "HeadlessRoster",
+            dependencies: ["PlayerForm", "PlayerFormStore", "ReactiveCore"],
+            path: "Examples/HeadlessRoster"
+        ),
+        // Drives a score file from a separate process, so the store specs can run real concurrent
+        // writers and kill one in the middle of a write.
+        .executableTarget(name: "ScoreStoreProbe", dependencies: ["PlayerForm", "PlayerFormStore"]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
         .testTarget(
             name: "PlayerFormTests",
-            dependencies: ["PlayerForm", "ReactiveCore", "PlayerFormTesting"]
+            dependencies: [
+                "PlayerForm", "ReactiveCore", "PlayerFormTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
+            name: "PlayerFormStoreTests",
+            dependencies: [
+                "PlayerForm", "PlayerFormStore", "PlayerFormTesting", "ReactiveCore", "ScoreStoreProbe",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

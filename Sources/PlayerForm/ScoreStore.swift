@@ -20,12 +20,57 @@ public struct ScoreRecord: Sendable, Equatable, Hashable, Codable {
     }
 }
 
+/// What a store could read: every record it kept, and a message for each part it could not read.
+public struct ScoreReading: Sendable, Equatable {
+    /// Every record that could be read, oldest first.
+    public var records: [ScoreRecord]
+    /// One message per part of the store that could not be read, naming where it is; empty when
+    /// everything was read.
+    public var problems: [String]
+
+    /// Creates a reading.
+    public init(records: [ScoreRecord], problems: [String] = []) {
+        self.records = records
+        self.problems = problems
+    }
+}
+
+/// Why a store refused an operation it does not support.
+public enum ScoreStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The store keeps records but cannot delete them.
+    case deletionUnsupported
+
+    public var description: String {
+        switch self {
+        case .deletionUnsupported: "this score store cannot delete records"
+        }
+    }
+}
+
 /// Where uploaded scores go. The view model is given one; it does no other I/O.
 public protocol ScoreStore: Sendable {
     /// Stores a score and returns the record as kept. Returns only once the record is kept.
     func upload(name: String, points: Double) async throws -> ScoreRecord
     /// Every record kept, oldest first.
     func records() async throws -> [ScoreRecord]
+    /// Removes the records with these identifiers; identifiers the store does not keep are ignored.
+    /// Returns only once the removal is kept.
+    func delete(ids: [UUID]) async throws
+    /// Every record that can be read, with a message for each part that cannot, so that a damaged
+    /// store still yields what it holds.
+    func read() async throws -> ScoreReading
+}
+
+extension ScoreStore {
+    /// Refuses: a store that does not implement deletion keeps everything.
+    public func delete(ids: [UUID]) async throws {
+        throw ScoreStoreError.deletionUnsupported
+    }
+
+    /// The records, with no problems: a store that cannot be partly damaged reads all or fails.
+    public func read() async throws -> ScoreReading {
+        ScoreReading(records: try await records())
+    }
 }
 
 /// A score store in memory, for tests and embedding.
@@ -54,5 +99,10 @@ public actor InMemoryScoreStore: ScoreStore {
 
     public func records() async throws -> [ScoreRecord] {
         kept
+    }
+
+    public func delete(ids: [UUID]) async throws {
+        let removed = Set(ids)
+        kept.removeAll { removed.contains($0.id) }
     }
 }

@@ -1,0 +1,33 @@
+/// Where the score file is kept when no path is given.
+public enum StoreLocation {
+    /// The file name inside the data folder.
+    public static let relativePath = "playerform/scores.jsonl"
+
+    /// The default score file for `environment`, following the XDG base directory rules:
+    /// `$XDG_DATA_HOME/playerform/scores.jsonl` when `XDG_DATA_HOME` is an absolute path, else
+    /// `$HOME/.local/share/playerform/scores.jsonl` when `HOME` is. A relative or empty value is
+    /// ignored, as the XDG specification asks.
+    ///
+    /// ```swift
+    /// try StoreLocation.defaultPath(environment: ["HOME": "/home/ana"])
+    /// // "/home/ana/.local/share/playerform/scores.jsonl"
+    /// ```
+    /// - Throws: ``StoreError/noDataDirectory`` when neither variable is an absolute path.
+    public static func defaultPath(environment: [String: String]) throws(StoreError) -> String {
+        if let data = absolute(environment["XDG_DATA_HOME"]) {
+            return data + "/" + relativePath
+        }
+        if let home = absolute(environment["HOME"]) {
+            return home + "/.local/share/" + relativePath
+        }
+        throw .noDataDirectory
+    }
+
+    /// `value` without trailing slashes, when it is an absolute path.
+    private static func absolute(_ value: String?) -> String? {
+        guard let value, value.hasPrefix("/") else { return nil }
+        var trimmed = Substring(value)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        return trimmed == "/" ? "" : String(trimmed)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import PlayerForm
+
+/// One line of the score file: a kept upload, or a tombstone that deletes earlier uploads.
+///
+/// ```
+/// {"id":"…","kind":"score","name":"Colin","points":100,"uploadedAt":"2026-11-21T07:13:09.123Z"}
+/// {"deletedAt":"2026-11-21T07:20:00.000Z","ids":["…"],"kind":"delete"}
+/// ```
+struct StoredLine: Codable, Equatable {
+    enum Kind: String, Codable {
+        case score
+        case delete
+    }
+
+    var kind: Kind
+    var id: UUID?
+    var name: String?
+    var points: Double?
+    var uploadedAt: String?
+    var ids: [UUID]?
+    var deletedAt: String?
+
+    static func score(_ record: ScoreRecord) -> StoredLine {
+        StoredLine(
+            kind: .score, id: record.id, name: record.name, points: record.points,
+            uploadedAt: Timestamp.text(record.uploadedAt))
+    }
+
+    static func tombstone(ids: [UUID], at date: Date) -> StoredLine {
+        StoredLine(kind: .delete, ids: ids, deletedAt: Timestamp.text(date))
+    }
+
+    /// What the line holds, or why it is not a record.
+    enum Content {
+        case record(ScoreRecord)
+        case deletion([UUID])
+    }
+
+    func content() throws(LineError) -> Content {
+        switch kind {
+        case .score:
+            guard let id else { throw .missing("id") }
+            guard let name else { throw .missing("name") }
+            guard let points else { throw .missing("points") }
+            guard points.isFinite else { throw .invalid("points") }
+            guard let uploadedAt else { throw .missing("uploadedAt") }
+            guard let date = Timestamp.date(uploadedAt) else { throw .invalid("uploadedAt") }
+            return .record(ScoreRecord(id: id, name: name, points: points, uploadedAt: date))
+        case .delete:
+            guard let ids else { throw .missing("ids") }
+            return .deletion(ids)
+        }
+    }
+
+    enum LineError: Error, CustomStringConvertible {
+        case missing(String)
+        case invalid(String)
+
+        var description: String {
+            switch self {
+            case .missing(let field): "no \(field)"
+            case .invalid(let field): "invalid \(field)"
+            }
+        }
+    }
+}
+
+/// Times of upload as the file writes them: ISO 8601 in UTC with milliseconds. Dates are rounded
+/// to whole milliseconds before they are kept, so a record reads back equal to the one returned.
+enum Timestamp {
+    private static let seconds = Date.ISO8601FormatStyle()
+    private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    static func rounded(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
+    }
+
+    /// The text of `date` to the millisecond; written from whole milliseconds, since formatting
+    /// the fraction of a binary number of seconds can truncate .123 to .122.
+    static func text(_ date: Date) -> String {
+        let total = milliseconds(date)
+        let (whole, fraction) = (total.quotientAndRemainder(dividingBy: 1000))
+        let (second, millisecond) = fraction < 0 ? (whole - 1, fraction + 1000) : (whole, fraction)
+        let text = seconds.format(Date(timeIntervalSince1970: Double(second)))
+        let digits = String(millisecond)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
+    static func date(_ text: String) -> Date? {
+        (try? fractional.parse(text)).map(rounded)
+    }
+
+    private static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+}

@@ -1,0 +1,414 @@
+import Foundation
+import PlayerForm
+import PlayerFormTesting
+import ReactiveCore
+import Testing
+
+/// An in-memory store whose operations can be made to fail, and whose reads can report damage.
+private actor ScriptedStore: ScoreStore {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    let kept = InMemoryScoreStore()
+    var readFailure: String?
+    var uploadFailure: String?
+    var deleteFailure: String?
+    var problems: [String] = []
+
+    func failReads(_ reason: String?) { readFailure = reason }
+    func failUploads(_ reason: String?) { uploadFailure = reason }
+    func failDeletes(_ reason: String?) { deleteFailure = reason }
+    func reportProblems(_ problems: [String]) { self.problems = problems }
+
+    func upload(name: String, points: Double) async throws -> ScoreRecord {
+        if let uploadFailure { throw Failure(description: uploadFailure) }
+        return try await kept.upload(name: name, points: points)
+    }
+
+    func records() async throws -> [ScoreRecord] {
+        if let readFailure { throw Failure(description: readFailure) }
+        return try await kept.records()
+    }
+
+    func delete(ids: [UUID]) async throws {
+        if let deleteFailure { throw Failure(description: deleteFailure) }
+        try await kept.delete(ids: ids)
+    }
+
+    func read() async throws -> ScoreReading {
+        ScoreReading(records: try await records(), problems: problems)
+    }
+}
+
+/// A store whose reads wait until they are cancelled, so a spec can cancel a refresh mid-read.
+private final class WaitingStore: ScoreStore {
+    private struct Waiting {
+        var reader: CheckedContinuation<[ScoreRecord], any Error>?
+        var cancelled = false
+    }
+
+    private let waiting = Locked(Waiting())
+    let readStarted: AsyncStream<Void>
+    private let readStartedInput: AsyncStream<Void>.Continuation
+
+    init() {
+        (readStarted, readStartedInput) = AsyncStream<Void>.makeStream()
+    }
+
+    func upload(name: String, points: Double) async throws -> ScoreRecord {
+        throw CancellationError()
+    }
+
+    func records() async throws -> [ScoreRecord] {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { reader in
+                let cancelled = waiting.withLock { waiting -> Bool in
+                    waiting.reader = reader
+                    return waiting.cancelled
+                }
+                if cancelled { reader.resume(throwing: CancellationError()) }
+                readStartedInput.yield()
+            }
+        } onCancel: {
+            let reader = waiting.withLock { waiting in
+                waiting.cancelled = true
+                return waiting.reader.take()
+            }
+            reader?.resume(throwing: CancellationError())
+        }
+    }
+}
+
+@Suite("RosterViewModel")
+struct RosterViewModelTests {
+    private let store = ScriptedStore()
+
+    /// A roster refreshed from a store holding Colin 100 and Alice 50.
+    private func refreshedRoster() async throws -> RosterViewModel {
+        _ = try await store.upload(name: "Colin", points: 100)
+        _ = try await store.upload(name: "Alice", points: 50)
+        let roster = RosterViewModel(store: store)
+        try await roster.refresh.apply(())
+        return roster
+    }
+
+    // MARK: Outputs
+
+    @Test("the title is Players, and a new roster is empty and not loading")
+    func initialState() {
+        let roster = RosterViewModel(store: store)
+        #expect(roster.title == "Players")
+        #expect(roster.players.value == [])
+        #expect(roster.rows.value.isEmpty)
+        #expect(roster.isLoading.value == false)
+        #expect(roster.selectedNames.value == [])
+        #expect(roster.inputIsValid.value == false)
+    }
+
+    // MARK: Refresh
+
+    @Test("a refresh goes isLoading false, true, false and announces the players as insertions")
+    func refreshLoads() async throws {
+        _ = try await store.upload(name: "Colin", points: 100)
+        _ = try await store.upload(name: "Alice", points: 50)
+        _ = try await store.upload(name: "Colin", points: 105)
+        let roster = RosterViewModel(store: store)
+        let loading = Recorder(roster.isLoading)
+        let changes = Recorder(roster.contentChanges)
+        let players = try await roster.refresh.apply(())
+
+        #expect(loading.values == [false, true, false])
+        #expect(changes.values == [Changeset(insertions: [0, 1])])
+        #expect(players.map(\.name) == ["Colin", "Alice"])
+        #expect(roster.players.value.map(\.points) == [105, 50])
+        #expect(roster.rows.value.map(\.id) == ["Colin", "Alice"])
+    }
+
+    @Test("a refresh announces its changeset after isLoading returns to false")
+    func refreshOrder() async throws {
+        _ = try await store.upload(name: "Colin", points: 100)
+        let roster = RosterViewModel(store: store)
+        let events = Recorder(
+            Signal.merge(
+                roster.isLoading.changes.map { "loading \($0)" },
+                roster.contentChanges.map { "changes \($0.insertions)" }))
+        try await roster.refresh.apply(())
+        #expect(events.values == ["loading true", "loading false", "changes [0]"])
+    }
+
+    @Test("a refresh that finds nothing new announces no change")
+    func refreshWithoutChange() async throws {
+        let roster = try await refreshedRoster()
+        let changes = Recorder(roster.contentChanges)
+        try await roster.refresh.apply(())
+        #expect(changes.values == [])
+    }
+
+    @Test("a refresh that cannot read the store alerts, and the roster keeps what it showed")
+    func refreshFailure() async throws {
+        let roster = try await refreshedRoster()
+        let alerts = Recorder(roster.alertMessages)
+        let loading = Recorder(roster.isLoading)
+        await store.failReads("scores.jsonl: permission denied")
+        await #expect(throws: ActionError.self) { try await roster.refresh.apply(()) }
+        #expect(alerts.values == ["Could not read the scores: scores.jsonl: permission denied"])
+        #expect(roster.players.value.map(\.name) == ["Colin", "Alice"])
+        #expect(loading.values == [false, true, false])
+    }
+
+    @Test("a cancelled refresh raises no alert, and isLoading returns to false")
+    func refreshCancelled() async throws {
+        let waiting = WaitingStore()
+        let roster = RosterViewModel(store: waiting)
+        let alerts = Recorder(roster.alertMessages)
+        let loading = Recorder(roster.isLoading)
+        let refresh = Task { try await roster.refresh.apply(()) }
+        var started = waiting.readStarted.makeAsyncIterator()
+        _ = await started.next()
+        #expect(roster.isLoading.value == true)
+        roster.refresh.cancel()
+        let result = await refresh.result
+        #expect(throws: ActionError.self) { try result.get() }
+        #expect(alerts.values == [])
+        #expect(loading.values == [false, true, false])
+    }
+
+    @Test("a refresh of a damaged store shows what it could read and alerts once per problem")
+    func refreshDamaged() async throws {
+        _ = try await store.upload(name: "Colin", points: 100)
+        await store.reportProblems(["scores.jsonl:2: not a score record", "scores.jsonl:3: torn"])
+        let roster = RosterViewModel(store: store)
+        let alerts = Recorder(roster.alertMessages)
+        try await roster.refresh.apply(())
+        #expect(roster.players.value.map(\.name) == ["Colin"])
+        #expect(
+            alerts.values == [
+                "Some scores could not be read: scores.jsonl:2: not a score record",
+                "Some scores could not be read: scores.jsonl:3: torn",
+            ])
+    }
+
+    // MARK: Adding
+
+    @Test("the add input is valid by the same rules as the player form")
+    func inputValidity() {
+        let rules = try! PlayerRules(max: 500, forbiddenNames: ["voldemort"])
+        let roster = RosterViewModel(store: store, rules: rules)
+        let valid = Recorder(roster.inputIsValid)
+        roster.newNameEdited("Bob")
+        roster.newPointsEdited(120)
+        roster.newNameEdited(" VOLDEMORT ")
+        #expect(roster.inputIssues.value == rules.validate(name: " VOLDEMORT ", points: 120))
+        roster.newNameEdited("Bob")
+        roster.newPointsEdited(501)
+        #expect(roster.inputIssues.value == [.aboveMax(points: 501, max: 500)])
+        #expect(valid.values == [false, true, false, true, false])
+    }
+
+    @Test("adding is refused while the input is not valid, and nothing is uploaded")
+    func addRefusedWhileInvalid() async throws {
+        let roster = RosterViewModel(store: store)
+        roster.newNameEdited("darn")
+        #expect(roster.addPlayer.isEnabled.value == false)
+        await #expect(throws: ActionError.self) { try await roster.addTapped() }
+        #expect(try await store.records() == [])
+        #expect(roster.players.value == [])
+    }
+
+    @Test("adding a new player uploads it and announces an insertion at the end")
+    func addNewPlayer() async throws {
+        let roster = try await refreshedRoster()
+        let changes = Recorder(roster.contentChanges)
+        roster.newNameEdited("Bob")
+        roster.newPointsEdited(120)
+        let record = try await roster.addTapped()
+        #expect(record.name == "Bob")
+        #expect(try await store.records().map(\.name) == ["Colin", "Alice", "Bob"])
+        #expect(changes.values == [Changeset(insertions: [2])])
+        #expect(roster.players.value.map(\.name) == ["Colin", "Alice", "Bob"])
+    }
+
+    @Test("adding new points for a known player announces a modification at its index")
+    func addKnownPlayer() async throws {
+        let roster = try await refreshedRoster()
+        let colinRow = roster.rows.value[0]
+        let changes = Recorder(roster.contentChanges)
+        roster.newNameEdited("Colin")
+        roster.newPointsEdited(105)
+        try await roster.addTapped()
+        #expect(changes.values == [Changeset(modifications: [0])])
+        #expect(roster.rows.value[0] === colinRow)
+        #expect(colinRow.points.value == 105)
+    }
+
+    @Test("an add the store refuses alerts, and the roster is unchanged")
+    func addFailure() async throws {
+        let roster = try await refreshedRoster()
+        let alerts = Recorder(roster.alertMessages)
+        await store.failUploads("disk full")
+        roster.newNameEdited("Bob")
+        roster.newPointsEdited(120)
+        await #expect(throws: ActionError.self) { try await roster.addTapped() }
+        #expect(alerts.values == ["Could not add Bob: disk full"])
+        #expect(roster.players.value.map(\.name) == ["Colin", "Alice"])
+    }
+
+    @Test("an add request with invalid values is refused even while the typed input is valid")
+    func addChecksTheRequest() async throws {
+        let roster = RosterViewModel(store: store)
+        let alerts = Recorder(roster.alertMessages)
+        roster.newNameEdited("Bob")
+        await #expect(throws: ActionError.self) {
+            try await roster.addPlayer.apply(UploadRequest(name: "", points: 1))
+        }
+        #expect(alerts.values == ["The name is empty."])
+        #expect(try await store.records() == [])
+    }
+
+    // MARK: Deleting
+
+    @Test("deleting a player removes all its records from the store and announces a deletion")
+    func delete() async throws {
+        _ = try await store.upload(name: "Alice", points: 40)
+        let roster = try await refreshedRoster()
+        let changes = Recorder(roster.contentChanges)
+        let deleted = try await roster.delete.apply("Alice")
+        #expect(deleted.recordIDs.count == 2)
+        #expect(changes.values == [Changeset(deletions: [0])])
+        #expect(roster.players.value.map(\.name) == ["Colin"])
+        #expect(try await store.records().map(\.name) == ["Colin"])
+    }
+
+    @Test("a delete the store refuses alerts, and the player stays")
+    func deleteFailure() async throws {
+        let roster = try await refreshedRoster()
+        let alerts = Recorder(roster.alertMessages)
+        await store.failDeletes("read-only file")
+        await #expect(throws: ActionError.self) { try await roster.delete.apply("Alice") }
+        #expect(alerts.values == ["Could not delete Alice: read-only file"])
+        #expect(roster.players.value.map(\.name) == ["Colin", "Alice"])
+    }
+
+    @Test("deleting a player that is not in the roster alerts and touches nothing")
+    func deleteUnknown() async throws {
+        let roster = try await refreshedRoster()
+        let alerts = Recorder(roster.alertMessages)
+        await #expect(throws: ActionError.self) { try await roster.delete.apply("Zed") }
+        #expect(alerts.values == ["There is no player named Zed."])
+        #expect(try await store.records().count == 2)
+    }
+
+    // MARK: Selection
+
+    @Test("toggling selects and deselects a player, in the selection and on its row")
+    func toggleSelection() async throws {
+        let roster = try await refreshedRoster()
+        let selected = Recorder(roster.selectedNames)
+        #expect(try await roster.toggleSelection.apply("Alice") == true)
+        #expect(roster.selectedPlayers.value.map(\.name) == ["Alice"])
+        #expect(roster.rows.value[1].isSelected.value == true)
+        #expect(try await roster.toggleSelection.apply("Colin") == true)
+        #expect(roster.selectedPlayers.value.map(\.name) == ["Colin", "Alice"])
+        #expect(try await roster.toggleSelection.apply("Alice") == false)
+        #expect(roster.rows.value[1].isSelected.value == false)
+        #expect(selected.values == [[], ["Alice"], ["Alice", "Colin"], ["Colin"]])
+    }
+
+    @Test("selecting a row of the roster's table toggles that player's selection")
+    func rowSelection() async throws {
+        let roster = try await refreshedRoster()
+        let table = TableBinding<PlayerRowTemplate>(rows: roster.rows, selection: roster.rowSelected)
+        let lines = Recorder(table.changes.map(\.description))
+        try await table.select(at: 1)
+        #expect(roster.selectedNames.value == ["Alice"])
+        #expect(lines.values == ["~ 2 Alice 50 *"])
+        try await table.select(at: 1)
+        #expect(roster.selectedNames.value == [])
+        #expect(lines.values == ["~ 2 Alice 50 *", "~ 2 Alice 50"])
+    }
+
+    @Test("selecting a player that is not in the roster alerts")
+    func toggleUnknown() async throws {
+        let roster = try await refreshedRoster()
+        let alerts = Recorder(roster.alertMessages)
+        await #expect(throws: ActionError.self) { try await roster.toggleSelection.apply("Zed") }
+        #expect(alerts.values == ["There is no player named Zed."])
+        #expect(roster.selectedNames.value == [])
+    }
+
+    @Test("a deleted player leaves the selection")
+    func deletedLeavesSelection() async throws {
+        let roster = try await refreshedRoster()
+        try await roster.toggleSelection.apply("Alice")
+        try await roster.delete.apply("Alice")
+        #expect(roster.selectedNames.value == [])
+        #expect(roster.selectedPlayers.value == [])
+    }
+
+    // MARK: Following the form
+
+    @Test("an upload from the form appears in the roster as a change")
+    func followsTheForm() async throws {
+        let shared = InMemoryScoreStore()
+        let roster = RosterViewModel(store: shared)
+        let form = PlayerViewModel(store: shared)
+        roster.follow(form)
+        let changes = Recorder(roster.contentChanges)
+
+        #expect(await form.uploadTapped() == .uploaded(try await shared.records()[0]))
+        try form.stepUpTapped(times: 5)
+        _ = await form.uploadTapped()
+
+        #expect(changes.values == [Changeset(insertions: [0]), Changeset(modifications: [0])])
+        #expect(roster.players.value.map(\.points) == [105])
+    }
+
+    @Test("while the form uploads a player of the roster, that row shows the upload running")
+    func rowShowsTheFormsUpload() async throws {
+        let controlled = ControlledScoreStore()
+        let roster = RosterViewModel(store: controlled)
+        let form = PlayerViewModel(store: controlled)
+        let following = roster.follow(form)
+
+        async let first = form.uploadTapped()
+        _ = await controlled.nextUpload()
+        controlled.succeed()
+        _ = await first
+        let colin = try #require(roster.rows.value.first)
+        let running = Recorder(colin.isUploading)
+
+        async let second = form.uploadTapped()
+        _ = await controlled.nextUpload()
+        #expect(colin.isUploading.value == true)
+        controlled.succeed()
+        _ = await second
+        #expect(running.values == [false, true, false])
+
+        following.dispose()
+        async let third = form.uploadTapped()
+        _ = await controlled.nextUpload()
+        #expect(colin.isUploading.value == false)
+        controlled.succeed()
+        _ = await third
+        #expect(roster.players.value[0].recordIDs.count == 2)
+    }
+
+    @Test("the roster's rows bound to a table print each upload as a line")
+    func tableOfTheRoster() async throws {
+        let roster = try await refreshedRoster()
+        let table = TableBinding<PlayerRowTemplate>(rows: roster.rows)
+        let lines = Recorder(table.changes.map(\.description))
+        #expect(table.lines == ["Colin 100", "Alice 50"])
+
+        roster.newNameEdited("Bob")
+        roster.newPointsEdited(120)
+        try await roster.addTapped()
+        roster.newNameEdited("Colin")
+        roster.newPointsEdited(105)
+        try await roster.addTapped()
+        try await roster.delete.apply("Alice")
+
+        #expect(lines.values == ["+ 3 Bob 120", "~ 1 Colin 105", "- 2 Alice"])
+    }
+}

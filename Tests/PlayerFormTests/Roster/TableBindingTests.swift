@@ -1,0 +1,148 @@
+import Foundation
+import PlayerForm
+import PlayerFormTesting
+import ReactiveCore
+import Testing
+
+@Suite("TableBinding")
+struct TableBindingTests {
+    let source = MutableProperty<[PlayerRowViewModel]>([])
+    let colin = PlayerRowViewModel(makePlayer("Colin", 100))
+    let alice = PlayerRowViewModel(makePlayer("Alice", 50))
+    let bob = PlayerRowViewModel(makePlayer("Bob", 120))
+
+    @Test("the first list is drawn as lines and announces no change")
+    func firstList() {
+        source.value = [colin, alice]
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        let changes = Recorder(table.changes)
+        #expect(table.lines == ["Colin 100", "Alice 50"])
+        #expect(table.count == 2)
+        #expect(changes.values == [])
+    }
+
+    @Test("an inserted row is announced as one line, numbered from 1")
+    func insertion() {
+        source.value = [colin, alice]
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        let changes = Recorder(table.changes)
+        source.value = [colin, alice, bob]
+        #expect(changes.values == [.inserted(index: 2, line: "Bob 120")])
+        #expect(changes.values.map(\.description) == ["+ 3 Bob 120"])
+        #expect(table.lines == ["Colin 100", "Alice 50", "Bob 120"])
+    }
+
+    @Test("a row whose state changes redraws only its line")
+    func modification() {
+        source.value = [colin, alice]
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        let changes = Recorder(table.changes)
+        colin.playerUpdated(makePlayer("Colin", 105))
+        colin.uploadStarted()
+        colin.uploadProgressed(percent: 40)
+        #expect(changes.values.map(\.description) == ["~ 1 Colin 105", "~ 1 Colin 40% 105"])
+        #expect(table.lines == ["Colin 40% 105", "Alice 50"])
+    }
+
+    @Test("a removed row is announced by name and its bindings end")
+    func removal() {
+        source.value = [colin, alice, bob]
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        let changes = Recorder(table.changes)
+        #expect(alice.pointsText.observerCount == 1)
+        source.value = [colin, bob]
+        #expect(changes.values.map(\.description) == ["- 2 Alice"])
+        #expect(alice.pointsText.observerCount == 0)
+        alice.playerUpdated(makePlayer("Alice", 60))
+        #expect(changes.values.count == 1)
+        #expect(table.lines == ["Colin 100", "Bob 120"])
+    }
+
+    @Test("a template is reused for a new row and no longer follows its old row")
+    func reuse() {
+        source.value = [colin, alice]
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        let changes = Recorder(table.changes)
+        #expect(table.templateCount == 2)
+        source.value = [colin, bob]
+        #expect(table.templateCount == 2)
+        alice.playerUpdated(makePlayer("Alice", 60))
+        bob.playerUpdated(makePlayer("Bob", 130))
+        #expect(changes.values.map(\.description) == ["- 2 Alice", "+ 2 Bob 120", "~ 2 Bob 130"])
+    }
+
+    @Test("deletions are announced from the bottom up, then insertions from the top down")
+    func batchOrder() {
+        let dan = PlayerRowViewModel(makePlayer("Dan", 1))
+        source.value = [colin, alice, bob]
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        let changes = Recorder(table.changes)
+        source.value = [dan, alice]
+        #expect(changes.values.map(\.description) == ["- 3 Bob", "- 1 Colin", "+ 1 Dan 1"])
+    }
+
+    @Test("a new list that drops half the rows and adds others leaves the table showing exactly it")
+    func largeBatch() {
+        let many = (0..<1000).map { PlayerRowViewModel(makePlayer("P\($0)", Double($0))) }
+        source.value = many
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        let changes = Recorder(table.changes)
+        let added = (0..<10).map { PlayerRowViewModel(makePlayer("New\($0)", 1)) }
+        var next = many.enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+        for (offset, row) in added.enumerated() { next.insert(row, at: offset * 50) }
+        source.value = next
+
+        #expect(table.lines == next.map { "\($0.id) \(PointsFormat.text($0.player.points))" })
+        let deleted = changes.values.filter { if case .deleted = $0 { true } else { false } }
+        let inserted = changes.values.filter { if case .inserted = $0 { true } else { false } }
+        #expect(deleted.map(\.index) == Array(stride(from: 999, through: 1, by: -2)))
+        #expect(inserted.map(\.index) == (0..<10).map { $0 * 50 })
+        #expect(changes.values.count == 510)
+        #expect(table.templateCount == 1000)
+        #expect(many[1].pointsText.observerCount == 0)
+        #expect(many[0].pointsText.observerCount == 1)
+    }
+
+    @Test("selecting a row executes the selection action with that row's view model")
+    func selection() async throws {
+        source.value = [colin, alice]
+        let select = Action<PlayerRowViewModel, String> { row in row.id }
+        let picked = Recorder(select.values)
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly, selection: select)
+        try await table.select(at: 1)
+        #expect(picked.values == ["Alice"])
+    }
+
+    @Test("selecting a row that does not exist says which rows exist")
+    func selectionOutOfRange() async {
+        source.value = [colin, alice]
+        let table = TableBinding<PlayerRowTemplate>(
+            rows: source.readOnly, selection: Action<PlayerRowViewModel, Void> { _ in })
+        await #expect(throws: TableBindingError.noSuchRow(index: 5, count: 2)) {
+            try await table.select(at: 5)
+        }
+        #expect(
+            TableBindingError.noSuchRow(index: 5, count: 2).description
+                == "there is no row 6: rows are numbered 1 to 2")
+        let plain = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        await #expect(throws: TableBindingError.noSelection) { try await plain.select(at: 0) }
+    }
+
+    @Test("a selected row shows a mark")
+    func selectedMark() {
+        source.value = [colin]
+        let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
+        colin.selectionChanged(true)
+        #expect(table.lines == ["Colin 100 *"])
+    }
+
+    @Test("when the binding goes away, its rows are no longer observed")
+    func bindingLifetime() {
+        source.value = [colin]
+        var table: TableBinding<PlayerRowTemplate>? = TableBinding(rows: source.readOnly)
+        #expect(colin.pointsText.observerCount == 1)
+        #expect(table?.count == 1)
+        table = nil
+        #expect(colin.pointsText.observerCount == 0)
+    }
+}
