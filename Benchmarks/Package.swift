@@ -16,7 +16,14 @@ let package = Package(
                 .product(name: "PlayerForm", package: "PlayerForm"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
-        )
+        ),
+        .executableTarget(
+            name: "RosterBenchmark",
+            dependencies: [
+                .product(name: "PlayerForm", package: "PlayerForm"),
+                .product(name: "PlayerFormStore", package: "PlayerForm"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
