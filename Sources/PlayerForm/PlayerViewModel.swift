@@ -113,7 +113,12 @@ public final class PlayerViewModel: Sendable {
         }
         let uploads = uploadsStore
         let messagesInput = messagesInput
+        let currentRules = rulesStore
         upload = Action(enabledIf: uploadsAllowed) { request in
+            // The action is enabled by the form's validity; the request itself is checked too, so
+            // nothing invalid is uploaded, whoever builds the request.
+            let issues = currentRules.value.validate(name: request.name, points: request.points)
+            guard issues.isEmpty else { throw PlayerRefusal.invalid(issues) }
             let record: ScoreRecord
             do {
                 record = try await store.upload(name: request.name, points: request.points)
@@ -136,7 +141,12 @@ public final class PlayerViewModel: Sendable {
         nameStore.changes.observeValues(in: observations) { [weak self] name in
             guard let self, self.rulesStore.value.isForbidden(name) else { return }
             self.forbiddenNameInput.send(name)
-            self.nameStore.value = ""
+            // Compare and set: a newer name stored meanwhile by another thread is kept.
+            self.nameStore.update { current in
+                guard current == name else { return false }
+                current = ""
+                return true
+            }
         }
     }
 
@@ -227,6 +237,7 @@ public final class PlayerViewModel: Sendable {
             switch error {
             case .disabled: return .refused(uploadRefusal() ?? .uploadInProgress)
             case .cancelled: return .cancelled
+            case .failed(let refusal as PlayerRefusal): return .refused(refusal)
             case .failed(let failure): return .failed("\(failure)")
             }
         }
@@ -254,7 +265,7 @@ public final class PlayerViewModel: Sendable {
 
     private func useOnePointUpdate() throws(PlayerRefusal) {
         let limit = configuredRules.maxPointUpdates
-        let granted = pointUpdatesUsed.modify { used -> Bool in
+        let granted = pointUpdatesUsed.update { used -> Bool in
             guard used < limit else { return false }
             used += 1
             return true

@@ -14,7 +14,7 @@ public enum PointsFormat {
             return points.isNaN ? "nan" : (points < 0 ? "-inf" : "inf")
         }
         if points == 0 { return "0" }
-        if points == points.rounded(), abs(points) < 1e15 {
+        if points == points.rounded(), abs(points) < 0x1p63 {
             return String(Int64(points))
         }
         return String(describing: points)

@@ -53,7 +53,8 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
     private let work: @Sendable (Input) async throws -> Output
     private let valuesInput: Signal<Output>.Input
     private let errorsInput: Signal<ActionError>.Input
-    private let running = Locked<Task<Output, any Error>?>(nil)
+    /// The running task, and whether ``cancel()`` came before the task was stored.
+    private let running = Locked<(task: Task<Output, any Error>?, cancelRequested: Bool)>((nil, false))
 
     /// Creates an action that runs `execute` while `enabledIf` is true.
     public init(
@@ -76,22 +77,37 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
     @discardableResult
     public func apply(_ input: Input) async throws(ActionError) -> Output {
         let enabledIf = self.enabledIf
-        let started = executing.modify { isExecuting -> Bool in
+        let running = self.running
+        let started = executing.update { isExecuting -> Bool in
             guard !isExecuting, enabledIf.value else { return false }
             isExecuting = true
+            running.withLock { $0 = (nil, false) }
             return true
         }
         guard started else { throw .disabled }
 
         let work = self.work
         let task = Task { try await work(input) }
-        running.withLock { $0 = task }
+        // A cancel() from an observer of isExecuting, or from another thread, may come before the
+        // task exists; it is remembered and honoured here.
+        let cancelledEarly = running.withLock { running -> Bool in
+            running.task = task
+            return running.cancelRequested
+        }
+        if cancelledEarly { task.cancel() }
         let result = await withTaskCancellationHandler {
             await task.result
         } onCancel: {
             task.cancel()
         }
-        running.withLock { $0 = nil }
+        // The task stays visible to cancel() until isExecuting is false, so a late cancel() finds a
+        // finished task rather than leaving a request behind for the next execution. An observer
+        // of isExecuting may already have started that next execution: leave its task alone.
+        defer {
+            running.withLock { running in
+                if running.task == task { running = (nil, false) }
+            }
+        }
 
         switch result {
         case .success(let output):
@@ -107,8 +123,14 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
         }
     }
 
-    /// Cancels the running execution, if any.
+    /// Cancels the running execution, if any, even one that has only just started.
     public func cancel() {
-        running.withLock { $0 }?.cancel()
+        // Read before taking `running`: apply takes the executing lock, then `running`.
+        let executingNow = isExecuting.value
+        let task = running.withLock { running -> Task<Output, any Error>? in
+            if running.task == nil, executingNow { running.cancelRequested = true }
+            return running.task
+        }
+        task?.cancel()
     }
 }

@@ -97,10 +97,18 @@ import Synchronization
 
     /// Atomically transforms the current value and queues the new one for delivery.
     @inlinable func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        try modify(announcing: { _ in true }, body)
+    }
+
+    /// Atomically transforms the current value; queues the new one for delivery only when
+    /// `announce(result)` is true, so a step that changed nothing announces nothing.
+    @inlinable func modify<Result>(
+        announcing announce: (Result) -> Bool, _ body: (inout Value) throws -> Result
+    ) rethrows -> Result {
         let (result, mustDrain) = try state.withLock { s -> (Result, Bool) in
             var value = s.current!
             let result = try body(&value)
-            guard !s.isCompleted else { return (result, false) }
+            guard !s.isCompleted, announce(result) else { return (result, false) }
             s.current = value
             s.sequence &+= 1
             s.queue.append(.broadcast(.value(value), sequence: s.sequence))

@@ -99,6 +99,21 @@ public final class MutableProperty<Value: Sendable>: Sendable {
         try channel.modify(body)
     }
 
+    /// Reads and perhaps writes the value atomically: a compare-and-set. `body` returns whether it
+    /// changed the value; only then are observers notified.
+    ///
+    /// ```swift
+    /// let claimed = isBusy.update { busy in
+    ///     guard !busy else { return false }
+    ///     busy = true
+    ///     return true
+    /// }
+    /// ```
+    @discardableResult
+    @inlinable public func update(_ body: (inout Value) throws -> Bool) rethrows -> Bool {
+        try channel.modify(announcing: { $0 }, body)
+    }
+
     /// The current value, then every change. Observing keeps the property alive.
     @inlinable public var values: Signal<Value> {
         Signal { [self] observer in channel.observe(observer, replay: true, retaining: self) }

@@ -61,7 +61,7 @@ extension Signal {
                 observer.sendCompleted()
                 return .empty
             }
-            let upstream = DisposeBag()
+            let upstream = CompositeDisposable()
             let taken = Locked(0)
             upstream.insert(
                 self.observe(
@@ -107,27 +107,24 @@ extension Signal {
         }
     }
 
-    /// Forwards values until `trigger` sends a value or completes, then completes.
+    /// Forwards values until `trigger` sends a value or completes, then completes. Nothing is
+    /// forwarded after the completion, even when the source and the trigger send from different
+    /// threads at once.
     @inlinable public func take<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Signal<Value> {
         Signal { observer in
-            let observations = DisposeBag()
-            let ended = Locked(false)
+            let output = Channel<Value>()
+            let observations = CompositeDisposable()
+            observations.insert(output.observe(observer, replay: false))
             let finish: @Sendable () -> Void = {
-                let first = ended.withLock { ended -> Bool in
-                    defer { ended = true }
-                    return !ended
-                }
-                guard first else { return }
-                observer.sendCompleted()
+                output.complete()
                 observations.dispose()
             }
             observations.insert(trigger.observe(Observer { _ in finish() }))
             observations.insert(
                 self.observe(
                     Observer { event in
-                        guard !ended.withLock({ $0 }) else { return }
                         switch event {
-                        case .value(let value): observer.send(value)
+                        case .value(let value): output.send(value)
                         case .completed: finish()
                         }
                     }))
@@ -153,26 +150,30 @@ extension Signal {
     }
 
     /// Forwards the values of all `signals` as they arrive; completes when all have completed.
+    /// Sources that send from different threads are delivered one value at a time, as the contract
+    /// requires.
     @inlinable public static func merge(_ signals: [Signal<Value>]) -> Signal<Value> {
         Signal { observer in
             guard !signals.isEmpty else {
                 observer.sendCompleted()
                 return .empty
             }
+            let output = Channel<Value>()
             let remaining = Locked(signals.count)
-            let observations = DisposeBag()
+            let observations = CompositeDisposable()
+            observations.insert(output.observe(observer, replay: false))
             for signal in signals {
                 observations.insert(
                     signal.observe(
                         Observer { event in
                             switch event {
-                            case .value(let value): observer.send(value)
+                            case .value(let value): output.send(value)
                             case .completed:
                                 let last = remaining.withLock { remaining -> Bool in
                                     remaining -= 1
                                     return remaining == 0
                                 }
-                                if last { observer.sendCompleted() }
+                                if last { output.complete() }
                             }
                         }))
             }
@@ -197,25 +198,30 @@ extension Signal {
                 CombineState<Value>(
                     latest: Array(repeating: nil, count: signals.count),
                     missing: signals.count, running: signals.count))
-            let observations = DisposeBag()
+            let output = Channel<[Value]>()
+            let observations = CompositeDisposable()
+            observations.insert(output.observe(observer, replay: false))
             for (index, signal) in signals.enumerated() {
                 observations.insert(
                     signal.observe(
                         Observer { event in
                             switch event {
                             case .value(let value):
-                                let combined = state.withLock { s -> [Value]? in
+                                // Queued under the lock, so combinations are delivered in the order
+                                // they were made, and delivered after it is released.
+                                let mustDrain = state.withLock { s -> Bool in
                                     if s.latest[index] == nil { s.missing -= 1 }
                                     s.latest[index] = value
-                                    return s.missing == 0 ? s.latest.map { $0! } : nil
+                                    guard s.missing == 0 else { return false }
+                                    return output.enqueue(s.latest.map { $0! })
                                 }
-                                if let combined { observer.send(combined) }
+                                if mustDrain { output.drain() }
                             case .completed:
                                 let last = state.withLock { s -> Bool in
                                     s.running -= 1
                                     return s.running == 0
                                 }
-                                if last { observer.sendCompleted() }
+                                if last { output.complete() }
                             }
                         }))
             }

@@ -82,6 +82,27 @@ struct PlayerUploadTests {
         }
     }
 
+    @Test("the upload action refuses an invalid request even while the form is valid")
+    func invalidRequestIsRefused() async throws {
+        let store = InMemoryScoreStore()
+        let form = PlayerViewModel(store: store)
+        #expect(form.canUpload.value)
+        do {
+            try await form.upload.apply(UploadRequest(name: "darn", points: -5))
+            Issue.record("an invalid request must not be uploaded")
+        } catch {
+            guard case .failed(let failure) = error else {
+                Issue.record("expected a failure, got \(error)")
+                return
+            }
+            #expect(
+                failure as? PlayerRefusal
+                    == .invalid([.forbiddenName("darn"), .belowMin(points: -5, min: 0)]))
+        }
+        #expect(try await store.records().isEmpty)
+        #expect(form.uploadsDone.value == 0)
+    }
+
     @Test("the 5th upload succeeds and then the form is locked")
     func fifthUploadLocks() async throws {
         let store = InMemoryScoreStore()

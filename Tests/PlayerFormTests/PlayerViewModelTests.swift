@@ -59,6 +59,23 @@ struct PlayerViewModelTests {
         #expect(validity.values == [[], [.forbiddenName], [.emptyName]])
     }
 
+    @Test("a name typed while the forbidden-name alert is handled is kept, not reset")
+    func nameTypedDuringAlertIsKept() throws {
+        let form = self.form
+        form.forbiddenNameEntered.observeValues { _ in try? form.nameEdited("Bob") }
+        try form.nameEdited("darn")
+        #expect(form.name.value == "Bob")
+        #expect(form.isValid.value)
+    }
+
+    @Test("a refused point update announces nothing")
+    func refusedUpdateIsSilent() throws {
+        try form.stepUpTapped(times: 10)
+        let remaining = Recorder(changesOf: form.pointUpdatesRemaining)
+        #expect(throws: PlayerRefusal.noPointUpdatesLeft(limit: 10)) { try form.stepUpTapped() }
+        #expect(remaining.values.isEmpty)
+    }
+
     @Test("exactly 10 point updates are accepted and the 11th is refused")
     func tenPointUpdates() throws {
         for expected in 1...10 {

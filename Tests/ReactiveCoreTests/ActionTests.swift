@@ -176,4 +176,52 @@ struct ActionTests {
             Issue.record("unexpected \(error)")
         }
     }
+
+    @Test("a cancel() sent as soon as the action starts executing is not lost")
+    func cancelRightAtTheStart() async {
+        let gate = Gate()
+        let action = Action<Void, Int> {
+            await gate.wait()
+            try Task.checkCancellation()
+            return 1
+        }
+        action.isExecuting.changes.observeValues { [action] executing in
+            if executing { action.cancel() }
+        }
+        let running = Task { try await action.apply(()) }
+        await gate.untilSomeoneWaits()
+        gate.open()
+        do {
+            _ = try await running.value
+            Issue.record("the work was cancelled before it could finish")
+        } catch let error as ActionError {
+            #expect(error.isCancelled)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test("a cancel() after an execution ended does not cancel the next one")
+    func lateCancelDoesNotLinger() async throws {
+        let action = Action<Int, Int> { $0 }
+        #expect(try await action.apply(1) == 1)
+        action.cancel()
+        #expect(try await action.apply(2) == 2)
+    }
+
+    @Test("a refused apply announces nothing: isExecuting changes only when it really changes")
+    func refusedApplyIsSilent() async throws {
+        let gate = Gate()
+        let action = Action<Void, Int> {
+            await gate.wait()
+            return 1
+        }
+        let executing = Recorder(changesOf: action.isExecuting)
+        async let first = action.apply(())
+        await gate.untilSomeoneWaits()
+        _ = try? await action.apply(())
+        gate.open()
+        _ = try await first
+        #expect(executing.values == [true, false])
+    }
 }

@@ -55,6 +55,21 @@ struct LifetimeTests {
         #expect(weakDerived == nil)
     }
 
+    @Test("an operator's observation goes on when the caller discards its disposable")
+    func discardedDisposableKeepsObserving() {
+        let (a, inputA) = Signal<Int>.pipe()
+        let (b, inputB) = Signal<Int>.pipe()
+        let seen = Locked<[Int]>([])
+        Signal.merge(a, b).take(first: 3).observeValues { value in seen.withLock { $0.append(value) } }
+        Signal.combineLatest([a, b]).map { $0.reduce(0, +) }
+            .observeValues { value in seen.withLock { $0.append(value * 100) } }
+        inputA.send(1)
+        inputB.send(2)
+        inputA.send(3)
+        inputA.send(4)
+        #expect(seen.value == [1, 2, 300, 3, 500, 600])
+    }
+
     @Test("a pipe completes when its input goes away")
     func pipeInputGoesAway() {
         var pipe: (Signal<Int>, Signal<Int>.Input)? = Signal<Int>.pipe()

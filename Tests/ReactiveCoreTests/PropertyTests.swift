@@ -46,6 +46,23 @@ struct PropertyTests {
         #expect(seen.values == [5])
     }
 
+    @Test("update is a compare-and-set that notifies only when it changed the value")
+    func update() {
+        let busy = MutableProperty(false)
+        let seen = Recorder(changesOf: busy.readOnly)
+        let claim: () -> Bool = {
+            busy.update { value in
+                guard !value else { return false }
+                value = true
+                return true
+            }
+        }
+        #expect(claim())
+        #expect(!claim())
+        #expect(busy.value)
+        #expect(seen.values == [true])
+    }
+
     @Test("a constant property has its value and never changes")
     func constant() {
         let constant = Property(value: "fixed")

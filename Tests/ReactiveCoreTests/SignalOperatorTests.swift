@@ -1,3 +1,4 @@
+import Dispatch
 import PlayerFormTesting
 import ReactiveCore
 import Testing
@@ -125,5 +126,60 @@ struct SignalOperatorTests {
         seen.stop()
         scheduler.run()
         #expect(seen.values == [1])
+    }
+
+    @Test("merge delivers one value at a time even when its sources send from different threads")
+    func mergeSerialises() {
+        let (a, inputA) = Signal<Int>.pipe()
+        let (b, inputB) = Signal<Int>.pipe()
+        let inFlight = Locked(0)
+        let overlapped = Locked(false)
+        let count = Locked(0)
+        Signal.merge(a, b).observeValues { _ in
+            let concurrent = inFlight.withLock { n -> Int in
+                n += 1
+                return n
+            }
+            if concurrent > 1 { overlapped.withLock { $0 = true } }
+            for _ in 0..<50 { _ = count.value }
+            count.withLock { $0 += 1 }
+            inFlight.withLock { $0 -= 1 }
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            for value in 0..<2000 { (index == 0 ? inputA : inputB).send(value) }
+        }
+        #expect(!overlapped.value)
+        #expect(count.value == 4000)
+    }
+
+    @Test("combineLatest's last value is the latest of every source under concurrent sources")
+    func combineLatestUnderConcurrency() {
+        let (a, inputA) = Signal<Int>.pipe()
+        let (b, inputB) = Signal<Int>.pipe()
+        let last = Locked<[Int]>([])
+        Signal.combineLatest([a, b]).observeValues { pair in last.withLock { $0 = pair } }
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            for value in 1...3000 { (index == 0 ? inputA : inputB).send(value) }
+        }
+        #expect(last.value == [3000, 3000])
+    }
+
+    @Test("take(until:) forwards nothing after it completes, whatever thread the trigger fires on")
+    func takeUntilUnderConcurrency() {
+        for _ in 0..<50 {
+            let (signal, input) = Signal<Int>.pipe()
+            let (trigger, fire) = Signal<Void>.pipe()
+            let seen = Recorder(signal.take(until: trigger))
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                if index == 0 {
+                    for value in 0..<200 { input.send(value) }
+                } else {
+                    fire.send(())
+                }
+            }
+            let events = seen.events
+            #expect(events.last == .completed)
+            #expect(events.filter { $0 == .completed }.count == 1)
+        }
     }
 }
