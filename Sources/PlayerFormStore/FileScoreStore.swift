@@ -174,19 +174,29 @@ public final class FileScoreStore: ScoreStore, Sendable {
     private func makeParentDirectory() throws(StoreError) {
         let folder = (path as NSString).deletingLastPathComponent
         guard !folder.isEmpty else { return }
+        var parent = folder.hasPrefix("/") ? "/" : "."
         var current = folder.hasPrefix("/") ? "" : "."
         for component in folder.split(separator: "/") {
             current += "/" + component
-            if mkdir(current, 0o700) != 0, errno != EEXIST {
+            if mkdir(current, 0o700) == 0 {
+                // A new folder's name lives in its parent: sync the parent, or a crash can lose the
+                // folder, and every record in it, after an upload said it was kept.
+                Self.syncDirectory(parent)
+            } else if errno != EEXIST {
                 throw .cannotCreateDirectory(path: current, reason: Self.reason(errno))
             }
+            parent = current
         }
     }
 
     /// Syncs the folder so that a newly created file's name survives a crash too.
     private func syncParentDirectory() {
         let folder = (path as NSString).deletingLastPathComponent
-        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        Self.syncDirectory(folder.isEmpty ? "." : folder)
+    }
+
+    private static func syncDirectory(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)

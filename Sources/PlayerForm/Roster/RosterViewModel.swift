@@ -109,18 +109,29 @@ public final class RosterViewModel: Sendable {
         let loading = loadingStore
         refresh = Action { () async throws -> [Player] in
             loading.value = true
-            let reading: ScoreReading
-            do {
-                reading = try await store.read()
-            } catch {
-                loading.value = false
-                if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
-                throw error
-            }
+            // An upload or a deletion may land in the roster while the store is read; the older
+            // reading must not undo it. Such a reading is discarded and the store read again; if the
+            // roster still moves, it keeps what it shows and the next refresh catches up.
+            var reading: ScoreReading
+            var players: [Player]
+            var generation = 0
+            var attempts = 0
+            repeat {
+                attempts += 1
+                generation = roster.value?.generation ?? 0
+                do {
+                    reading = try await store.read()
+                } catch {
+                    loading.value = false
+                    if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
+                    throw error
+                }
+                players = Player.roster(from: reading.records)
+            } while roster.value?.generation != generation && attempts < RosterViewModel.refreshAttempts
             loading.value = false
             for problem in reading.problems { alertsInput.send(.damagedStore(problem: problem)) }
-            let players = Player.roster(from: reading.records)
-            roster.value?.commit { _ in players }
+            let settled = players
+            roster.value?.commit(ifUnchangedSince: generation) { _ in settled }
             return players
         }
         isLoading = loadingStore.readOnly
@@ -232,6 +243,27 @@ public final class RosterViewModel: Sendable {
     // MARK: Changes
 
     /// Replaces the players with `transform(players)` and announces the change, if any.
+    /// How many times a refresh reads the store when the roster changes during the reading.
+    static let refreshAttempts = 3
+
+    /// Counts the commits that changed the roster, so a refresh can tell that its reading is older
+    /// than what the roster shows.
+    private let commits = Locked(0)
+
+    /// The number of commits that changed the roster so far.
+    var generation: Int { commits.value }
+
+    /// Commits `transform` only when no other commit changed the roster since `generation`;
+    /// returns whether it did.
+    @discardableResult
+    private func commit(ifUnchangedSince generation: Int, _ transform: ([Player]) -> [Player]) -> Bool {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        guard commits.value == generation else { return false }
+        commit(transform)
+        return true
+    }
+
     private func commit(_ transform: ([Player]) -> [Player]) {
         commitLock.lock()
         defer { commitLock.unlock() }
@@ -239,6 +271,7 @@ public final class RosterViewModel: Sendable {
         let new = transform(old)
         let changeset = Changeset(old: old, new: new, id: { $0.name }, hasSameContent: ==)
         guard !changeset.isEmpty else { return }
+        commits.withLock { $0 += 1 }
 
         let selected = selectedStore.value
         if !selected.isEmpty, !changeset.deletions.isEmpty {

@@ -80,6 +80,50 @@ private final class WaitingStore: ScoreStore {
     }
 }
 
+/// A store whose first read takes its records at once but returns them only when the spec says so,
+/// so a spec can change the roster while a refresh holds an older reading.
+private final class HeldReadStore: ScoreStore {
+    private let inner = InMemoryScoreStore()
+    private let held = Locked<(first: Bool, release: CheckedContinuation<Void, Never>?, released: Bool)>(
+        (true, nil, false))
+    let readStarted: AsyncStream<Void>
+    private let readStartedInput: AsyncStream<Void>.Continuation
+
+    init() {
+        (readStarted, readStartedInput) = AsyncStream<Void>.makeStream()
+    }
+
+    func upload(name: String, points: Double) async throws -> ScoreRecord {
+        try await inner.upload(name: name, points: points)
+    }
+
+    func records() async throws -> [ScoreRecord] {
+        let snapshot = try await inner.records()
+        let first = held.withLock { held -> Bool in
+            defer { held.first = false }
+            return held.first
+        }
+        guard first else { return snapshot }
+        await withCheckedContinuation { release in
+            let releasedAlready = held.withLock { held -> Bool in
+                held.release = release
+                return held.released
+            }
+            readStartedInput.yield()
+            if releasedAlready { release.resume() }
+        }
+        return snapshot
+    }
+
+    func release() {
+        let waiting = held.withLock { held in
+            held.released = true
+            return held.release.take()
+        }
+        waiting?.resume()
+    }
+}
+
 @Suite("RosterViewModel")
 struct RosterViewModelTests {
     private let store = ScriptedStore()
@@ -135,6 +179,25 @@ struct RosterViewModelTests {
                 roster.contentChanges.map { "changes \($0.insertions)" }))
         try await roster.refresh.apply(())
         #expect(events.values == ["loading true", "loading false", "changes [0]"])
+    }
+
+    @Test("a refresh does not undo a player added while it was reading the store")
+    func refreshKeepsNewerChanges() async throws {
+        let held = HeldReadStore()
+        _ = try await held.upload(name: "Colin", points: 100)
+        let roster = RosterViewModel(store: held)
+        let changes = Recorder(roster.contentChanges)
+        let refresh = Task { try await roster.refresh.apply(()) }
+        var started = held.readStarted.makeAsyncIterator()
+        _ = await started.next()
+        roster.newNameEdited("Bob")
+        roster.newPointsEdited(120)
+        _ = try await roster.addTapped()
+        #expect(roster.players.value.map(\.name) == ["Bob"])
+        held.release()
+        _ = try await refresh.value
+        #expect(Set(roster.players.value.map(\.name)) == ["Colin", "Bob"])
+        #expect(changes.values.allSatisfy { $0.deletions.isEmpty })
     }
 
     @Test("a refresh that finds nothing new announces no change")
