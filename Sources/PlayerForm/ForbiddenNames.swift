@@ -20,8 +20,7 @@ public struct ForbiddenNames: Sendable, Equatable {
     /// `name` in compatibility-composed form (NFKC), without surrounding whitespace, lowercased.
     public static func normalize(_ name: String) -> String {
         let composed = name.precomposedStringWithCompatibilityMapping
-        let trimmed = composed.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
-        return String(trimmed).lowercased()
+        return trimmed(composed).lowercased()
     }
 
     /// Whether `name` is forbidden.
@@ -31,7 +30,21 @@ public struct ForbiddenNames: Sendable, Equatable {
         if name.utf8.allSatisfy({ $0 < 0x80 }) {
             return containsASCII(name.utf8)
         }
+        // Foundation's NFKC mapping costs microseconds. A lowercased name that NFKC case folding
+        // leaves alone has no compatibility forms: its NFKC form is canonically equivalent to it,
+        // and String equality is canonical equivalence, so the mapping can be skipped.
+        let lowercased = name.lowercased()
+        if lowercased.unicodeScalars.allSatisfy({ $0.isASCII || !$0.properties.changesWhenNFKCCaseFolded }) {
+            return normalized.contains(String(Self.trimmed(lowercased)))
+        }
         return normalized.contains(Self.normalize(name))
+    }
+
+    private static func trimmed(_ text: String) -> Substring {
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+            let last = text.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return text[first...last]
     }
 
     private func containsASCII(_ utf8: String.UTF8View) -> Bool {

@@ -1,0 +1,33 @@
+import PlayerForm
+import Testing
+
+@Suite("Forbidden names: matching non-ASCII names")
+struct ForbiddenNamesMatchingTests {
+    static let forbidden = ["darn", "zoë", "名前", "ǆemal", "straße"]
+    static let candidates = [
+        "Zoë", "ZOË", " zoë ", "zoe\u{308}", "ZOE\u{308}", "\u{ff5a}\u{ff4f}ë", "Zoë5", "名前", " 名前\u{3000}",
+        "名前9", "ǅemal", "Ǆemal", "dž" + "emal", "STRASSE", "Straße", "ｄａｒｎ", "DARN\u{a0}", "Ünïcödé",
+        "Ana María", "ᏃᎧᎺ", "ꮓꮧꮺ", "Ⅻ", "\u{2126}",
+    ]
+
+    @Test("a non-ASCII name is forbidden exactly when its normalized form is on the list")
+    func agreesWithNormalization() {
+        let names = ForbiddenNames(Self.forbidden)
+        let normalizedList = Set(Self.forbidden.map(ForbiddenNames.normalize))
+        for candidate in Self.candidates {
+            let expected = normalizedList.contains(ForbiddenNames.normalize(candidate))
+            #expect(names.contains(candidate) == expected, "\(candidate)")
+        }
+    }
+
+    @Test("case, decomposed accents, surrounding spaces and full-width forms still match")
+    func disguisesMatch() {
+        let names = ForbiddenNames(Self.forbidden)
+        for disguise in ["ZOË", "zoe\u{308}", " zoë ", "\u{ff5a}\u{ff4f}ë", " 名前\u{3000}", "Ǆemal"] {
+            #expect(names.contains(disguise), "\(disguise)")
+        }
+        for other in ["Zoë5", "名前9", "Ana María", "Ünïcödé"] {
+            #expect(!names.contains(other), "\(other)")
+        }
+    }
+}
