@@ -40,7 +40,9 @@ public struct PlayerRules: Sendable, Equatable {
         }
         guard step > 0 else { throw .stepNotPositive(step) }
         guard min <= max else { throw .minAboveMax(min: min, max: max) }
-        guard maxPointUpdates >= 0 else { throw .negativeLimit(key: "maxPointUpdates", value: maxPointUpdates) }
+        guard maxPointUpdates >= 0 else {
+            throw .negativeLimit(key: "maxPointUpdates", value: maxPointUpdates)
+        }
         guard maxUploads >= 0 else { throw .negativeLimit(key: "maxUploads", value: maxUploads) }
         if let blank = forbiddenNames.firstIndex(where: { ForbiddenNames.normalize($0).isEmpty }) {
             throw .blankForbiddenName(index: blank)
@@ -73,7 +75,7 @@ public struct PlayerRules: Sendable, Equatable {
     /// ```
     public func validate(name: String, points: Double) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
-        if name.allSatisfy(\.isWhitespace) {
+        if Self.isBlank(name) {
             issues.append(.emptyName)
         } else if forbiddenNames.contains(name) {
             issues.append(.forbiddenName(name))
@@ -86,6 +88,15 @@ public struct PlayerRules: Sendable, Equatable {
             issues.append(.aboveMax(points: points, max: max))
         }
         return issues
+    }
+
+    /// Whether every character of `name` is whitespace (true for the empty name). A character is
+    /// whitespace when its first scalar is, so a name whose first scalar is not whitespace is
+    /// answered without breaking it into characters.
+    static func isBlank(_ name: String) -> Bool {
+        if let first = name.utf8.first, first < 0x80, first > 0x20 { return false }
+        if let first = name.unicodeScalars.first, !ScalarFacts.isWhitespace(first) { return false }
+        return name.allSatisfy(\.isWhitespace)
     }
 
     /// Whether `name` is forbidden.

@@ -31,3 +31,19 @@ struct ForbiddenNamesMatchingTests {
         }
     }
 }
+
+@Suite("Player rules: blank names")
+struct BlankNameTests {
+    @Test("a name of only whitespace, ASCII or not, is empty; any visible character makes it a name")
+    func blankNames() {
+        let rules = PlayerRules.defaults
+        for blank in ["", " ", "\t\n", "\u{3000}", "\u{a0} ", " \u{301}", "\u{2028}"] {
+            #expect(
+                rules.validate(name: blank, points: 1) == [.emptyName], "\(blank.unicodeScalars.map(\.value))"
+            )
+        }
+        for name in ["a", " a", "\u{3000}名", "é", "\u{301}", "Zoë"] {
+            #expect(rules.validate(name: name, points: 1) == [], "\(name.unicodeScalars.map(\.value))")
+        }
+    }
+}
