@@ -17,6 +17,9 @@ let package = Package(
         .target(name: "ReactiveCore"),
         // Player rules, the player view model and the score store protocol.
         .target(name: "PlayerForm", dependencies: ["ReactiveCore"]),
+        // Streaming readers of player record files (JSON Lines, CSV) and the batch validator that
+        // checks each record with PlayerRules.
+        .target(name: "PlayerFormRecords", dependencies: ["PlayerForm"]),
         // Recorders and controllable doubles for writing behaviour specs of view models.
         .target(name: "PlayerFormTesting", dependencies: ["ReactiveCore", "PlayerForm"]),
         // The thin executable: parses arguments and connects the layers.
@@ -24,6 +27,7 @@ let package = Package(
             name: "playerform",
             dependencies: [
                 "PlayerForm",
+                "PlayerFormRecords",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -33,6 +37,8 @@ let package = Package(
             path: "Examples/HeadlessPlayer"
         ),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
+        .testTarget(
+            name: "PlayerFormRecordsTests", dependencies: ["PlayerFormRecords", "PlayerForm", "playerform"]),
         .testTarget(
             name: "PlayerFormTests",
             dependencies: ["PlayerForm", "ReactiveCore", "PlayerFormTesting"]
