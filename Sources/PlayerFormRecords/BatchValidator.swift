@@ -34,25 +34,47 @@ public struct BatchValidator {
     ) -> RecordEvent {
         while true {
             switch reader.next() {
-            case .record(let record):
-                tally.records += 1
-                switch record.content {
-                case .record(let name, let points):
-                    let issues = rules.validate(name: name, points: points)
-                    if !issues.isEmpty {
-                        tally.invalid += 1
-                        report?(
-                            Finding(
-                                file: file, line: record.line, name: name,
-                                problems: issues.map(Finding.Problem.issue)))
-                    }
-                case .malformed(let reason):
-                    tally.invalid += 1
-                    report?(Finding(file: file, line: record.line, name: nil, problems: [.malformed(reason)]))
-                }
-            case let stop:
-                return stop
+            case .record(let record): check(record, file: file, tally: &tally, report: report)
+            case let stop: return stop
             }
+        }
+    }
+
+    /// Like ``validate(_:file:tally:report:)``, but reads and parses on a second thread while this
+    /// one validates; findings keep the input's order. `idle` must be the relay the reader's source
+    /// calls when the input runs dry: `flush` is then called once the records read so far are
+    /// checked.
+    public func validateConcurrently<Source>(
+        _ reader: RecordReader<Source>, idle: IdleRelay, file: String, tally: inout ValidationTally,
+        report: ((Finding) -> Void)?, flush: () -> Void
+    ) -> RecordEvent {
+        let pipeline = RecordPipeline(reader: reader, idle: idle)
+        pipeline.start()
+        while true {
+            let batch = pipeline.next()
+            for record in batch.records { check(record, file: file, tally: &tally, report: report) }
+            if batch.inputIdle { flush() }
+            if let ending = batch.ending { return ending }
+        }
+    }
+
+    private func check(
+        _ record: NumberedRecord, file: String, tally: inout ValidationTally, report: ((Finding) -> Void)?
+    ) {
+        tally.records += 1
+        switch record.content {
+        case .record(let name, let points):
+            let issues = rules.validate(name: name, points: points)
+            if !issues.isEmpty {
+                tally.invalid += 1
+                report?(
+                    Finding(
+                        file: file, line: record.line, name: name, problems: issues.map(Finding.Problem.issue)
+                    ))
+            }
+        case .malformed(let reason):
+            tally.invalid += 1
+            report?(Finding(file: file, line: record.line, name: nil, problems: [.malformed(reason)]))
         }
     }
 }

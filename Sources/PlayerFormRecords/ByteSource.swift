@@ -14,7 +14,7 @@ public enum ReadResult: Equatable, Sendable {
 
 /// Where the bytes of an input come from: an open file, standard input, or memory in specs and
 /// the fuzzer.
-public protocol ByteSource {
+public protocol ByteSource: SendableMetatype {
     /// Fills the start of `buffer` with the next bytes of the input.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult
 }

@@ -59,11 +59,13 @@ public struct ValidationRun {
                 }
             }
             defer { if descriptor != standardInput { close(descriptor) } }
+            let idle = IdleRelay()
             let source = FileDescriptorSource(
-                descriptor: descriptor, isInterrupted: isInterrupted, onIdle: { output.flush() })
+                descriptor: descriptor, isInterrupted: isInterrupted, onIdle: { idle() })
             let reader = RecordReader(source: source, format: format ?? RecordFormat(fileExtensionOf: path))
             let before = tally.invalid
-            let ending = validator.validate(reader, file: label, tally: &tally, report: report)
+            let ending = validator.validateConcurrently(
+                reader, idle: idle, file: label, tally: &tally, report: report, flush: { output.flush() })
             if tally.invalid > before { status = max(status, .invalid) }
             output.flush()
             switch ending {
