@@ -47,3 +47,21 @@ struct BlankNameTests {
         }
     }
 }
+
+@Suite("Player rules: validity without the list")
+struct IsValidTests {
+    @Test("isValid is true exactly when validate finds no issue")
+    func agreesWithValidate() throws {
+        let rules = try PlayerRules(max: 500, forbiddenNames: ["darn", "zoë"])
+        let names = ["Colin", "", "  ", "DARN", " Zoë ", "ｄａｒｎ", "名前", "\u{3000}"]
+        let points: [Double] = [0, -1, 500, 501, .nan, .infinity, -.infinity, 250.5]
+        for name in names {
+            for value in points {
+                #expect(
+                    rules.isValid(name: name, points: value)
+                        == rules.validate(name: name, points: value).isEmpty,
+                    "\(name) \(value)")
+            }
+        }
+    }
+}
