@@ -43,21 +43,28 @@ extension PlayerFormCommand {
         @Option(help: "A JSON rules file, as for the form (for example {\"max\": 500}).")
         var config: String?
 
+        /// Rejects a rules file before anything is read, as a usage error (exit 64).
+        func validate() throws {
+            _ = try loadRules()
+        }
+
         func run() async throws {
-            let rules: PlayerRules
-            do {
-                rules =
-                    try config.map { path throws(RulesError) in try PlayerRules(configurationFile: path) }
-                    ?? .defaults
-            } catch {
-                throw ValidationError(TerminalText.escaped(error.description))
-            }
+            let rules = try loadRules()
             Interrupt.install()
             let run = ValidationRun(
                 inputs: files, format: inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
                 style: format == .json ? .json : .text, quiet: quiet, rules: rules)
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))
             if status != .valid { throw ExitCode(status.rawValue) }
+        }
+
+        private func loadRules() throws -> PlayerRules {
+            guard let config else { return .defaults }
+            do {
+                return try PlayerRules(configurationFile: config)
+            } catch {
+                throw ValidationError(TerminalText.escaped(error.description))
+            }
         }
     }
 }
