@@ -10,6 +10,11 @@ public enum TerminalText {
     /// // Prints "a\u{1B}[31mb" with the escape visible
     /// ```
     public static func escaped(_ text: String, quoted: Bool = false) -> String {
+        if !text.unicodeScalars.contains(where: {
+            needsEscape($0.value) || $0 == "\\" || (quoted && $0 == "\"")
+        }) {
+            return quoted ? "\"" + text + "\"" : text
+        }
         var result = quoted ? "\"" : ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -40,6 +45,9 @@ public enum TerminalText {
 public enum JSONText {
     /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
     public static func quoted(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
