@@ -22,6 +22,9 @@ let package = Package(
         .target(name: "PlayerForm", dependencies: ["ReactiveCore"]),
         // The score store on disk: an append-only JSON Lines file shared by several processes.
         .target(name: "PlayerFormStore", dependencies: ["PlayerForm"]),
+        // Streaming readers of player record files (JSON Lines, CSV) and the batch validator that
+        // checks each record with PlayerRules.
+        .target(name: "PlayerFormRecords", dependencies: ["PlayerForm"]),
         // Recorders and controllable doubles for writing behaviour specs of view models.
         .target(name: "PlayerFormTesting", dependencies: ["ReactiveCore", "PlayerForm"]),
         // The thin executable: parses arguments and connects the layers.
@@ -29,6 +32,7 @@ let package = Package(
             name: "playerform",
             dependencies: [
                 "PlayerForm",
+                "PlayerFormRecords",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +50,8 @@ let package = Package(
         // writers and kill one in the middle of a write.
         .executableTarget(name: "ScoreStoreProbe", dependencies: ["PlayerForm", "PlayerFormStore"]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
+        .testTarget(
+            name: "PlayerFormRecordsTests", dependencies: ["PlayerFormRecords", "PlayerForm", "playerform"]),
         .testTarget(
             name: "PlayerFormTests",
             dependencies: [

@@ -22,6 +22,8 @@ public struct ForbiddenNames: Sendable, Equatable {
 
     /// The names as configured.
     public var names: [String] { storage.names }
+    private var normalized: Set<String> { storage.normalized }
+    private var asciiNames: [[UInt8]] { storage.asciiNames }
 
     /// Creates a list; names are compared in their normalized form.
     public init(_ names: [String]) {
@@ -35,33 +37,87 @@ public struct ForbiddenNames: Sendable, Equatable {
     /// `name` in compatibility-composed form (NFKC), without surrounding whitespace, lowercased.
     public static func normalize(_ name: String) -> String {
         let composed = name.precomposedStringWithCompatibilityMapping
-        let trimmed = composed.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
-        return String(trimmed).lowercased()
+        return trimmed(composed).lowercased()
     }
 
     /// Whether `name` is forbidden.
     ///
     /// ASCII names, the common case, are matched without allocating; others are normalized first.
     public func contains(_ name: String) -> Bool {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) {
-            return containsASCII(name.utf8)
+        var name = name
+        name.makeContiguousUTF8()
+        let asciiAnswer = name.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.allSatisfy { $0 < 0x80 } ? containsASCII(bytes) : nil
         }
-        return storage.normalized.contains(Self.normalize(name))
+        if let asciiAnswer = asciiAnswer ?? nil { return asciiAnswer }
+        // Foundation's NFKC mapping costs microseconds. When NFKC case folding and lowercasing leave
+        // every non-ASCII scalar alone, the name has no compatibility forms and its only case is
+        // ASCII: with ASCII letters lowercased it is canonically equivalent to its normalized form,
+        // and String equality is canonical equivalence, so the mapping can be skipped.
+        if name.unicodeScalars.allSatisfy(Self.isStableBeyondASCII) {
+            return containsNormalized(Self.trimmed(Self.lowercasingASCII(name)))
+        }
+        // The same holds for a name with non-ASCII case once it is lowercased.
+        let lowercased = name.lowercased()
+        if lowercased.unicodeScalars.allSatisfy(Self.isStableBeyondASCII) {
+            return containsNormalized(Self.trimmed(lowercased))
+        }
+        return normalized.contains(Self.normalize(name))
     }
 
-    private func containsASCII(_ utf8: String.UTF8View) -> Bool {
-        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-        guard let first = utf8.firstIndex(where: { !isSpace($0) }),
-            let last = utf8.lastIndex(where: { !isSpace($0) })
-        else { return storage.normalized.contains("") }
-        let trimmed = utf8[first...last]
-        let count = trimmed.count
-        return storage.asciiNames.contains { candidate in
-            guard candidate.count == count else { return false }
-            return zip(candidate, trimmed).allSatisfy { expected, byte in
-                let lower = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-                return lower == expected
+    /// Whether `candidate` is canonically equivalent to a normalized name. A short list is
+    /// compared one by one: String comparison stops at the first difference, where hashing for
+    /// the set would normalize the whole candidate.
+    private func containsNormalized(_ candidate: Substring) -> Bool {
+        if normalized.count <= 8 { return normalized.contains { $0 == candidate } }
+        return normalized.contains(String(candidate))
+    }
+
+    private static func isStableBeyondASCII(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII || ScalarFacts.isStable(scalar)
+    }
+
+    private static func lowercasingASCII(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return text }
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            _ = buffer.initialize(from: utf8)
+            for index in 0..<utf8.count where buffer[index] >= 0x41 && buffer[index] <= 0x5A {
+                buffer[index] |= 0x20
             }
+            return utf8.count
+        }
+    }
+
+    /// `text` without whitespace characters at either end. A character is whitespace when its
+    /// first scalar is, so a first scalar that is not whitespace keeps the start; a last byte that
+    /// is ASCII and not whitespace ends a character that is not whitespace, which keeps the end.
+    private static func trimmed(_ text: String) -> Substring {
+        let solidStart = text.unicodeScalars.first.map { !ScalarFacts.isWhitespace($0) } ?? false
+        let solidEnd = text.utf8.last.map { $0 > 0x20 && $0 < 0x80 } ?? false
+        if solidStart && solidEnd { return text[...] }
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+            let last = text.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return text[first...last]
+    }
+
+    private func containsASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        var first = 0
+        var end = bytes.count
+        while first < end && isSpace(bytes[first]) { first += 1 }
+        while end > first && isSpace(bytes[end - 1]) { end -= 1 }
+        guard first < end else { return normalized.contains("") }
+        let count = end - first
+        return asciiNames.contains { candidate in
+            guard candidate.count == count else { return false }
+            for offset in 0..<count {
+                let byte = bytes[first + offset]
+                let lower = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+                if lower != candidate[offset] { return false }
+            }
+            return true
         }
     }
 }

@@ -75,19 +75,42 @@ public struct PlayerRules: Sendable, Equatable {
     /// ```
     public func validate(name: String, points: Double) -> [ValidationIssue] {
         var issues: [ValidationIssue] = []
-        if name.allSatisfy(\.isWhitespace) {
-            issues.append(.emptyName)
-        } else if forbiddenNames.contains(name) {
-            issues.append(.forbiddenName(name))
-        }
-        if !points.isFinite {
-            issues.append(.notFinite)
-        } else if points < min {
-            issues.append(.belowMin(points: points, min: min))
-        } else if points > max {
-            issues.append(.aboveMax(points: points, max: max))
-        }
+        if let issue = nameIssue(name) { issues.append(issue) }
+        if let issue = pointsIssue(points) { issues.append(issue) }
         return issues
+    }
+
+    /// Whether `name` and `points` are valid under these rules: `validate(name:points:).isEmpty`,
+    /// without building the list, and without looking at the name when the points already fail.
+    public func isValid(name: String, points: Double) -> Bool {
+        pointsIssue(points) == nil && nameIssue(name) == nil
+    }
+
+    private func nameIssue(_ name: String) -> ValidationIssue? {
+        if Self.isBlank(name) { return .emptyName }
+        if forbiddenNames.contains(name) { return .forbiddenName(name) }
+        return nil
+    }
+
+    private func pointsIssue(_ points: Double) -> ValidationIssue? {
+        if !points.isFinite { return .notFinite }
+        if points < min { return .belowMin(points: points, min: min) }
+        if points > max { return .aboveMax(points: points, max: max) }
+        return nil
+    }
+
+    /// Whether every character of `name` is whitespace (true for the empty name). A character is
+    /// whitespace when its first scalar is, and an ASCII scalar after whitespace starts a character
+    /// of its own, so ASCII bytes are answered without breaking the name into characters.
+    static func isBlank(_ name: String) -> Bool {
+        for byte in name.utf8 {
+            if byte >= 0x80 {
+                if let first = name.unicodeScalars.first, !ScalarFacts.isWhitespace(first) { return false }
+                return name.allSatisfy(\.isWhitespace)
+            }
+            if byte != 0x20 && !(0x09...0x0D).contains(byte) { return false }
+        }
+        return true
     }
 
     /// Whether `name` is forbidden.

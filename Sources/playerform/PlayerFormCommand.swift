@@ -7,6 +7,6 @@ struct PlayerFormCommand: AsyncParsableCommand {
         commandName: "playerform",
         abstract: "A player form: edit a name and points, validate them, upload them.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [Validate.self]
     )
 }

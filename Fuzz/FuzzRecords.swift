@@ -1,0 +1,64 @@
+import Foundation
+
+/// libFuzzer entry point for the record readers. The first byte chooses the format (JSON Lines,
+/// CSV or detection) and how many bytes each read hands over, so line and field boundaries fall
+/// across reads; the rest is the input. Tiny buffers and line limits reach the growing and
+/// too-long paths with small inputs.
+///
+/// Checks, beyond not crashing or hanging: a record count no larger than the number of lines, and
+/// for JSON Lines, every record the parser accepts is accepted by Foundation's JSONSerialization
+/// with the same name and the same points up to rounding (the strict parser never guesses).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRecords(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size > 0 else { return 0 }
+    let control = data[0]
+    let body = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
+    let format: RecordFormat? = [nil, .jsonl, .csv][Int(control >> 4) % 3]
+    let chunkSize = control & 0x0F == 0x0F ? Int.max : Int(control & 0x0F) + 1
+    let reader = RecordReader(
+        source: MemorySource(body, chunkSize: chunkSize), format: format, bufferSize: 16,
+        maximumLineLength: 512)
+    let lineCount = body.count { $0 == 0x0A } + 1
+    var records = 0
+    reading: while true {
+        switch reader.next() {
+        case .record(let record):
+            records += 1
+            precondition(records <= lineCount, "more records than lines")
+            precondition(record.line >= 1 && record.line <= lineCount, "a line number outside the input")
+            if reader.format == .jsonl, case .record(let name, let points) = record.content {
+                checkAgainstFoundation(line: lineBytes(body, record.line), name: name, points: points)
+            }
+        case .end, .unusable, .failed, .interrupted:
+            break reading
+        }
+    }
+    return 0
+}
+
+private func lineBytes(_ body: [UInt8], _ number: Int) -> [UInt8] {
+    var line = Array(body.split(separator: 0x0A, omittingEmptySubsequences: false)[number - 1])
+    if number == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+    if line.last == 0x0D { line.removeLast() }
+    return line
+}
+
+/// Foundation is the oracle for names and for points up to rounding: its NSDecimalNumber path
+/// rounds long numbers less exactly than strtod, and it rejects numbers beyond the range of a
+/// Double, which are valid JSON that the parser reads as infinite points.
+private func checkAgainstFoundation(line: [UInt8], name: String, points: Double) {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(line), options: []) as? [String: Any]
+    else {
+        precondition(
+            points.isInfinite,
+            "accepted a line that JSONSerialization rejects: \(String(decoding: line, as: UTF8.self))")
+        return
+    }
+    precondition(object["name"] as? String == name, "a different name than JSONSerialization")
+    guard let number = (object["points"] as? NSNumber)?.doubleValue else {
+        preconditionFailure("JSONSerialization has no number for points")
+    }
+    let tolerance = Swift.max(abs(number), abs(points)) * 1e-14
+    precondition(
+        number == points || abs(number - points) <= tolerance, "different points than JSONSerialization")
+}

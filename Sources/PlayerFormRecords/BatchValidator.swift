@@ -1,0 +1,84 @@
+import PlayerForm
+
+/// Counts of the records read so far.
+public struct ValidationTally: Equatable, Sendable {
+    /// Records read, valid or not.
+    public var records = 0
+    /// Records that break a rule or cannot be read.
+    public var invalid = 0
+
+    /// No records yet.
+    public init() {}
+
+    /// The summary line: `N records, K invalid`.
+    public var summary: String { "\(records) records, \(invalid) invalid" }
+}
+
+/// Checks every record of an input with ``PlayerRules/validate(name:points:)``, the rules the form
+/// uses; it applies no rule of its own.
+public struct BatchValidator {
+    /// The rules records are checked against.
+    public let rules: PlayerRules
+
+    /// A validator applying `rules`.
+    public init(rules: PlayerRules) {
+        self.rules = rules
+    }
+
+    /// Reads `reader` to its end, counting into `tally` and calling `report`, when given, for each
+    /// invalid or malformed record.
+    /// - Returns: the event that ended the input: `.end`, `.unusable`, `.failed` or `.interrupted`.
+    public func validate<Source>(
+        _ reader: RecordReader<Source>, file: String, tally: inout ValidationTally,
+        report: ((Finding) -> Void)?
+    ) -> RecordEvent {
+        while true {
+            switch reader.next() {
+            case .record(let record): check(record, file: file, tally: &tally, report: report)
+            case let stop: return stop
+            }
+        }
+    }
+
+    /// Like ``validate(_:file:tally:report:)``, but reads and parses on a second thread while this
+    /// one validates; findings keep the input's order. `idle` must be the relay the reader's source
+    /// calls when the input runs dry: `flush` is then called once the records read so far are
+    /// checked.
+    public func validateConcurrently<Source>(
+        _ reader: RecordReader<Source>, idle: IdleRelay, file: String, tally: inout ValidationTally,
+        report: ((Finding) -> Void)?, flush: () -> Void
+    ) -> RecordEvent {
+        let pipeline = RecordPipeline(reader: reader, idle: idle)
+        pipeline.start()
+        while true {
+            let batch = pipeline.next()
+            for record in batch.records { check(record, file: file, tally: &tally, report: report) }
+            if batch.inputIdle { flush() }
+            if let ending = batch.ending { return ending }
+        }
+    }
+
+    private func check(
+        _ record: NumberedRecord, file: String, tally: inout ValidationTally, report: ((Finding) -> Void)?
+    ) {
+        tally.records += 1
+        switch record.content {
+        case .record(let name, let points):
+            guard let report else {
+                if !rules.isValid(name: name, points: points) { tally.invalid += 1 }
+                return
+            }
+            let issues = rules.validate(name: name, points: points)
+            if !issues.isEmpty {
+                tally.invalid += 1
+                report(
+                    Finding(
+                        file: file, line: record.line, name: name, problems: issues.map(Finding.Problem.issue)
+                    ))
+            }
+        case .malformed(let reason):
+            tally.invalid += 1
+            report?(Finding(file: file, line: record.line, name: nil, problems: [.malformed(reason)]))
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Glibc
+
+/// Buffered output to a file descriptor, or to memory in specs.
+public final class ByteWriter {
+    private let descriptor: Int32?
+    private var pending: [UInt8] = []
+    /// Everything written, when writing to memory.
+    public private(set) var captured: [UInt8] = []
+
+    /// A writer to `descriptor` (1 for standard output, 2 for standard error).
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+        pending.reserveCapacity(1 << 16)
+    }
+
+    /// A writer that keeps what it is given in ``captured``.
+    public init() {
+        self.descriptor = nil
+    }
+
+    /// What was written to memory, as text.
+    public var capturedText: String { String(decoding: captured, as: UTF8.self) }
+
+    /// Queues `text`, writing out when enough is queued.
+    public func write(_ text: String) {
+        guard descriptor != nil else {
+            captured.append(contentsOf: text.utf8)
+            return
+        }
+        pending.append(contentsOf: text.utf8)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
+    /// Writes out everything queued.
+    public func flush() {
+        guard let descriptor, !pending.isEmpty else { return }
+        pending.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+}

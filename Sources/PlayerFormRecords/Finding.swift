@@ -1,0 +1,45 @@
+import PlayerForm
+
+/// One invalid or malformed record: where it is, its name when it could be read, and every reason.
+public struct Finding: Equatable, Sendable {
+    /// Why a record is not valid: a rule it breaks, or why it cannot be read.
+    public enum Problem: Equatable, Sendable {
+        /// A rule of ``PlayerRules`` that the record breaks.
+        case issue(ValidationIssue)
+        /// Why the record cannot be read.
+        case malformed(String)
+
+        /// The stable code: a ``ValidationIssue/Code`` raw value, or `malformed`.
+        public var code: String {
+            switch self {
+            case .issue(let issue): issue.code.rawValue
+            case .malformed: "malformed"
+            }
+        }
+
+        /// The words shown to the user: the form's own message for a rule, or what was wrong.
+        public var message: String {
+            switch self {
+            case .issue(let issue): issue.message
+            case .malformed(let reason): reason
+            }
+        }
+    }
+
+    /// The input's label: its path, or `<stdin>`.
+    public let file: String
+    /// The line the record starts on, counting from 1.
+    public let line: Int
+    /// The record's name, or nil when the record cannot be read.
+    public let name: String?
+    /// Every reason, in the order the rules report them.
+    public let problems: [Problem]
+
+    /// A finding for the record at `file:line`.
+    public init(file: String, line: Int, name: String?, problems: [Problem]) {
+        self.file = file
+        self.line = line
+        self.name = name
+        self.problems = problems
+    }
+}

@@ -1,0 +1,31 @@
+/// How findings are written.
+public enum FindingStyle: String, Sendable, CaseIterable {
+    /// One line per finding for people: `file:line: "name": reasons`, escaped for the terminal.
+    case text
+    /// JSON Lines: `{"file", "line", "name", "issues": [codes], "messages": [reasons]}`.
+    case json
+
+    /// The line, with its line break, that shows `finding` in this style.
+    ///
+    /// ```swift
+    /// FindingStyle.text.line(for: finding)
+    /// // players.jsonl:3: "darn": The name darn has been forbidden.
+    /// FindingStyle.json.line(for: finding)
+    /// // {"file":"players.jsonl","line":3,"name":"darn","issues":["forbiddenName"],"messages":[...]}
+    /// ```
+    public func line(for finding: Finding) -> String {
+        switch self {
+        case .text:
+            let location = TerminalText.escaped(finding.file) + ":\(finding.line): "
+            let subject = finding.name.map { TerminalText.escaped($0, quoted: true) + ": " } ?? "malformed: "
+            let reasons = finding.problems.map { TerminalText.escaped($0.message) }.joined(separator: " ")
+            return location + subject + reasons + "\n"
+        case .json:
+            let codes = finding.problems.map { JSONText.quoted($0.code) }.joined(separator: ",")
+            let messages = finding.problems.map { JSONText.quoted($0.message) }.joined(separator: ",")
+            return "{\"file\":\(JSONText.quoted(finding.file)),\"line\":\(finding.line),"
+                + "\"name\":\(finding.name.map(JSONText.quoted) ?? "null"),"
+                + "\"issues\":[\(codes)],\"messages\":[\(messages)]}\n"
+        }
+    }
+}

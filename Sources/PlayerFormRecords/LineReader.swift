@@ -1,0 +1,135 @@
+import Glibc
+
+/// One line of an input, without its line break ("\n" or "\r\n") and without a UTF-8 byte order
+/// mark at the start of the input.
+public struct Line {
+    /// The line's bytes; valid only until the reader is asked for the next line.
+    public let bytes: UnsafeBufferPointer<UInt8>
+    /// The line's number, counting from 1.
+    public let number: Int
+    /// Whether the line was longer than the reader's limit; its bytes are then empty.
+    public let isTooLong: Bool
+}
+
+/// What asking a ``LineReader`` for a line produced.
+public enum LineResult {
+    /// The next line.
+    case line(Line)
+    /// The input has no more lines.
+    case end
+    /// Reading failed with this `errno`.
+    case failed(Int32)
+    /// Reading stopped because an interrupt was requested.
+    case interrupted
+}
+
+/// Splits a ``ByteSource`` into lines through one reused buffer, so memory stays bounded whatever
+/// the size of the input: a line longer than `maximumLineLength` is skipped and reported as too
+/// long rather than held in memory.
+public final class LineReader<Source: ByteSource> {
+    /// The longest line read whole, in bytes.
+    public let maximumLineLength: Int
+    private var source: Source
+    private var buffer: UnsafeMutableRawBufferPointer
+    private var start = 0
+    private var end = 0
+    private var sourceEnded = false
+    private var lineNumber = 0
+
+    /// A reader of `source` that starts with a buffer of `bufferSize` bytes and grows it for long
+    /// lines up to `maximumLineLength`.
+    public init(source: Source, bufferSize: Int = 1 << 18, maximumLineLength: Int = 8 << 20) {
+        self.source = source
+        self.maximumLineLength = Swift.max(1, maximumLineLength)
+        self.buffer = .allocate(
+            byteCount: Swift.max(16, Swift.min(bufferSize, maximumLineLength + 2)), alignment: 8)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The next line; its bytes stay valid until the next call.
+    public func nextLine() -> LineResult {
+        var skipping = false
+        while true {
+            if let newline = firstNewline() {
+                lineNumber += 1
+                if skipping {
+                    start = newline + 1
+                    return .line(
+                        Line(
+                            bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber,
+                            isTooLong: true))
+                }
+                let line = lineBytes(start, newline)
+                start = newline + 1
+                return .line(line)
+            }
+            if sourceEnded {
+                guard start < end || skipping else { return .end }
+                lineNumber += 1
+                let line =
+                    skipping
+                    ? Line(
+                        bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true)
+                    : lineBytes(start, end)
+                start = end
+                return .line(line)
+            }
+            if skipping {
+                start = end
+            } else if end - start > maximumLineLength + 1 {
+                skipping = true
+                start = end
+            }
+            makeRoom()
+            switch source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...])) {
+            case .bytes(let count): end += count
+            case .end: sourceEnded = true
+            case .failed(let code): return .failed(code)
+            case .interrupted: return .interrupted
+            }
+        }
+    }
+
+    private func firstNewline() -> Int? {
+        guard start < end else { return nil }
+        guard let found = memchr(buffer.baseAddress! + start, 0x0A, end - start) else { return nil }
+        return found - UnsafeMutableRawPointer(buffer.baseAddress!)
+    }
+
+    private func lineBytes(_ from: Int, _ to: Int) -> Line {
+        let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var first = from
+        var last = to
+        if lineNumber == 1 && last - first >= 3 && base[first] == 0xEF && base[first + 1] == 0xBB
+            && base[first + 2] == 0xBF
+        {
+            first += 3
+        }
+        if last > first && base[last - 1] == 0x0D { last -= 1 }
+        let tooLong = last - first > maximumLineLength
+        return Line(
+            bytes: tooLong
+                ? UnsafeBufferPointer(start: nil, count: 0)
+                : UnsafeBufferPointer(start: base + first, count: last - first),
+            number: lineNumber, isTooLong: tooLong)
+    }
+
+    /// Moves unread bytes to the front and grows the buffer when a line fills it.
+    private func makeRoom() {
+        if start > 0 {
+            if end > start {
+                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: end - start)
+            }
+            end -= start
+            start = 0
+        }
+        if end == buffer.count {
+            let grown = UnsafeMutableRawBufferPointer.allocate(
+                byteCount: Swift.min(buffer.count * 2, maximumLineLength + 2), alignment: 8)
+            grown.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: end)
+            buffer.deallocate()
+            buffer = grown
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Glibc
+import PlayerForm
+
+/// One run of `playerform validate`: reads each input in turn, writes findings to `output` and
+/// messages and the summary to `errors`, and tells the exit status.
+public struct ValidationRun {
+    /// The paths to read; `-` is standard input, and no path at all means standard input.
+    public var inputs: [String]
+    /// The format of every input, or nil to take it from each file's extension or first line.
+    public var format: RecordFormat?
+    /// How findings are written.
+    public var style: FindingStyle
+    /// Whether to write only the summary (and messages about inputs that cannot be used).
+    public var quiet: Bool
+    /// The rules records are checked against.
+    public var rules: PlayerRules
+    /// The descriptor read for `-`.
+    public var standardInput: Int32 = 0
+    /// Whether an interrupt was requested.
+    public var isInterrupted: () -> Bool = { Interrupt.isRequested }
+
+    /// A run over `inputs`.
+    public init(inputs: [String], format: RecordFormat?, style: FindingStyle, quiet: Bool, rules: PlayerRules)
+    {
+        self.inputs = inputs
+        self.format = format
+        self.style = style
+        self.quiet = quiet
+        self.rules = rules
+    }
+
+    /// Reads every input and returns the exit status.
+    public func run(output: ByteWriter, errors: ByteWriter) -> ValidationExit {
+        defer {
+            output.flush()
+            errors.flush()
+        }
+        func complain(_ message: String) {
+            output.flush()
+            errors.write(message + "\n")
+            errors.flush()
+        }
+        let validator = BatchValidator(rules: rules)
+        var tally = ValidationTally()
+        var status = ValidationExit.valid
+        let report: ((Finding) -> Void)? = quiet ? nil : { output.write(style.line(for: $0)) }
+        for path in inputs.isEmpty ? ["-"] : inputs {
+            let label = path == "-" ? "<stdin>" : path
+            let descriptor: Int32
+            if path == "-" {
+                descriptor = standardInput
+            } else {
+                switch Self.open(path) {
+                case .success(let opened): descriptor = opened
+                case .failure(let code):
+                    complain("playerform: cannot open \(TerminalText.escaped(path)): \(Self.describe(code))")
+                    status = max(status, .cannotOpen)
+                    continue
+                }
+            }
+            defer { if descriptor != standardInput { close(descriptor) } }
+            let idle = IdleRelay()
+            let source = FileDescriptorSource(
+                descriptor: descriptor, isInterrupted: isInterrupted, onIdle: { idle() })
+            let reader = RecordReader(source: source, format: format ?? RecordFormat(fileExtensionOf: path))
+            let before = tally.invalid
+            let ending = validator.validateConcurrently(
+                reader, idle: idle, file: label, tally: &tally, report: report, flush: { output.flush() })
+            if tally.invalid > before { status = max(status, .invalid) }
+            output.flush()
+            switch ending {
+            case .unusable(let reason):
+                complain("playerform: \(TerminalText.escaped(label)): \(TerminalText.escaped(reason))")
+                status = max(status, .unusable)
+            case .failed(let code):
+                complain("playerform: cannot read \(TerminalText.escaped(label)): \(Self.describe(code))")
+                status = max(status, .cannotOpen)
+            case .interrupted:
+                complain("interrupted: \(tally.summary)")
+                return .interrupted
+            case .end, .record:
+                break
+            }
+        }
+        complain(tally.summary)
+        return status
+    }
+
+    private static func open(_ path: String) -> Result<Int32, Errno> {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(Errno(errno)) }
+        var status = stat()
+        if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            return .failure(Errno(EISDIR))
+        }
+        return .success(descriptor)
+    }
+
+    private static func describe(_ code: Errno) -> String { describe(code.code) }
+
+    private static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+/// An `errno` value as an error.
+struct Errno: Error {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+}

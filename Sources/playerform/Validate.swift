@@ -1,0 +1,70 @@
+import ArgumentParser
+import PlayerForm
+import PlayerFormRecords
+
+extension PlayerFormCommand {
+    /// `playerform validate`: checks files of player records against the form's rules.
+    struct Validate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check files of player records against the player rules.",
+            discussion: """
+                Reads JSON Lines (.jsonl, .ndjson: one object per line with a string "name" and a \
+                number "points") or CSV (.csv: a header row naming name and points). With no FILE, \
+                or with -, reads standard input. Prints one finding per invalid record and a summary \
+                ("N records, K invalid") on standard error.
+
+                Exit status: 0 every record is valid; 1 a record is invalid or malformed; 64 usage \
+                error or a rejected --config; 65 an input is unusable (CSV without the header, or a \
+                format that cannot be told); 66 an input cannot be opened or read; 130 interrupted. \
+                With several inputs the highest of these wins.
+                """
+        )
+
+        enum InputFormat: String, ExpressibleByArgument, CaseIterable {
+            case jsonl, csv
+        }
+
+        enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+            case text, json
+        }
+
+        @Argument(help: "Files of player records; - or none reads standard input.")
+        var files: [String] = []
+
+        @Option(help: "The format of the inputs, when the extension or the first line does not tell.")
+        var inputFormat: InputFormat?
+
+        @Option(help: "How findings are written: text for people, json for JSON Lines.")
+        var format: OutputFormat = .text
+
+        @Flag(help: "Print only the summary.")
+        var quiet = false
+
+        @Option(help: "A JSON rules file, as for the form (for example {\"max\": 500}).")
+        var config: String?
+
+        /// Rejects a rules file before anything is read, as a usage error (exit 64).
+        func validate() throws {
+            _ = try loadRules()
+        }
+
+        func run() async throws {
+            let rules = try loadRules()
+            Interrupt.install()
+            let run = ValidationRun(
+                inputs: files, format: inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
+                style: format == .json ? .json : .text, quiet: quiet, rules: rules)
+            let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))
+            if status != .valid { throw ExitCode(status.rawValue) }
+        }
+
+        private func loadRules() throws -> PlayerRules {
+            guard let config else { return .defaults }
+            do {
+                return try PlayerRules(configurationFile: config)
+            } catch {
+                throw ValidationError(TerminalText.escaped(error.description))
+            }
+        }
+    }
+}

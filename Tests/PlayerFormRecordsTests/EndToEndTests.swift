@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// Runs the built `playerform` executable and checks its output and exit status.
+@Suite("playerform validate, end to end")
+struct EndToEndTests {
+    struct Outcome {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    /// The executable sits next to the test bundle in the build folder.
+    static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("playerform")
+
+    func playerform(_ arguments: [String], input: String = "") throws -> Outcome {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
+            errors: String(decoding: errors, as: UTF8.self))
+    }
+
+    @Test("exit 0 when every record is valid, with the summary on standard error")
+    func valid() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("ok.csv", "name,points\nColin,100\n\"Zoë\",7.5\n")
+        let outcome = try playerform(["validate", path])
+        #expect(outcome.status == 0)
+        #expect(outcome.output == "")
+        #expect(outcome.errors == "2 records, 0 invalid\n")
+    }
+
+    @Test("exit 1 when a record is invalid or malformed; standard input is read with -")
+    func invalid() throws {
+        let input = "{\"name\": \"darn\", \"points\": 5}\n{\"name\": \"a\"}\n"
+        let outcome = try playerform(["validate", "-"], input: input)
+        #expect(outcome.status == 1)
+        #expect(
+            outcome.output
+                == "<stdin>:1: \"darn\": The name darn has been forbidden.\n"
+                + "<stdin>:2: malformed: the key \"points\" is missing\n")
+        #expect(outcome.errors == "2 records, 2 invalid\n")
+    }
+
+    @Test("exit 64 for a usage error or a rules file that is not accepted")
+    func usage() throws {
+        let wrongOption = try playerform(["validate", "--format", "yaml"])
+        #expect(wrongOption.status == 64)
+        #expect(wrongOption.errors.contains("yaml"))
+        let scratch = try Scratch()
+        let config = try scratch.file("rules.json", #"{"max": "lots"}"#)
+        let badConfig = try playerform(["validate", "--config", config], input: "")
+        #expect(badConfig.status == 64)
+        #expect(badConfig.errors.contains(#""max" must be a number"#))
+        let missingConfig = try playerform(["validate", "--config", scratch.folder.path + "/none.json"])
+        #expect(missingConfig.status == 64)
+        #expect(missingConfig.errors.contains("cannot read configuration file"))
+    }
+
+    @Test("exit 65 for a CSV without the header, or standard input whose format cannot be told")
+    func unusable() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("players.csv", "Colin,100\n")
+        let headerless = try playerform(["validate", path])
+        #expect(headerless.status == 65)
+        #expect(headerless.errors.contains("the CSV header row must name the columns name and points"))
+        let unknown = try playerform(["validate"], input: "Colin 100\n")
+        #expect(unknown.status == 65)
+        #expect(unknown.errors.contains("use --input-format jsonl or csv"))
+        let told = try playerform(["validate", "--input-format", "csv"], input: "points,name\n5,Colin\n")
+        #expect(told.status == 0)
+    }
+
+    @Test("exit 66 for a file that cannot be opened; the other files are still read")
+    func cannotOpen() throws {
+        let scratch = try Scratch()
+        let path = try scratch.file("ok.jsonl", "{\"name\": \"Colin\", \"points\": 1}\n")
+        let outcome = try playerform(["validate", scratch.folder.path + "/missing.jsonl", path])
+        #expect(outcome.status == 66)
+        #expect(outcome.errors.contains("missing.jsonl: No such file or directory"))
+        #expect(outcome.errors.hasSuffix("1 records, 0 invalid\n"))
+    }
+
+    @Test("Ctrl-C stops reading, prints the summary of what was read, and exits 130")
+    func interrupt() throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["validate", "--format", "json", "--input-format", "jsonl"]
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data("{\"name\": \"\", \"points\": 1}\n".utf8))
+        // The finding is written once the input runs dry, so seeing it means the record was read
+        // and the command is waiting for more.
+        var seen = Data()
+        while !seen.contains(UInt8(ascii: "\n")) {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen.append(chunk)
+        }
+        #expect(String(decoding: seen, as: UTF8.self).contains("\"issues\":[\"emptyName\"]"))
+        process.interrupt()
+        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try stdin.fileHandleForWriting.close()
+        #expect(process.terminationStatus == 130)
+        #expect(String(decoding: errors, as: UTF8.self) == "interrupted: 1 records, 1 invalid\n")
+    }
+}
