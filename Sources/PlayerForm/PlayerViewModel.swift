@@ -90,13 +90,14 @@ public final class PlayerViewModel: Sendable {
         points = pointsStore.readOnly
         pointsText = points.map(PointsFormat.text)
         self.rules = rulesStore.readOnly
-        step = self.rules.map(\.step).skipRepeats()
-        min = self.rules.map(\.min).skipRepeats()
-        max = self.rules.map(\.max).skipRepeats()
+        step = self.rules.map { $0.step }.skipRepeats()
+        min = self.rules.map { $0.min }.skipRepeats()
+        max = self.rules.map { $0.max }.skipRepeats()
         issues = Property.combineLatest(name, points, self.rules) { name, points, rules in
             rules.validate(name: name, points: points)
         }
-        isValid = issues.map(\.isEmpty).skipRepeats()
+        // Closures rather than key paths: a key path used as a function projects at run time.
+        isValid = issues.map { $0.isEmpty }.skipRepeats()
 
         let maxPointUpdates = rules.maxPointUpdates
         let maxUploads = rules.maxUploads

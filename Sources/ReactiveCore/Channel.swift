@@ -4,11 +4,12 @@ import Synchronization
 /// value, and a queue that serialises delivery.
 ///
 /// How the contract is kept:
-/// - A send stores the value (for properties) and appends it to the queue under one lock, so the
-///   queue order is the store order even with concurrent senders.
-/// - Whoever finds nobody delivering becomes the deliverer and drains the queue; a send that arrives
-///   meanwhile (from another thread, or from inside an observer) is only queued, and the deliverer
-///   delivers it after the current value has reached every observer. Delivery is never nested.
+/// - A send stores the value (for properties) and takes a sequence number under one lock, so the
+///   delivery order is the store order even with concurrent senders.
+/// - A send that finds nobody delivering claims delivery and delivers at once, with no queue: the
+///   common case. A send that arrives meanwhile (from another thread, or from inside an observer)
+///   is only queued, and the thread that is delivering delivers it after the current value has
+///   reached every observer. Delivery is never nested.
 /// - The lock is never held while an observer runs, so observers may send, observe and dispose.
 /// - Every observer records the sequence number at which it joined and receives only values sent
 ///   after that; a replaying observer is first handed the current value through the same queue, so
@@ -79,20 +80,40 @@ import Synchronization
 
     /// Stores (when the channel has a current value) and delivers `value` to every observer.
     @inlinable func send(_ value: Value) {
-        if enqueue(value) { drain() }
+        if let claim = claim(value) { deliver(claim) }
     }
 
-    /// Stores `value` and queues its delivery without delivering it; returns whether the caller
-    /// must call ``drain()`` afterwards. Lets a caller that holds its own lock queue in order and
-    /// deliver after releasing it.
-    @inlinable func enqueue(_ value: Value) -> Bool {
-        state.withLock { s in
-            guard !s.isCompleted else { return false }
-            if storesValue { s.current = value }
-            s.sequence &+= 1
-            s.queue.append(.broadcast(.value(value), sequence: s.sequence))
-            return s.startDrainingIfIdle()
+    /// The right to deliver one value at once, taken by a send that found nobody delivering.
+    @usableFromInline struct Claim {
+        @usableFromInline let value: Value
+        @usableFromInline let sequence: UInt64
+        @usableFromInline let entries: [Entry]
+
+        @inlinable init(value: Value, sequence: UInt64, entries: [Entry]) {
+            self.value = value
+            self.sequence = sequence
+            self.entries = entries
         }
+    }
+
+    /// Stores `value` (for a property) and either claims its delivery, when nobody is delivering,
+    /// or queues it for whoever is. The fast path, with no queue, is the common case: a send that
+    /// is neither re-entrant nor concurrent. A caller that holds a lock of its own claims under it,
+    /// so values are stored in order, and calls ``deliver(_:)`` after releasing it.
+    @inlinable func claim(_ value: Value) -> Claim? {
+        state.withLock { s in
+            guard !s.isCompleted else { return nil }
+            return s.store(value, storesValue: storesValue)
+        }
+    }
+
+    /// Delivers a claimed value to the observers it was claimed for, then anything queued meanwhile.
+    @inlinable func deliver(_ claim: Claim) {
+        for entry in claim.entries where entry.since < claim.sequence {
+            guard entry.isActive.load(ordering: .acquiring) else { continue }
+            entry.observer.send(claim.value)
+        }
+        drain()
     }
 
     /// Atomically transforms the current value and queues the new one for delivery.
@@ -105,30 +126,24 @@ import Synchronization
     @inlinable func modify<Result>(
         announcing announce: (Result) -> Bool, _ body: (inout Value) throws -> Result
     ) rethrows -> Result {
-        let (result, mustDrain) = try state.withLock { s -> (Result, Bool) in
+        let (result, claim) = try state.withLock { s -> (Result, Claim?) in
             var value = s.current!
             let result = try body(&value)
-            guard !s.isCompleted, announce(result) else { return (result, false) }
-            s.current = value
-            s.sequence &+= 1
-            s.queue.append(.broadcast(.value(value), sequence: s.sequence))
-            return (result, s.startDrainingIfIdle())
+            guard !s.isCompleted, announce(result) else { return (result, nil) }
+            return (result, s.store(value, storesValue: true))
         }
-        if mustDrain { drain() }
+        if let claim { deliver(claim) }
         return result
     }
 
     /// Stores and delivers `value` unless `isRepeat` says it equals the stored value.
     @inlinable func send(_ value: Value, unlessRepeating isRepeat: (Value, Value) -> Bool) {
-        let mustDrain = state.withLock { s -> Bool in
-            guard !s.isCompleted else { return false }
-            if let current = s.current, isRepeat(current, value) { return false }
-            s.current = value
-            s.sequence &+= 1
-            s.queue.append(.broadcast(.value(value), sequence: s.sequence))
-            return s.startDrainingIfIdle()
+        let claim = state.withLock { s -> Claim? in
+            guard !s.isCompleted else { return nil }
+            if let current = s.current, isRepeat(current, value) { return nil }
+            return s.store(value, storesValue: true)
         }
-        if mustDrain { drain() }
+        if let claim { deliver(claim) }
     }
 
     /// Ends the channel: observers receive `completed` after any queued values, then are removed.
@@ -217,6 +232,19 @@ import Synchronization
 }
 
 extension Channel.State {
+    /// Stores `value` with the next sequence number; claims its delivery when nobody is
+    /// delivering, and queues it otherwise.
+    @inlinable mutating func store(_ value: Value, storesValue: Bool) -> Channel.Claim? {
+        if storesValue { current = value }
+        sequence &+= 1
+        if isDraining {
+            queue.append(.broadcast(.value(value), sequence: sequence))
+            return nil
+        }
+        isDraining = true
+        return Channel.Claim(value: value, sequence: sequence, entries: entries)
+    }
+
     /// Claims the right to drain; true when nobody else is delivering.
     @inlinable mutating func startDrainingIfIdle() -> Bool {
         if isDraining { return false }

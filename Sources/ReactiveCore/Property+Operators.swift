@@ -7,9 +7,10 @@ extension Property {
     {
         let derived = Channel<Mapped>(current: nil)
         let (current, observation) = channel.observeChanges(
-            readingCurrent: Observer { [weak derived] event in
-                guard case .value(let value) = event, let derived else { return }
-                derived.send(transform(value))
+            readingCurrent: Observer { event in
+                // Holding the channel strongly makes no cycle: the property's deinit ends this
+                // observation, and the channel does not hold the property.
+                if case .value(let value) = event { derived.send(transform(value)) }
             })
         derived.seed(transform(current), onlyIfEmpty: true)
         return Property<Mapped>(channel: derived, upstream: observation, sources: [self])
@@ -22,9 +23,8 @@ extension Property {
     > {
         let derived = Channel<Value>(current: nil)
         let (current, observation) = channel.observeChanges(
-            readingCurrent: Observer { [weak derived] event in
-                guard case .value(let value) = event, let derived else { return }
-                derived.send(value, unlessRepeating: isRepeat)
+            readingCurrent: Observer { event in
+                if case .value(let value) = event { derived.send(value, unlessRepeating: isRepeat) }
             })
         derived.seed(current, onlyIfEmpty: true)
         return Property(channel: derived, upstream: observation, sources: [self])
@@ -87,12 +87,12 @@ extension Property {
         let derived = Channel<Value>(current: nil)
         let latest = Locked<(A?, B?, C?)>((nil, nil, nil))
         @Sendable func update(_ change: (inout (A?, B?, C?)) -> Void) {
-            let mustDrain = latest.withLock { latest -> Bool in
+            let claim = latest.withLock { latest -> Channel<Value>.Claim? in
                 change(&latest)
-                guard let a = latest.0, let b = latest.1, let c = latest.2 else { return false }
-                return derived.enqueue(transform(a, b, c))
+                guard let a = latest.0, let b = latest.1, let c = latest.2 else { return nil }
+                return derived.claim(transform(a, b, c))
             }
-            if mustDrain { derived.drain() }
+            if let claim { derived.deliver(claim) }
         }
         let (first, firstObservation) = a.channel.observeChanges(
             readingCurrent: Observer { event in
@@ -130,12 +130,12 @@ extension Property {
             let (current, observation) = source.channel.observeChanges(
                 readingCurrent: Observer { [weak derived] event in
                     guard case .value(let value) = event, let derived else { return }
-                    let mustDrain = latest.withLock { latest -> Bool in
+                    let claim = latest.withLock { latest -> Channel<[Element]>.Claim? in
                         latest[index] = value
-                        guard !latest.contains(where: { $0 == nil }) else { return false }
-                        return derived.enqueue(latest.map { $0! })
+                        guard !latest.contains(where: { $0 == nil }) else { return nil }
+                        return derived.claim(latest.map { $0! })
                     }
-                    if mustDrain { derived.drain() }
+                    if let claim { derived.deliver(claim) }
                 })
             latest.withLock { latest in
                 if latest[index] == nil { latest[index] = current }

@@ -113,14 +113,17 @@ extension Signal {
     @inlinable public func take<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Signal<Value> {
         Signal { observer in
             let output = Channel<Value>()
-            let observations = CompositeDisposable()
-            observations.insert(output.observe(observer, replay: false))
+            let attached = output.observe(observer, replay: false)
+            let upstream = CompositeDisposable()
+            // Ends the sources only: the output delivers `completed` after any value it is still
+            // delivering on another thread, then lets its observer go. Detaching the observer here
+            // could drop that `completed`.
             let finish: @Sendable () -> Void = {
                 output.complete()
-                observations.dispose()
+                upstream.dispose()
             }
-            observations.insert(trigger.observe(Observer { _ in finish() }))
-            observations.insert(
+            upstream.insert(trigger.observe(Observer { _ in finish() }))
+            upstream.insert(
                 self.observe(
                     Observer { event in
                         switch event {
@@ -128,7 +131,10 @@ extension Signal {
                         case .completed: finish()
                         }
                     }))
-            return Disposable { observations.dispose() }
+            return Disposable {
+                upstream.dispose()
+                attached.dispose()
+            }
         }
     }
 
@@ -209,13 +215,13 @@ extension Signal {
                             case .value(let value):
                                 // Queued under the lock, so combinations are delivered in the order
                                 // they were made, and delivered after it is released.
-                                let mustDrain = state.withLock { s -> Bool in
+                                let claim = state.withLock { s -> Channel<[Value]>.Claim? in
                                     if s.latest[index] == nil { s.missing -= 1 }
                                     s.latest[index] = value
-                                    guard s.missing == 0 else { return false }
-                                    return output.enqueue(s.latest.map { $0! })
+                                    guard s.missing == 0 else { return nil }
+                                    return output.claim(s.latest.map { $0! })
                                 }
-                                if mustDrain { output.drain() }
+                                if let claim { output.deliver(claim) }
                             case .completed:
                                 let last = state.withLock { s -> Bool in
                                     s.running -= 1
