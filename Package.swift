@@ -36,6 +36,8 @@ let package = Package(
         ),
         // The terminal view of the player form: the REPL, its commands, rendering and line readers.
         .target(name: "PlayerFormTerminal", dependencies: ["PlayerForm", "ReactiveCore", "CReadline"]),
+        // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
+        .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
         // The thin executable: parses arguments and connects the layers.
         .executableTarget(
             name: "playerform",
@@ -77,10 +79,14 @@ let package = Package(
         ),
         .testTarget(
             name: "PlayerFormTerminalTests",
-            dependencies: ["PlayerFormTerminal", "PlayerForm", "ReactiveCore", "PlayerFormTesting"]
+            dependencies: [
+                "PlayerFormTerminal", "PlayerFormTerminalTesting", "PlayerForm", "ReactiveCore",
+                "PlayerFormTesting",
+            ]
         ),
         // Runs the built `playerform` binary: scripted mode, and interactive mode under tmux.
-        .testTarget(name: "PlayerFormEndToEndTests", dependencies: ["playerform"]),
+        .testTarget(
+            name: "PlayerFormEndToEndTests", dependencies: ["playerform", "PlayerFormTerminalTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

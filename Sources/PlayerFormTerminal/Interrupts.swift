@@ -6,12 +6,18 @@ import Synchronization
 /// reads it without locks.
 private let interruptPipeWriteEnd = Atomic<Int32>(-1)
 
+/// Something that tells the REPL the user pressed Ctrl-C.
+public protocol InterruptSource: Sendable {
+    /// Makes `handler` what Ctrl-C does from now on; nil ignores Ctrl-C.
+    func whileRunning(_ handler: (@Sendable () -> Void)?)
+}
+
 /// Ctrl-C at a terminal, turned into an ordinary callback.
 ///
 /// The SIGINT handler only writes a byte to a pipe (async-signal-safe); a dispatch source reads the
 /// pipe and calls whatever handler is current: the line reader abandons its line, a running upload
 /// is cancelled. Created only in interactive mode; in scripted mode Ctrl-C ends the program as usual.
-public final class Interrupts: Sendable {
+public final class Interrupts: InterruptSource {
     private let handler = Mutex<(@Sendable () -> Void)?>(nil)
     // Set once in init; a dispatch source may be used from any thread.
     nonisolated(unsafe) private let source: any DispatchSourceRead

@@ -26,7 +26,7 @@ public final class REPLSession {
     private let output: any TerminalOutput
     private let renderer: FormRenderer
     private let bail: Bool
-    private let interrupts: Interrupts?
+    private let interrupts: (any InterruptSource)?
     private let log: FormEventLog
     private let prompt: Property<String>
 
@@ -40,7 +40,7 @@ public final class REPLSession {
     ///   - interrupts: Ctrl-C, which cancels a running upload; nil when Ctrl-C is not caught.
     public init(
         form: PlayerViewModel, reader: any LineReader, output: any TerminalOutput,
-        style: TerminalStyle = .plain, bail: Bool = false, interrupts: Interrupts? = nil
+        style: TerminalStyle = .plain, bail: Bool = false, interrupts: (any InterruptSource)? = nil
     ) {
         self.form = form
         self.reader = reader
@@ -176,7 +176,12 @@ public final class REPLSession {
 
     private func upload() async -> StepResult {
         let form = self.form
-        interrupts?.whileRunning { form.uploadCancelTapped() }
+        let output = self.output
+        interrupts?.whileRunning {
+            // The terminal has echoed ^C; end that line before the cancellation is reported.
+            output.write("")
+            form.uploadCancelTapped()
+        }
         defer { interrupts?.whileRunning(nil) }
         let result = await form.uploadTapped()
         log.flushState()

@@ -14,7 +14,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     // @unchecked: the mutable state is readline's, and it is touched only on `queue`.
     private let queue = DispatchQueue(label: "readline")
     private let history: HistoryFile
-    private let interrupts: Interrupts
+    private let interrupts: any InterruptSource
     private let wake: (read: Int32, write: Int32)
     private let warn: @Sendable (String) -> Void
 
@@ -23,7 +23,9 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     ///   - history: where history is kept.
     ///   - interrupts: the source of Ctrl-C.
     ///   - warn: where to say that the history file cannot be used.
-    public init(history: HistoryFile, interrupts: Interrupts, warn: @escaping @Sendable (String) -> Void) {
+    public init(
+        history: HistoryFile, interrupts: any InterruptSource, warn: @escaping @Sendable (String) -> Void
+    ) {
         var ends: [Int32] = [-1, -1]
         _ = pipe(&ends)
         for end in ends where end >= 0 {
@@ -139,9 +141,9 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
 
     /// Ctrl-C: drop what was typed, show ^C, and end the line.
     private func abandonLine() {
+        rl_echo_signal_char(SIGINT)
         rl_free_line_state()
         rl_callback_sigcleanup()
-        rl_echo_signal_char(SIGINT)
         rl_replace_line("", 1)
         rl_callback_handler_remove()
         playerform_rl_flush()

@@ -1,6 +1,6 @@
 /// Whether to colour output, and how.
 ///
-/// Colour is used only on a terminal, never when `NO_COLOR` is set to a non-empty value
+/// Colour is used only on a terminal (not `TERM=dumb`), never when `NO_COLOR` is set to a non-empty value
 /// (https://no-color.org) or `--no-color` is given.
 public struct TerminalStyle: Sendable, Equatable {
     /// Whether escape sequences for colour are written.
@@ -14,13 +14,14 @@ public struct TerminalStyle: Sendable, Equatable {
         self.usesColor = usesColor
     }
 
-    /// The colour policy: colour only when writing to a terminal, `NO_COLOR` is unset or empty,
-    /// and colour was not turned off on the command line.
+    /// The colour policy: colour only when writing to a terminal that is not `TERM=dumb`,
+    /// `NO_COLOR` is unset or empty, and colour was not turned off on the command line.
     public static func choose(
         isTerminal: Bool, environment: [String: String], noColorFlag: Bool
     ) -> TerminalStyle {
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        return TerminalStyle(usesColor: isTerminal && !noColor && !noColorFlag)
+        let dumb = environment["TERM"] == "dumb"
+        return TerminalStyle(usesColor: isTerminal && !dumb && !noColor && !noColorFlag)
     }
 
     /// A colour of the palette, as an SGR parameter.

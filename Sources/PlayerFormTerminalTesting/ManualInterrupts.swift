@@ -1,0 +1,22 @@
+import PlayerFormTerminal
+import Synchronization
+
+/// Ctrl-C pressed by a spec: ``press()`` runs whatever the REPL asked Ctrl-C to do.
+public final class ManualInterrupts: InterruptSource {
+    private let handler = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Creates a source with nothing to do yet.
+    public init() {}
+
+    public func whileRunning(_ handler: (@Sendable () -> Void)?) {
+        self.handler.withLock { $0 = handler }
+    }
+
+    /// Presses Ctrl-C. Returns whether anything was listening.
+    @discardableResult
+    public func press() -> Bool {
+        guard let handler = handler.withLock({ $0 }) else { return false }
+        handler()
+        return true
+    }
+}
