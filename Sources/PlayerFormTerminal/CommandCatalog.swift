@@ -54,12 +54,16 @@ public enum CommandCatalog {
     }
 
     /// The command most likely meant by `word`: one that starts with it, or one at most two edits
-    /// away; nil when none is close.
+    /// away (one for words of up to three characters); nil when none is close.
     public static func suggestion(for word: String) -> String? {
         guard !word.isEmpty else { return nil }
         if let prefixed = names.first(where: { $0.hasPrefix(word) }) { return prefixed }
         let scored = names.map { (name: $0, distance: editDistance(Array(word), Array($0))) }
-        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2 else { return nil }
+        guard let best = scored.min(by: { $0.distance < $1.distance }),
+            best.distance <= (word.count <= 3 ? 1 : 2)
+        else {
+            return nil
+        }
         return best.name
     }
 

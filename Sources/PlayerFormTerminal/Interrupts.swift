@@ -5,11 +5,16 @@ import Synchronization
 /// The write end of the pipe that the SIGINT handler writes to. An atomic, so that the handler
 /// reads it without locks.
 private let interruptPipeWriteEnd = Atomic<Int32>(-1)
+/// How many times SIGINT has arrived, counted by the handler itself.
+private let interruptCount = Atomic<Int>(0)
 
 /// Something that tells the REPL the user pressed Ctrl-C.
 public protocol InterruptSource: Sendable {
     /// Makes `handler` what Ctrl-C does from now on; nil ignores Ctrl-C.
     func whileRunning(_ handler: (@Sendable () -> Void)?)
+    /// How many times Ctrl-C has been pressed so far. It changes the moment the signal arrives,
+    /// before any handler runs, so a reader can tell keys typed before Ctrl-C from keys after it.
+    var count: Int { get }
 }
 
 /// Ctrl-C at a terminal, turned into an ordinary callback.
@@ -43,6 +48,7 @@ public final class Interrupts: InterruptSource {
 
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
+            interruptCount.add(1, ordering: .sequentiallyConsistent)
             let end = interruptPipeWriteEnd.load(ordering: .relaxed)
             guard end >= 0 else { return }
             var byte: UInt8 = 0
@@ -54,6 +60,8 @@ public final class Interrupts: InterruptSource {
         action.sa_flags = SA_RESTART
         sigaction(SIGINT, &action, nil)
     }
+
+    public var count: Int { interruptCount.load(ordering: .sequentiallyConsistent) }
 
     /// Makes `handler` the thing Ctrl-C does from now on; nil ignores Ctrl-C.
     public func whileRunning(_ handler: (@Sendable () -> Void)?) {

@@ -100,6 +100,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         }
         defer { interrupts.whileRunning(nil) }
         drainWake()
+        let interruptsBefore = interrupts.count
         rl_callback_handler_install(prompt) { line in
             // Removing the handler here keeps readline from showing the next prompt before the
             // command's output.
@@ -122,8 +123,10 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
                 rl_callback_handler_remove()
                 return .end
             }
-            if descriptors[1].revents != 0 {
-                drainWake()
+            if descriptors[1].revents != 0 { drainWake() }
+            // Decided by the count, not by the wake-up: keys typed after Ctrl-C may be readable
+            // before the wake-up arrives, and a late wake-up must not interrupt the next line.
+            if interrupts.count != interruptsBefore {
                 abandonLine()
                 return .interrupted
             }

@@ -33,3 +33,12 @@ struct CommandCatalogTests {
         }
     }
 }
+
+@Suite("CommandCatalog suggestions for short words")
+struct ShortSuggestionTests {
+    @Test("a short word is suggested a command only one edit away")
+    func short() {
+        #expect(CommandCatalog.suggestion(for: "uo") == "up")
+        #expect(CommandCatalog.suggestion(for: "\u{0}\u{0}") == nil)
+    }
+}
