@@ -43,4 +43,19 @@ static inline void playerform_rl_flush(void) {
     fflush(rl_outstream != NULL ? rl_outstream : stdout);
 }
 
+static inline void playerform_rl_keep_prepared(void) {}
+
+/// Keeps the terminal in readline's mode between lines. Otherwise, while a command runs, the
+/// terminal is back in canonical mode, and a Ctrl-D typed ahead is taken by the terminal as
+/// end-of-file instead of reaching readline as a key.
+static inline void playerform_rl_hold_terminal(void) {
+    rl_deprep_term_function = playerform_rl_keep_prepared;
+}
+
+/// Gives the terminal back in the state it had before readline prepared it.
+static inline void playerform_rl_release_terminal(void) {
+    rl_deprep_term_function = rl_deprep_terminal;
+    rl_deprep_terminal();
+}
+
 #endif

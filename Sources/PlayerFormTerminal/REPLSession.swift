@@ -178,8 +178,8 @@ public final class REPLSession {
         let form = self.form
         let output = self.output
         interrupts?.whileRunning {
-            // The terminal has echoed ^C; end that line before the cancellation is reported.
-            output.write("")
+            // Readline keeps the terminal from echoing keys, so show that Ctrl-C was heard.
+            output.write("^C")
             form.uploadCancelTapped()
         }
         defer { interrupts?.whileRunning(nil) }

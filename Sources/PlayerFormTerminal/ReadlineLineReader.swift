@@ -52,10 +52,12 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         }
     }
 
-    /// Writes the history file down to its size limit. Call at the end of the session.
+    /// Gives the terminal back and writes the history file down to its size limit. Call at the
+    /// end of the session.
     public func close() {
         let history = self.history
         queue.sync {
+            playerform_rl_release_terminal()
             if let path = history.path { _ = history_truncate_file(path, Int32(history.maxLines)) }
         }
     }
@@ -78,6 +80,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
                 }
             }
         }
+        playerform_rl_hold_terminal()
         using_history()
         stifle_history(Int32(history.maxLines))
         if let path = history.path { _ = read_history(path) }

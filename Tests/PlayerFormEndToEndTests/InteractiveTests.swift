@@ -78,9 +78,9 @@ final class TmuxTerminal {
     /// Starts `playerform` with `arguments` in a fresh pane. The shell around it ignores Ctrl-C
     /// (the terminal sends SIGINT to the whole foreground group, and a shell would die of it) and
     /// prints the exit status when the program ends; the pane stays so it can be read.
-    func start(_ arguments: [String] = []) throws {
+    func start(_ arguments: [String] = [], inputrc: String = "/dev/null") throws {
         let environment = [
-            "INPUTRC=/dev/null", "TERM=dumb", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state",
+            "INPUTRC=\(inputrc)", "TERM=dumb", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state",
         ]
         let script = #"trap "" INT; "$@"; echo "[exit $?]""#
         try tmux(["kill-server"], capture: false)
@@ -138,7 +138,11 @@ final class TmuxTerminal {
 
 /// The built binary at a terminal: prompt, editing, completion, history across two runs,
 /// Ctrl-C and Ctrl-D.
-@Suite("playerform at a terminal", .enabled(if: TmuxTerminal.available, "needs tmux"), .serialized)
+/// Without tmux the suite is skipped, except under CI (CI=true), where a missing tmux must fail.
+@Suite(
+    "playerform at a terminal",
+    .enabled(if: TmuxTerminal.available || ProcessInfo.processInfo.environment["CI"] != nil, "needs tmux"),
+    .serialized)
 struct InteractiveTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent(
         "playerform-tty-\(UUID().uuidString)")
@@ -231,5 +235,30 @@ struct InteractiveTests {
         try terminal.keys("C-d")
         #expect(try terminal.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("state").path))
+    }
+
+    @Test("~/.inputrc applies under the name playerform")
+    func inputrc() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let inputrc = home.appendingPathComponent("inputrc")
+        let bindings = """
+            $if playerform
+            "\\C-t": "show --json\\n"
+            $endif
+            $if other
+            "\\C-t": "up\\n"
+            $endif
+            """
+        try Data(bindings.utf8).write(to: inputrc)
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start(["--history-file", "/dev/null"], inputrc: inputrc.path)
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.keys("C-t")
+        try terminal.waitFor("\"pointUpdatesRemaining\":10,")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
     }
 }

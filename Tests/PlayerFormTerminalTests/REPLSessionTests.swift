@@ -177,7 +177,7 @@ struct REPLSessionTests {
         #expect(await outcome == .succeeded)
         #expect(form.uploadsDone.value == 0)
         #expect(output.errors == ["error: Upload of Colin was cancelled"])
-        #expect(output.results == ["uploading...", ""])
+        #expect(output.results == ["uploading...", "^C"])
         #expect(!interrupts.press())
     }
 }
