@@ -4,7 +4,9 @@ import Testing
 /// A terminal for the built binary: a tmux session on its own server, driven with send-keys and
 /// read with capture-pane.
 final class TmuxTerminal {
-    let socket = "playerform-spec-\(getpid())-\(UUID().uuidString.prefix(8))"
+    /// The tmux server of the current run; each run gets its own, since a server that was just
+    /// told to exit may still accept a new session and then take it down with it.
+    private(set) var socket = TmuxTerminal.newSocket()
     let home: URL
 
     init(home: URL) {
@@ -83,7 +85,8 @@ final class TmuxTerminal {
             "INPUTRC=\(inputrc)", "TERM=dumb", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state",
         ]
         let script = #"trap "" INT; "$@"; echo "[exit $?]""#
-        try tmux(["kill-server"], capture: false)
+        stop()
+        socket = Self.newSocket()
         try tmux(
             ["new-session", "-d", "-x", "120", "-y", "50", "sh", "-c", script, "sh", "env"] + environment
                 + [BuiltBinary.path] + arguments + [";", "set-option", "-g", "remain-on-exit", "on"],
@@ -129,6 +132,10 @@ final class TmuxTerminal {
     @discardableResult
     func waitFor(_ text: String) throws -> String {
         try waitFor(text) { $0.contains(text) }
+    }
+
+    static func newSocket() -> String {
+        "playerform-spec-\(getpid())-\(UUID().uuidString.prefix(8))"
     }
 
     func stop() {
