@@ -58,7 +58,8 @@ public enum CommandCatalog {
     public static func suggestion(for word: String) -> String? {
         guard !word.isEmpty else { return nil }
         if let prefixed = names.first(where: { $0.hasPrefix(word) }) { return prefixed }
-        let scored = names.map { (name: $0, distance: editDistance(Array(word), Array($0))) }
+        let typed = Array(word.utf8)
+        let scored = names.map { (name: $0, distance: editDistance(typed, Array($0.utf8))) }
         guard let best = scored.min(by: { $0.distance < $1.distance }),
             best.distance <= (word.count <= 3 ? 1 : 2)
         else {
@@ -67,8 +68,9 @@ public enum CommandCatalog {
         return best.name
     }
 
-    /// Levenshtein distance, with an early exit for words far longer than any command.
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    /// Levenshtein distance over UTF-8 bytes (command names are ASCII), with an early exit for
+    /// words far longer than any command.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         if abs(a.count - b.count) > 2 { return Swift.max(a.count, b.count) }
         var previous = Array(0...b.count)
         for (i, left) in a.enumerated() {

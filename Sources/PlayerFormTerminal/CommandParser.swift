@@ -13,7 +13,7 @@ public enum CommandParser {
     /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
     public static func parse(_ line: String) throws(CommandError) -> Command {
         let (word, rest) = splitWord(line)
-        let command = word.lowercased()
+        let command = word.utf8.contains(where: { (0x41...0x5A).contains($0) }) ? word.lowercased() : word
         switch command {
         case "name":
             return .name(rest.isEmpty ? nil : try nameArgument(rest))
@@ -91,21 +91,28 @@ public enum CommandParser {
     /// The first word (up to a space or tab) and the rest of the line, both without surrounding
     /// spaces and tabs.
     static func splitWord(_ line: String) -> (word: String, rest: String) {
-        let scalars = line.unicodeScalars
-        let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
-        let start = scalars.firstIndex { !isBlank($0) } ?? scalars.endIndex
-        let wordEnd = scalars[start...].firstIndex(where: isBlank) ?? scalars.endIndex
-        let word = String(scalars[start..<wordEnd])
-        return (word, trimmed(String(scalars[wordEnd...])))
+        // Blanks are ASCII, so the UTF-8 view finds them without decoding characters, and its
+        // indices are valid indices of the string.
+        let bytes = line.utf8
+        let start = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
+        let wordEnd = bytes[start...].firstIndex(where: isBlank) ?? bytes.endIndex
+        return (String(line[start..<wordEnd]), trimmed(line[wordEnd...]))
     }
 
     static func trimmed(_ text: String) -> String {
-        let scalars = text.unicodeScalars
-        let isBlank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = scalars.firstIndex(where: { !isBlank($0) }),
-            let last = scalars.lastIndex(where: { !isBlank($0) })
+        trimmed(text[...])
+    }
+
+    static func trimmed(_ text: Substring) -> String {
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }),
+            let last = bytes.lastIndex(where: { !isBlank($0) })
         else { return "" }
-        return String(scalars[first...last])
+        return String(text[first...last])
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
     /// The name: the rest of the line, or a double-quoted string in which `\"` and `\\` stand
@@ -146,7 +153,7 @@ public enum CommandParser {
         guard !rest.isEmpty else {
             throw CommandError("\(command) needs a number, such as \(command) 5.")
         }
-        guard !rest.contains(where: { $0 == " " || $0 == "\t" }) else {
+        guard !rest.utf8.contains(where: isBlank) else {
             throw CommandError("\(command) takes one number, such as \(command) 5.")
         }
         return try number(rest)
@@ -154,7 +161,7 @@ public enum CommandParser {
 
     static func countArgument(_ rest: String, command: String) throws(CommandError) -> Int {
         if rest.isEmpty { return 1 }
-        guard !rest.contains(where: { $0 == " " || $0 == "\t" }) else {
+        guard !rest.utf8.contains(where: isBlank) else {
             throw CommandError("\(command) takes one count, such as \(command) 3.")
         }
         return try count(rest)
@@ -168,7 +175,7 @@ public enum CommandParser {
 
     /// `[+-]? (digits (. digits?)? | . digits) ([eE] [+-]? digits)?`, in ASCII only.
     static func isDecimalLiteral(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
+        var bytes = Substring(text).utf8[...]
         func digits() -> Int {
             let count = bytes.prefix { (0x30...0x39).contains($0) }.count
             bytes = bytes.dropFirst(count)
