@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <termios.h>
 #include <readline/readline.h>
 #include <readline/history.h>
 
@@ -50,6 +51,17 @@ static inline void playerform_rl_keep_prepared(void) {}
 /// end-of-file instead of reaching readline as a key.
 static inline void playerform_rl_hold_terminal(void) {
     rl_deprep_term_function = playerform_rl_keep_prepared;
+}
+
+/// Prepares the terminal again when someone else has put it back in canonical mode, as a shell
+/// does when the program is stopped with Ctrl-Z and continued. Returns 1 when it did.
+static inline int playerform_rl_reprepare_if_needed(void) {
+    struct termios settings;
+    int input = fileno(rl_instream != NULL ? rl_instream : stdin);
+    if (tcgetattr(input, &settings) != 0 || (settings.c_lflag & ICANON) == 0) return 0;
+    rl_deprep_terminal();
+    rl_prep_terminal(1);
+    return 1;
 }
 
 /// Gives the terminal back in the state it had before readline prepared it.

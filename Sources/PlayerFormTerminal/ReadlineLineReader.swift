@@ -3,6 +3,9 @@ import Dispatch
 import Glibc
 import Synchronization
 
+/// The write end of the reader's wake-up pipe, for the SIGCONT handler.
+private let continueWakeEnd = Atomic<Int32>(-1)
+
 /// Reads lines with GNU readline: editing, tab completion of commands and `help` topics,
 /// persistent history, `~/.inputrc` under the name `playerform`, and Ctrl-C to abandon a line.
 ///
@@ -17,6 +20,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     private let interrupts: any InterruptSource
     private let wake: (read: Int32, write: Int32)
     private let warn: @Sendable (String) -> Void
+    private var hasReadALine = false
 
     /// Creates the reader.
     /// - Parameters:
@@ -42,6 +46,20 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         }
         self.history = history
         queue.sync { Self.setUp(history) }
+        // After Ctrl-Z and fg the shell has reset the terminal; wake the reader to set it up again.
+        continueWakeEnd.store(wake.write, ordering: .sequentiallyConsistent)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            let end = continueWakeEnd.load(ordering: .relaxed)
+            guard end >= 0 else { return }
+            var byte: UInt8 = 0
+            let saved = errno
+            _ = Glibc.write(end, &byte, 1)
+            errno = saved
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        sigaction(SIGCONT, &action, nil)
     }
 
     public var isInteractive: Bool { true }
@@ -103,6 +121,9 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         }
         defer { interrupts.whileRunning(nil) }
         drainWake()
+        // Readline sets up its streams on the first line; before that there is nothing to redo.
+        if hasReadALine { _ = playerform_rl_reprepare_if_needed() }
+        hasReadALine = true
         let interruptsBefore = interrupts.count
         rl_callback_handler_install(prompt) { line in
             // Removing the handler here keeps readline from showing the next prompt before the
@@ -126,7 +147,10 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
                 rl_callback_handler_remove()
                 return .end
             }
-            if descriptors[1].revents != 0 { drainWake() }
+            if descriptors[1].revents != 0 {
+                drainWake()
+                if playerform_rl_reprepare_if_needed() != 0 { rl_forced_update_display() }
+            }
             // Decided by the count, not by the wake-up: keys typed after Ctrl-C may be readable
             // before the wake-up arrives, and a late wake-up must not interrupt the next line.
             if interrupts.count != interruptsBefore {
