@@ -43,6 +43,8 @@ public enum CommandCatalog {
     /// Every command word.
     public static let names: [String] = entries.map(\.name)
 
+    private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
+
     /// The entry for `name`, if it is a command.
     public static func entry(named name: String) -> Entry? {
         entries.first { $0.name == name }
@@ -59,7 +61,7 @@ public enum CommandCatalog {
         guard !word.isEmpty else { return nil }
         if let prefixed = names.first(where: { $0.hasPrefix(word) }) { return prefixed }
         let typed = Array(word.utf8)
-        let scored = names.map { (name: $0, distance: editDistance(typed, Array($0.utf8))) }
+        let scored = zip(names, nameBytes).map { (name: $0, distance: editDistance(typed, $1)) }
         guard let best = scored.min(by: { $0.distance < $1.distance }),
             best.distance <= (word.count <= 3 ? 1 : 2)
         else {
@@ -73,13 +75,14 @@ public enum CommandCatalog {
     static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
         if abs(a.count - b.count) > 2 { return Swift.max(a.count, b.count) }
         var previous = Array(0...b.count)
+        var current = previous
         for (i, left) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            current[0] = i + 1
             for (j, right) in b.enumerated() {
                 current[j + 1] = Swift.min(
                     previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
             }
-            previous = current
+            swap(&previous, &current)
         }
         return previous[b.count]
     }

@@ -12,6 +12,7 @@ public enum TerminalText {
     /// `text` with every character that could control a terminal replaced by a visible escape:
     /// `\t`, `\n`, `\r`, or `\u{XX}`.
     public static func escaped(_ text: String) -> String {
+        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -23,6 +24,10 @@ public enum TerminalText {
     /// `text` in double quotes, escaped as ``escaped(_:)`` and with `"` and `\` escaped too, so it
     /// reads back unchanged when typed after a command such as `name`.
     public static func quoted(_ text: String) -> String {
+        let plain = text.utf8.allSatisfy {
+            (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        }
+        if plain { return "\"" + text + "\"" }
         var result = "\""
         for scalar in text.unicodeScalars {
             append(scalar, to: &result, quoting: true)
