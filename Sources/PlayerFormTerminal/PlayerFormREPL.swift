@@ -40,8 +40,9 @@ public enum PlayerFormREPL {
         let form = PlayerViewModel(
             rules: options.rules, store: DelayedScoreStore(InMemoryScoreStore(), delay: delay))
         guard interactive else {
-            let session = REPLSession(
-                form: form, reader: ScriptedLineReader(), output: output, bail: options.bail)
+            let reader = ScriptedLineReader()
+            reader.beforeWaiting = { output.flush() }
+            let session = REPLSession(form: form, reader: reader, output: output, bail: options.bail)
             return await session.run().exitStatus
         }
         let style = TerminalStyle.choose(

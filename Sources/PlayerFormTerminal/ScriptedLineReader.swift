@@ -15,6 +15,9 @@ public final class ScriptedLineReader: LineReader {
     private var position = 0
     private var atEnd: Bool
     private let maxBytes: Int
+    /// Called before the reader waits for more input, so that buffered output is seen while a
+    /// slow producer (`tail -f`, a person typing into a pipe) has not sent the next line yet.
+    public var beforeWaiting: () -> Void = {}
 
     /// Reads from `fileDescriptor` (standard input by default).
     public init(fileDescriptor: Int32 = 0, maxBytes: Int = LineLimits.maxBytes) {
@@ -76,6 +79,7 @@ public final class ScriptedLineReader: LineReader {
     /// Reads more input; false at the end.
     private func refill() -> Bool {
         guard !atEnd, let fileDescriptor else { return false }
+        beforeWaiting()
         buffer.removeAll(keepingCapacity: true)
         position = 0
         buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { storage, count in

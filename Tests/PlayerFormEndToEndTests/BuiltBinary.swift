@@ -29,8 +29,10 @@ enum BuiltBinary {
     }
 
     /// Runs the executable with `arguments`, `input` on standard input (a pipe), and waits.
+    /// With `mergingErrors`, standard error goes to the same pipe as standard output (`2>&1`).
     static func run(
-        _ arguments: [String] = [], input: Data = Data(), environment: [String: String] = [:]
+        _ arguments: [String] = [], input: Data = Data(), environment: [String: String] = [:],
+        mergingErrors: Bool = false
     ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -43,7 +45,7 @@ enum BuiltBinary {
         let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
-        process.standardError = stderr
+        process.standardError = mergingErrors ? stdout : stderr
         try process.run()
         // Write and read on their own threads, so that large inputs and outputs cannot block.
         let writer = Thread {
@@ -52,6 +54,7 @@ enum BuiltBinary {
         }
         writer.start()
         let errors = Gate<Data>()
+        if mergingErrors { try? stderr.fileHandleForWriting.close() }
         let reader = Thread { errors.open(stderr.fileHandleForReading.readDataToEndOfFile()) }
         reader.start()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()

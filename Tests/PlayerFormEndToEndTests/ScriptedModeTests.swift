@@ -108,4 +108,42 @@ struct ScriptedModeTests {
         }
         #expect(!help.outputLines.contains { $0.contains("upload-delay") })
     }
+
+    @Test("with 2>&1, errors and results keep their order")
+    func mergedStreams() throws {
+        let run = try BuiltBinary.run(input: Data("up\nfly\nup\n".utf8), mergingErrors: true)
+        #expect(
+            run.outputLines == [
+                "points: 101", "point updates left: 9",
+                "line 2: Unknown command \"fly\". Type help for the list of commands.",
+                "points: 102", "point updates left: 8",
+            ])
+        #expect(run.status == 1)
+    }
+
+    @Test("output is written before the program waits for more input")
+    func flushesBeforeWaiting() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        let stdin = Pipe()
+        let stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try stdin.fileHandleForWriting.write(contentsOf: Data("name Dana\n".utf8))
+        // The input stays open: the answer must arrive while the program waits for the next line.
+        var descriptor = pollfd(
+            fd: stdout.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, 10_000)
+        #expect(ready == 1)
+        if ready == 1 {
+            #expect(
+                String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
+                    == "name: \"Dana\"\n")
+        }
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
 }
