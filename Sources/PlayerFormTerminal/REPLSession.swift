@@ -78,7 +78,6 @@ public final class REPLSession {
             case .line(let bytes):
                 result = await runLine(bytes)
             }
-            output.flush()
             switch result {
             case .quit: break loop
             case .failed:
