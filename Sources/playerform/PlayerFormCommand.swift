@@ -9,6 +9,10 @@ struct PlayerFormCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "playerform",
         abstract: "A player form: edit a name and points, validate them, upload them.",
+        usage: """
+            playerform [--config <file>] [--no-color] [--bail] [--history-file <file>]
+            playerform <subcommand>
+            """,
         discussion: """
             With a terminal on standard input, starts an interactive session (type help). \
             Otherwise reads commands from standard input, one a line, and exits with status 0 \
