@@ -101,11 +101,11 @@ public final class REPLSession {
                 "The line is not valid UTF-8: \(shown)\(bytes.count > 80 ? "..." : ""). Type UTF-8 text.")
             return .failed
         }
-        let line = CommandParser.trimmed(text)
-        if line.isEmpty || line.hasPrefix("#") { return .ignored }
+        let firstVisible = text.utf8.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
+        if firstVisible == nil || firstVisible == UInt8(ascii: "#") { return .ignored }
         let command: Command
         do {
-            command = try CommandParser.parse(line)
+            command = try CommandParser.parse(text)
         } catch {
             log.error(error.message)
             return .failed
