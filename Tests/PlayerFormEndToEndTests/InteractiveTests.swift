@@ -6,11 +6,12 @@ import Testing
 final class TmuxTerminal {
     /// The tmux server of the current run; each run gets its own, since a server that was just
     /// told to exit may still accept a new session and then take it down with it.
-    private(set) var socket = TmuxTerminal.newSocket()
+    private(set) var socket = ""
     let home: URL
 
     init(home: URL) {
         self.home = home
+        socket = newSocket()
     }
 
     static var available: Bool {
@@ -74,7 +75,7 @@ final class TmuxTerminal {
 
     @discardableResult
     func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
-        try Self.run(["tmux", "-L", socket, "-f", "/dev/null"] + arguments, capture: capture).output
+        try Self.run(["tmux", "-S", socket, "-f", "/dev/null"] + arguments, capture: capture).output
     }
 
     /// Starts `playerform` with `arguments` in a fresh pane. The shell around it ignores Ctrl-C
@@ -86,7 +87,7 @@ final class TmuxTerminal {
         ]
         let script = #"trap "" INT; "$@"; echo "[exit $?]""#
         stop()
-        socket = Self.newSocket()
+        socket = newSocket()
         try tmux(
             ["new-session", "-d", "-x", "120", "-y", "50", "sh", "-c", script, "sh", "env"] + environment
                 + [BuiltBinary.path] + arguments + [";", "set-option", "-g", "remain-on-exit", "on"],
@@ -134,8 +135,10 @@ final class TmuxTerminal {
         try waitFor(text) { $0.contains(text) }
     }
 
-    static func newSocket() -> String {
-        "playerform-spec-\(getpid())-\(UUID().uuidString.prefix(8))"
+    /// A socket in the spec's own folder, which is removed with it.
+    func newSocket() -> String {
+        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return home.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8)).sock").path
     }
 
     func stop() {
