@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "PlayerForm", targets: ["ReactiveCore", "PlayerForm"]),
         .library(name: "PlayerFormStore", targets: ["PlayerFormStore"]),
         .library(name: "PlayerFormTesting", targets: ["PlayerFormTesting"]),
+        .library(name: "PlayerFormTerminal", targets: ["PlayerFormTerminal"]),
         .executable(name: "playerform", targets: ["playerform"]),
     ],
     dependencies: [
@@ -27,12 +28,23 @@ let package = Package(
         .target(name: "PlayerFormRecords", dependencies: ["PlayerForm"]),
         // Recorders and controllable doubles for writing behaviour specs of view models.
         .target(name: "PlayerFormTesting", dependencies: ["ReactiveCore", "PlayerForm"]),
+        // GNU readline (GPL-3) and its history library, from the system (apt: libreadline-dev).
+        .systemLibrary(
+            name: "CReadline",
+            pkgConfig: "readline",
+            providers: [.apt(["libreadline-dev"])]
+        ),
+        // The terminal view of the player form: the REPL, its commands, rendering and line readers.
+        .target(name: "PlayerFormTerminal", dependencies: ["PlayerForm", "ReactiveCore", "CReadline"]),
+        // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
+        .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
         // The thin executable: parses arguments and connects the layers.
         .executableTarget(
             name: "playerform",
             dependencies: [
                 "PlayerForm",
                 "PlayerFormRecords",
+                "PlayerFormTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -65,6 +77,16 @@ let package = Package(
                 "PlayerForm", "PlayerFormStore", "PlayerFormTesting", "ReactiveCore", "ScoreStoreProbe",
             ]
         ),
+        .testTarget(
+            name: "PlayerFormTerminalTests",
+            dependencies: [
+                "PlayerFormTerminal", "PlayerFormTerminalTesting", "PlayerForm", "ReactiveCore",
+                "PlayerFormTesting",
+            ]
+        ),
+        // Runs the built `playerform` binary: scripted mode, and interactive mode under tmux.
+        .testTarget(
+            name: "PlayerFormEndToEndTests", dependencies: ["playerform", "PlayerFormTerminalTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

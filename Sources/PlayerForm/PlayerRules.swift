@@ -61,10 +61,31 @@ public struct PlayerRules: Sendable, Equatable {
     public func with(
         step: Double? = nil, min: Double? = nil, max: Double? = nil, forbiddenNames: [String]? = nil
     ) throws(RulesError) -> PlayerRules {
-        try PlayerRules(
+        guard let forbiddenNames else {
+            // The forbidden names stay as they are and were checked already: keep them instead of
+            // normalizing every name again on each change of the stepper.
+            let checked = try PlayerRules(
+                name: name, points: points, step: step ?? self.step, min: min ?? self.min,
+                max: max ?? self.max, maxPointUpdates: maxPointUpdates, maxUploads: maxUploads,
+                forbiddenNames: [])
+            return PlayerRules(checked, forbiddenNames: self.forbiddenNames)
+        }
+        return try PlayerRules(
             name: name, points: points, step: step ?? self.step, min: min ?? self.min,
             max: max ?? self.max, maxPointUpdates: maxPointUpdates, maxUploads: maxUploads,
-            forbiddenNames: forbiddenNames ?? self.forbiddenNames.names)
+            forbiddenNames: forbiddenNames)
+    }
+
+    /// `checked` with `forbiddenNames`, which were checked when they were first accepted.
+    private init(_ checked: PlayerRules, forbiddenNames: ForbiddenNames) {
+        name = checked.name
+        points = checked.points
+        step = checked.step
+        min = checked.min
+        max = checked.max
+        maxPointUpdates = checked.maxPointUpdates
+        maxUploads = checked.maxUploads
+        self.forbiddenNames = forbiddenNames
     }
 
     /// Every reason why `name` and `points` are not valid under these rules; empty when valid.

@@ -1,0 +1,73 @@
+// GNU readline and its history library, for the terminal front end.
+// readline.h uses FILE without including stdio.h, so stdio.h comes first.
+//
+// Readline is configured through C global variables, which Swift 6 treats as unsafe shared
+// state. The functions below read and write them; the caller keeps every readline call on one
+// thread.
+#ifndef PLAYERFORM_CREADLINE_SHIM_H
+#define PLAYERFORM_CREADLINE_SHIM_H
+
+#include <stdio.h>
+#include <string.h>
+#include <termios.h>
+#include <readline/readline.h>
+#include <readline/history.h>
+
+/// Names the program for ~/.inputrc, turns off readline's own signal handlers and its changes
+/// to LINES and COLUMNS, and sets the completion function.
+static inline void playerform_rl_configure(const char *name, rl_completion_func_t *completer) {
+    rl_readline_name = name;
+    rl_catch_signals = 0;
+    rl_change_environment = 0;
+    rl_attempted_completion_function = completer;
+}
+
+/// The line being edited.
+static inline const char *playerform_rl_line_buffer(void) {
+    return rl_line_buffer;
+}
+
+/// Tells readline not to fall back to completing file names.
+static inline void playerform_rl_completion_over(void) {
+    rl_attempted_completion_over = 1;
+}
+
+/// Whether `line` equals the newest history entry.
+static inline int playerform_history_last_equals(const char *line) {
+    if (history_length <= 0) return 0;
+    HIST_ENTRY *last = history_get(history_base + history_length - 1);
+    return last != NULL && last->line != NULL && strcmp(last->line, line) == 0;
+}
+
+/// Flushes readline's output stream, so that what readline drew comes before what follows.
+static inline void playerform_rl_flush(void) {
+    fflush(rl_outstream != NULL ? rl_outstream : stdout);
+}
+
+static inline void playerform_rl_keep_prepared(void) {}
+
+/// Keeps the terminal in readline's mode between lines. Otherwise, while a command runs, the
+/// terminal is back in canonical mode, and a Ctrl-D typed ahead is taken by the terminal as
+/// end-of-file instead of reaching readline as a key.
+static inline void playerform_rl_hold_terminal(void) {
+    rl_deprep_term_function = playerform_rl_keep_prepared;
+}
+
+/// Prepares the terminal again when someone else has put it back in canonical mode, as a shell
+/// does when the program is stopped with Ctrl-Z and continued. Returns 1 when it did.
+static inline int playerform_rl_reprepare_if_needed(void) {
+    struct termios settings;
+    int input = fileno(rl_instream != NULL ? rl_instream : stdin);
+    if (tcgetattr(input, &settings) != 0 || (settings.c_lflag & ICANON) == 0) return 0;
+    rl_deprep_terminal();
+    rl_prep_terminal(1);
+    return 1;
+}
+
+/// Gives the terminal back in the state it had before readline prepared it.
+static inline void playerform_rl_release_terminal(void) {
+    rl_deprep_term_function = rl_deprep_terminal;
+    rl_deprep_terminal();
+}
+
+#endif

@@ -1,0 +1,102 @@
+/// The commands the REPL understands, with their usage and help text, for `help`, completion and
+/// "did you mean" suggestions.
+public enum CommandCatalog {
+    /// A command's documentation.
+    public struct Entry: Sendable, Equatable {
+        /// The command word.
+        public let name: String
+        /// How to type it.
+        public let usage: String
+        /// What it does.
+        public let summary: String
+    }
+
+    /// Every command, in the order `help` lists them.
+    public static let entries: [Entry] = [
+        Entry(
+            name: "name", usage: "name [TEXT]",
+            summary:
+                "Set the name to the rest of the line; quote it to keep leading or trailing spaces"
+                + " (name \"\" clears it). Without TEXT, show the name."),
+        Entry(name: "up", usage: "up [N]", summary: "Press the stepper's + button N times (default 1)."),
+        Entry(name: "down", usage: "down [N]", summary: "Press the stepper's - button N times (default 1)."),
+        Entry(
+            name: "points", usage: "points [N]",
+            summary: "Set the stepper to N (kept within min and max). Without N, show the points."),
+        Entry(
+            name: "step", usage: "step N",
+            summary: "Change how far one press of the stepper moves the points."),
+        Entry(name: "min", usage: "min N", summary: "Change the lowest valid number of points."),
+        Entry(name: "max", usage: "max N", summary: "Change the highest valid number of points."),
+        Entry(name: "upload", usage: "upload", summary: "Upload the name and points (Ctrl-C cancels)."),
+        Entry(
+            name: "reset", usage: "reset",
+            summary: "Return the name, points and stepper to their starting values."),
+        Entry(
+            name: "show", usage: "show [--json]",
+            summary: "Draw the whole form; with --json, print it as one JSON object on one line."),
+        Entry(name: "help", usage: "help [COMMAND]", summary: "List the commands, or explain one."),
+        Entry(name: "quit", usage: "quit", summary: "End the session (also: exit, Ctrl-D)."),
+        Entry(name: "exit", usage: "exit", summary: "End the session (also: quit, Ctrl-D)."),
+    ]
+
+    /// Every command word.
+    public static let names: [String] = entries.map(\.name)
+
+    private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
+
+    /// The entry for `name`, if it is a command.
+    public static func entry(named name: String) -> Entry? {
+        entries.first { $0.name == name }
+    }
+
+    /// Command words that start with `prefix`, for tab completion.
+    public static func completions(of prefix: String) -> [String] {
+        names.filter { $0.hasPrefix(prefix) }
+    }
+
+    /// The command most likely meant by `word`: one that starts with it, or one at most two edits
+    /// away (one for words of up to three characters); nil when none is close.
+    public static func suggestion(for word: String) -> String? {
+        guard !word.isEmpty else { return nil }
+        if let prefixed = names.first(where: { $0.hasPrefix(word) }) { return prefixed }
+        let typed = Array(word.utf8)
+        let scored = zip(names, nameBytes).map { (name: $0, distance: editDistance(typed, $1)) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }),
+            best.distance <= (word.count <= 3 ? 1 : 2)
+        else {
+            return nil
+        }
+        return best.name
+    }
+
+    /// Levenshtein distance over UTF-8 bytes (command names are ASCII), with an early exit for
+    /// words far longer than any command.
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        if abs(a.count - b.count) > 2 { return Swift.max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = previous
+        for (i, left) in a.enumerated() {
+            current[0] = i + 1
+            for (j, right) in b.enumerated() {
+                current[j + 1] = Swift.min(
+                    previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
+
+extension CommandCatalog {
+    /// What tab completion offers for `word`, given the text of the line `before` it: command names
+    /// for the first word, command names as topics after `help`, nothing elsewhere.
+    public static func completions(before: String, word: String) -> [String] {
+        let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        switch words.count {
+        case 0: return completions(of: word)
+        case 1 where words[0] == "help": return completions(of: word)
+        default: return []
+        }
+    }
+}

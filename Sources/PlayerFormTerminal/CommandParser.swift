@@ -1,0 +1,207 @@
+/// Reads one line of input as a ``Command``.
+///
+/// The parser knows the syntax of commands only; whether a value is acceptable for the form is
+/// for the view model to say.
+///
+/// ```swift
+/// try CommandParser.parse("up 3")          // .up(3)
+/// try CommandParser.parse("name \" Ann \"")  // .name(" Ann ")
+/// try CommandParser.parse("points 1e999")  // throws: too large
+/// ```
+public enum CommandParser {
+    /// Parses `line`, which must not be blank.
+    /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
+    public static func parse(_ line: String) throws(CommandError) -> Command {
+        let (word, rest) = splitWord(line)
+        let command = word.utf8.contains(where: { (0x41...0x5A).contains($0) }) ? word.lowercased() : word
+        switch command {
+        case "name":
+            return .name(rest.isEmpty ? nil : try nameArgument(rest))
+        case "up", "down":
+            let count = try countArgument(rest, command: command)
+            return command == "up" ? .up(count) : .down(count)
+        case "points":
+            return .points(rest.isEmpty ? nil : try numberArgument(rest, command: command))
+        case "step":
+            return .step(try numberArgument(rest, command: command))
+        case "min":
+            return .min(try numberArgument(rest, command: command))
+        case "max":
+            return .max(try numberArgument(rest, command: command))
+        case "upload", "reset", "quit", "exit":
+            try noArgument(rest, command: command)
+            switch command {
+            case "upload": return .upload
+            case "reset": return .reset
+            default: return .quit
+            }
+        case "show":
+            if rest.isEmpty { return .show(json: false) }
+            if rest == "--json" { return .show(json: true) }
+            throw CommandError("show accepts only --json, not \(TerminalText.quoted(rest)).")
+        case "help":
+            if rest.isEmpty { return .help(nil) }
+            let topic = rest.lowercased()
+            guard CommandCatalog.entry(named: topic) != nil else {
+                throw CommandError(
+                    "There is no help on \(TerminalText.quoted(rest)).\(hint(for: topic)) Topics: "
+                        + CommandCatalog.names.joined(separator: ", ") + ".")
+            }
+            return .help(topic)
+        default:
+            throw CommandError(
+                "Unknown command \(TerminalText.quoted(word)).\(hint(for: command)) Type help for the list of commands."
+            )
+        }
+    }
+
+    /// Reads a number typed by a user: a decimal literal such as `12`, `-3.5`, `.5` or `1e3`.
+    /// `-0` is 0.
+    /// - Throws: ``CommandError`` for anything else (`NaN`, `inf`, `0x10`, `12abc`) and for
+    ///   numbers too large for a Double (`1e999`).
+    public static func number(_ text: String) throws(CommandError) -> Double {
+        guard isDecimalLiteral(text), let value = Double(text) else {
+            throw CommandError(
+                "\(TerminalText.quoted(text)) is not a number; type a decimal number such as 12, -3.5 or 1e3."
+            )
+        }
+        guard value.isFinite else {
+            throw CommandError(
+                "\(TerminalText.quoted(text)) is too large; numbers must lie between -1.79e308 and 1.79e308.")
+        }
+        return value == 0 ? 0 : value
+    }
+
+    /// Reads a count of presses: a whole number such as `3`. The sign is kept, so the view model
+    /// can say which counts it accepts.
+    public static func count(_ text: String) throws(CommandError) -> Int {
+        let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            throw CommandError("\(TerminalText.quoted(text)) is not a count; type a whole number such as 3.")
+        }
+        guard let value = Int(text) else {
+            throw CommandError(
+                "\(TerminalText.quoted(text)) is too large; a count is a whole number up to \(Int.max).")
+        }
+        return value
+    }
+
+    // MARK: Pieces
+
+    /// The first word (up to a space or tab) and the rest of the line, both without surrounding
+    /// spaces and tabs.
+    static func splitWord(_ line: String) -> (word: String, rest: String) {
+        // Blanks are ASCII, so the UTF-8 view finds them without decoding characters, and its
+        // indices are valid indices of the string.
+        let bytes = line.utf8
+        let start = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
+        let wordEnd = bytes[start...].firstIndex(where: isBlank) ?? bytes.endIndex
+        return (String(line[start..<wordEnd]), trimmed(line[wordEnd...]))
+    }
+
+    static func trimmed(_ text: String) -> String {
+        trimmed(text[...])
+    }
+
+    static func trimmed(_ text: Substring) -> String {
+        let bytes = text.utf8
+        guard let first = bytes.firstIndex(where: { !isBlank($0) }),
+            let last = bytes.lastIndex(where: { !isBlank($0) })
+        else { return "" }
+        return String(text[first...last])
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+    }
+
+    /// The name: the rest of the line, or a double-quoted string in which `\"` and `\\` stand
+    /// for `"` and `\`.
+    static func nameArgument(_ rest: String) throws(CommandError) -> String {
+        guard rest.hasPrefix("\"") else { return rest }
+        var result = ""
+        var scalars = rest.unicodeScalars.dropFirst()
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            switch scalar {
+            case "\\":
+                guard let next = scalars.first else { break }
+                scalars = scalars.dropFirst()
+                if next == "\"" || next == "\\" {
+                    result.unicodeScalars.append(next)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                    result.unicodeScalars.append(next)
+                }
+                continue
+            case "\"":
+                guard trimmed(String(scalars)).isEmpty else {
+                    throw CommandError(
+                        "Nothing may follow the closing quote of a name; to put a quote inside it, type \\\"."
+                    )
+                }
+                return result
+            default:
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+        }
+        throw CommandError("The name has no closing quote; type name \"TEXT\" or name TEXT.")
+    }
+
+    static func numberArgument(_ rest: String, command: String) throws(CommandError) -> Double {
+        guard !rest.isEmpty else {
+            throw CommandError("\(command) needs a number, such as \(command) 5.")
+        }
+        guard !rest.utf8.contains(where: isBlank) else {
+            throw CommandError("\(command) takes one number, such as \(command) 5.")
+        }
+        return try number(rest)
+    }
+
+    static func countArgument(_ rest: String, command: String) throws(CommandError) -> Int {
+        if rest.isEmpty { return 1 }
+        guard !rest.utf8.contains(where: isBlank) else {
+            throw CommandError("\(command) takes one count, such as \(command) 3.")
+        }
+        return try count(rest)
+    }
+
+    static func noArgument(_ rest: String, command: String) throws(CommandError) {
+        guard rest.isEmpty else {
+            throw CommandError("\(command) takes no arguments.")
+        }
+    }
+
+    /// `[+-]? (digits (. digits?)? | . digits) ([eE] [+-]? digits)?`, in ASCII only.
+    static func isDecimalLiteral(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { (0x30...0x39).contains($0) }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            bytes = bytes.dropFirst()
+        }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                bytes = bytes.dropFirst()
+            }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
+
+    private static func hint(for word: String) -> String {
+        guard let suggestion = CommandCatalog.suggestion(for: word) else { return "" }
+        return " Did you mean \(suggestion)?"
+    }
+}

@@ -1,0 +1,24 @@
+import PlayerForm
+
+/// A score store that takes a while to answer, as the sample's upload did (it slept one second),
+/// so that a person sees "uploading..." and can cancel with Ctrl-C.
+public struct DelayedScoreStore: ScoreStore {
+    private let base: any ScoreStore
+    private let delay: Duration
+
+    /// Wraps `base`, answering each upload after `delay`.
+    public init(_ base: any ScoreStore, delay: Duration) {
+        self.base = base
+        self.delay = delay
+    }
+
+    public func upload(name: String, points: Double) async throws -> ScoreRecord {
+        if delay > .zero { try await Task.sleep(for: delay) }
+        try Task.checkCancellation()
+        return try await base.upload(name: name, points: points)
+    }
+
+    public func records() async throws -> [ScoreRecord] {
+        try await base.records()
+    }
+}

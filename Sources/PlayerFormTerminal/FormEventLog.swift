@@ -1,0 +1,116 @@
+import PlayerForm
+import ReactiveCore
+import Synchronization
+
+/// The REPL's bindings to the view model's outputs.
+///
+/// State (continuous outputs) is observed as it changes and written once per command, after the
+/// command, for each output whose shown value differs from what was last written: `up 3` writes
+/// `points: 103`, not three lines. Events (discrete outputs: the forbidden-name alert, messages,
+/// the start of an upload) are written at once, in the order they happen.
+final class FormEventLog: Sendable {
+    private struct State {
+        /// The latest line of each state output, in the order they are written.
+        var latest: [String?]
+        /// The line last written for each state output.
+        var written: [String?]
+        /// The number of the line being run, for errors in scripted mode.
+        var lineNumber: Int?
+        /// Whether a failed or cancelled upload was reported during the current command.
+        var uploadFailed = false
+    }
+
+    private enum Slot: Int, CaseIterable {
+        case name, points, step, min, max, validity, updates, stepper, nameField, uploadButton, uploads
+    }
+
+    private let state = Mutex(State(latest: Array(repeating: nil, count: Slot.allCases.count), written: []))
+    private let output: any TerminalOutput
+    private let renderer: FormRenderer
+    private let bindings = DisposeBag()
+
+    init(form: PlayerViewModel, output: any TerminalOutput, renderer: FormRenderer) {
+        self.output = output
+        self.renderer = renderer
+        bind(form.name, .name) { renderer.nameLine($0) }
+        bind(form.pointsText, .points) { renderer.pointsLine($0) }
+        bind(form.step, .step) { renderer.numberLine("step", $0) }
+        bind(form.min, .min) { renderer.numberLine("min", $0) }
+        bind(form.max, .max) { renderer.numberLine("max", $0) }
+        bind(form.issues, .validity) { renderer.validityLine($0) }
+        bind(form.pointUpdatesRemaining, .updates) { renderer.updatesLine($0) }
+        bind(form.canChangePoints, .stepper) { renderer.stepperLine($0) }
+        bind(form.canEditName, .nameField) { renderer.nameFieldLine($0) }
+        bind(Property.combineLatest(form.canUpload, form.isLocked), .uploadButton) {
+            renderer.uploadButtonLine(canUpload: $0.0, locked: $0.1)
+        }
+        bind(Property.combineLatest(form.uploadsDone, form.uploadsRemaining), .uploads) {
+            renderer.uploadsLine(done: $0.0, remaining: $0.1)
+        }
+        state.withLock { $0.written = $0.latest }
+
+        form.isUploading.changes.observeValues(in: bindings) { [output] uploading in
+            if uploading { output.write(renderer.uploadingLine()) }
+        }
+        form.forbiddenNameEntered.observeValues(in: bindings) { [output] name in
+            output.write(renderer.forbiddenNameLine(name))
+        }
+        form.messages.observeValues(in: bindings) { [weak self] message in
+            self?.report(message)
+        }
+    }
+
+    /// The number of the line being run, used in errors; nil in interactive mode.
+    var lineNumber: Int? {
+        get { state.withLock { $0.lineNumber } }
+        set { state.withLock { $0.lineNumber = newValue } }
+    }
+
+    /// Writes the state outputs that changed since they were last written.
+    func flushState() {
+        let lines = state.withLock { state -> [String] in
+            var lines: [String] = []
+            for index in state.latest.indices where state.latest[index] != state.written[index] {
+                if let line = state.latest[index] { lines.append(line) }
+            }
+            state.written = state.latest
+            return lines
+        }
+        for line in lines { output.write(line) }
+    }
+
+    /// Writes an error: `line N: message` in scripted mode, `error: message` at a terminal.
+    func error(_ message: String) {
+        let number = lineNumber
+        output.writeError(
+            number.map { "line \($0): " + message } ?? renderer.style.paint("error: ", .red) + message)
+    }
+
+    /// Whether an upload failed or was cancelled since the last call; resets the flag.
+    func takeUploadFailure() -> Bool {
+        state.withLock { state in
+            defer { state.uploadFailed = false }
+            return state.uploadFailed
+        }
+    }
+
+    private func report(_ message: PlayerMessage) {
+        switch message {
+        case .uploaded:
+            output.write(renderer.messageLine(message))
+        case .uploadFailed, .uploadCancelled:
+            state.withLock { $0.uploadFailed = true }
+            error(renderer.messageLine(message))
+        }
+    }
+
+    private func bind<Value>(
+        _ property: Property<Value>, _ slot: Slot, _ render: @escaping @Sendable (Value) -> String
+    ) {
+        let index = slot.rawValue
+        property.values.observeValues(in: bindings) { [weak self] value in
+            let line = render(value)
+            self?.state.withLock { $0.latest[index] = line }
+        }
+    }
+}

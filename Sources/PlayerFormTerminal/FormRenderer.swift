@@ -1,0 +1,203 @@
+import PlayerForm
+
+/// Turns the view model's outputs into text: event lines, the whole screen, JSON and the prompt.
+///
+/// Every value shown comes from a ``PlayerViewModel`` output; every reason comes from the view
+/// model's own messages. Text from the user is escaped.
+public struct FormRenderer: Sendable {
+    /// How to colour the text.
+    public let style: TerminalStyle
+
+    /// Creates a renderer.
+    public init(style: TerminalStyle = .plain) {
+        self.style = style
+    }
+
+    // MARK: Event lines
+
+    /// `name: "Dana"`
+    public func nameLine(_ name: String) -> String {
+        "name: " + TerminalText.quoted(name)
+    }
+
+    /// `points: 103`
+    public func pointsLine(_ pointsText: String) -> String {
+        "points: " + pointsText
+    }
+
+    /// `step: 2`, `min: 0`, `max: 50`
+    public func numberLine(_ label: String, _ value: Double) -> String {
+        "\(label): " + PointsFormat.text(value)
+    }
+
+    /// `valid: yes`, or `valid: no (The name is empty.)` with the view model's reasons.
+    public func validityLine(_ issues: [ValidationIssue]) -> String {
+        issues.isEmpty
+            ? "valid: " + style.paint("yes", .green)
+            : "valid: " + style.paint("no", .red) + " (" + reasons(issues) + ")"
+    }
+
+    /// `point updates left: 7`
+    public func updatesLine(_ remaining: Int) -> String {
+        "point updates left: \(remaining)"
+    }
+
+    /// `stepper: shown` or `stepper: hidden`
+    public func stepperLine(_ shown: Bool) -> String {
+        "stepper: " + (shown ? "shown" : "hidden")
+    }
+
+    /// `name field: enabled` or `name field: disabled`
+    public func nameFieldLine(_ enabled: Bool) -> String {
+        "name field: " + (enabled ? "enabled" : "disabled")
+    }
+
+    /// `upload button: enabled`, `disabled` or `hidden` (hidden once the form is locked).
+    public func uploadButtonLine(canUpload: Bool, locked: Bool) -> String {
+        "upload button: " + uploadButtonState(canUpload: canUpload, locked: locked)
+    }
+
+    /// `uploads: 1 done, 4 left`
+    public func uploadsLine(done: Int, remaining: Int) -> String {
+        "uploads: \(done) done, \(remaining) left"
+    }
+
+    /// `uploading...`
+    public func uploadingLine() -> String {
+        style.paint("uploading...", .yellow)
+    }
+
+    /// The sample's alert: `Forbidden Name! The name darn has been forbidden!`
+    public func forbiddenNameLine(_ name: String) -> String {
+        style.paint("Forbidden Name!", .bold) + " The name " + TerminalText.escaped(name)
+            + " has been forbidden!"
+    }
+
+    /// A message of the view model, such as `Updated Dana with 103 points`, escaped.
+    public func messageLine(_ message: PlayerMessage) -> String {
+        TerminalText.escaped(message.description)
+    }
+
+    /// What a stepper input did when the value asked for was kept within min and max:
+    /// `clamped: asked for 20000, points are 10000`
+    public func clampedLine(_ outcome: StepperOutcome) -> String? {
+        guard let requested = outcome.requested else { return nil }
+        return
+            "clamped: asked for \(PointsFormat.text(requested)), points are \(PointsFormat.text(outcome.points))"
+    }
+
+    // MARK: The whole form
+
+    /// The sample's screen, one widget a line.
+    public func screen(of form: PlayerViewModel) -> [String] {
+        let locked = form.isLocked.value
+        let stepper =
+            form.canChangePoints.value
+            ? "[-] [+]  step \(PointsFormat.text(form.step.value)), min \(PointsFormat.text(form.min.value)), "
+                + "max \(PointsFormat.text(form.max.value)), \(form.pointUpdatesRemaining.value) updates left"
+            : "hidden (\(form.pointUpdatesRemaining.value) updates left)"
+        let button = uploadButtonState(canUpload: form.canUpload.value, locked: locked)
+        return [
+            "Name:    [" + TerminalText.escaped(form.name.value) + "]"
+                + (form.canEditName.value ? "" : " (disabled)"),
+            "Points:  " + form.pointsText.value,
+            "Stepper: " + stepper,
+            "Upload:  " + (button == "hidden" ? "hidden" : "[Upload] " + button)
+                + " (\(form.uploadsDone.value) done, \(form.uploadsRemaining.value) left)"
+                + (form.isUploading.value ? ", uploading..." : ""),
+            "Valid:   "
+                + (form.issues.value.isEmpty
+                    ? style.paint("yes", .green)
+                    : style.paint("no", .red) + ": " + reasons(form.issues.value)),
+        ]
+    }
+
+    /// The form as one JSON object on one line, with the keys `name`, `points`, `step`, `min`,
+    /// `max`, `valid`, `issues` (reason codes), `pointUpdatesRemaining`, `uploads`,
+    /// `uploadsRemaining`, `canEditName`, `canChangePoints`, `canUpload`, `locked`, in that order.
+    public func json(of form: PlayerViewModel) -> String {
+        let issues = form.issues.value.map { "\"" + $0.code.rawValue + "\"" }.joined(separator: ",")
+        let fields: [(String, String)] = [
+            ("name", Self.jsonString(form.name.value)),
+            ("points", Self.jsonNumber(form.points.value)),
+            ("step", Self.jsonNumber(form.step.value)),
+            ("min", Self.jsonNumber(form.min.value)),
+            ("max", Self.jsonNumber(form.max.value)),
+            ("valid", String(form.isValid.value)),
+            ("issues", "[" + issues + "]"),
+            ("pointUpdatesRemaining", String(form.pointUpdatesRemaining.value)),
+            ("uploads", String(form.uploadsDone.value)),
+            ("uploadsRemaining", String(form.uploadsRemaining.value)),
+            ("canEditName", String(form.canEditName.value)),
+            ("canChangePoints", String(form.canChangePoints.value)),
+            ("canUpload", String(form.canUpload.value)),
+            ("locked", String(form.isLocked.value)),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
+    // MARK: Prompt and help
+
+    /// The prompt: the name, the points, and whether the form is valid, such as `Colin 100 ok> `.
+    /// Long names are shortened; colours are wrapped for readline.
+    public func prompt(name: String, pointsText: String, isValid: Bool) -> String {
+        var shown = TerminalText.escaped(name)
+        if shown.count > 24 { shown = String(shown.prefix(23)) + "…" }
+        if shown.isEmpty { shown = "(no name)" }
+        let validity = isValid ? style.paintPrompt("ok", .green) : style.paintPrompt("invalid", .red)
+        return style.paintPrompt(shown, .cyan) + " " + pointsText + " " + validity + "> "
+    }
+
+    /// `help`: every command with its usage and summary.
+    public func help() -> [String] {
+        let width = CommandCatalog.entries.map(\.usage.count).max() ?? 0
+        return ["Commands:"]
+            + CommandCatalog.entries.map { entry in
+                "  " + entry.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + entry.summary
+            }
+            + ["Blank lines and lines starting with # are ignored. Ctrl-C abandons a line or an upload."]
+    }
+
+    /// `help COMMAND`
+    public func help(for entry: CommandCatalog.Entry) -> [String] {
+        ["usage: " + entry.usage, "  " + entry.summary]
+    }
+
+    // MARK: Pieces
+
+    private func reasons(_ issues: [ValidationIssue]) -> String {
+        issues.map { TerminalText.escaped($0.message) }.joined(separator: " ")
+    }
+
+    private func uploadButtonState(canUpload: Bool, locked: Bool) -> String {
+        locked ? "hidden" : (canUpload ? "enabled" : "disabled")
+    }
+
+    /// A JSON string literal; control characters are escaped as JSON requires.
+    static func jsonString(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if TerminalText.needsEscape(scalar) && scalar.value <= 0xFFFF {
+                    let hex = String(scalar.value, radix: 16)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    /// A JSON number: whole numbers without a decimal part; null for what JSON cannot hold.
+    static func jsonNumber(_ value: Double) -> String {
+        value.isFinite ? PointsFormat.text(value) : "null"
+    }
+}

@@ -1,0 +1,26 @@
+/// What a line reader got from the user.
+public enum LineInput: Equatable, Sendable {
+    /// A line, without its line ending, as bytes: it may not be valid UTF-8.
+    case line([UInt8])
+    /// A line longer than ``LineLimits/maxBytes``; its bytes were read and dropped.
+    case tooLong(byteCount: Int)
+    /// The user pressed Ctrl-C: the line was abandoned.
+    case interrupted
+    /// The input ended (Ctrl-D at a terminal, end of file otherwise).
+    case end
+}
+
+/// How long a line may be.
+public enum LineLimits {
+    /// The longest line accepted, in bytes. Longer lines are reported, not buffered.
+    public static let maxBytes = 64 * 1024
+}
+
+/// Where the REPL gets its lines: readline at a terminal, a script otherwise, or a list of lines
+/// in a spec.
+public protocol LineReader: AnyObject {
+    /// Reads the next line, showing `prompt` first when the reader is interactive.
+    func read(prompt: String) async -> LineInput
+    /// Whether the reader talks to a person at a terminal (prompts, history, Ctrl-C).
+    var isInteractive: Bool { get }
+}

@@ -1,0 +1,96 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads lines from a file descriptor or from bytes in memory, with no prompt and no echo: the
+/// scripted mode of the REPL (`playerform < session.txt`).
+///
+/// Lines end at `\n`; a `\r` before it is dropped. Lines longer than ``LineLimits/maxBytes`` are
+/// skipped without being held in memory and reported as ``LineInput/tooLong(byteCount:)``.
+public final class ScriptedLineReader: LineReader {
+    private let fileDescriptor: Int32?
+    private var buffer: [UInt8]
+    private var position = 0
+    private var atEnd: Bool
+    private let maxBytes: Int
+    /// Called before the reader waits for more input, so that buffered output is seen while a
+    /// slow producer (`tail -f`, a person typing into a pipe) has not sent the next line yet.
+    public var beforeWaiting: () -> Void = {}
+
+    /// Reads from `fileDescriptor` (standard input by default).
+    public init(fileDescriptor: Int32 = 0, maxBytes: Int = LineLimits.maxBytes) {
+        self.fileDescriptor = fileDescriptor
+        self.buffer = []
+        self.atEnd = false
+        self.maxBytes = maxBytes
+    }
+
+    /// Reads from `bytes`, for specs.
+    public init(bytes: [UInt8], maxBytes: Int = LineLimits.maxBytes) {
+        self.fileDescriptor = nil
+        self.buffer = bytes
+        self.atEnd = true
+        self.maxBytes = maxBytes
+    }
+
+    /// Reads from `text`, for specs.
+    public convenience init(text: String) {
+        self.init(bytes: Array(text.utf8))
+    }
+
+    public var isInteractive: Bool { false }
+
+    public func read(prompt: String) async -> LineInput {
+        nextLine()
+    }
+
+    /// The next line, read synchronously.
+    public func nextLine() -> LineInput {
+        var line: [UInt8] = []
+        var length = 0
+        while true {
+            if position == buffer.count {
+                guard refill() else {
+                    if length == 0 { return .end }
+                    break
+                }
+            }
+            let available = buffer[position...]
+            if let newline = available.firstIndex(of: UInt8(ascii: "\n")) {
+                take(available[..<newline], into: &line, length: &length)
+                position = newline + 1
+                break
+            }
+            take(available, into: &line, length: &length)
+            position = buffer.count
+        }
+        if length > maxBytes { return .tooLong(byteCount: length) }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        return .line(line)
+    }
+
+    private func take(_ bytes: ArraySlice<UInt8>, into line: inout [UInt8], length: inout Int) {
+        length += bytes.count
+        if length <= maxBytes { line.append(contentsOf: bytes) } else { line.removeAll() }
+    }
+
+    /// Reads more input; false at the end.
+    private func refill() -> Bool {
+        guard !atEnd, let fileDescriptor else { return false }
+        beforeWaiting()
+        buffer.removeAll(keepingCapacity: true)
+        position = 0
+        buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { storage, count in
+            while true {
+                let got = Glibc.read(fileDescriptor, storage.baseAddress, storage.count)
+                if got < 0 && errno == EINTR { continue }
+                count = Swift.max(got, 0)
+                return
+            }
+        }
+        if buffer.isEmpty { atEnd = true }
+        return !buffer.isEmpty
+    }
+}

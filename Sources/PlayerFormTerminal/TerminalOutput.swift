@@ -1,0 +1,93 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where the REPL writes: results to one stream, errors to another.
+public protocol TerminalOutput: Sendable {
+    /// Writes one line of results.
+    func write(_ line: String)
+    /// Writes one line about an error.
+    func writeError(_ line: String)
+    /// Makes everything written so far visible.
+    func flush()
+}
+
+/// Writes results to standard output and errors to standard error.
+///
+/// When `buffered` (scripted mode), both streams are batched until ``flush()`` or 64 KiB. If
+/// standard output and standard error are the same file, pipe or terminal (`2>&1`), the two
+/// streams share one buffer, so that they keep their order; otherwise each has its own.
+public final class StandardOutput: TerminalOutput {
+    private struct Buffers {
+        var out: [UInt8] = []
+        var error: [UInt8] = []
+    }
+
+    private let pending = Mutex(Buffers())
+    private let buffered: Bool
+    private let merged: Bool
+
+    /// Creates an output; `buffered` batches lines until ``flush()``.
+    public init(buffered: Bool) {
+        self.buffered = buffered
+        self.merged = Self.sameDestination(1, 2)
+    }
+
+    public func write(_ line: String) {
+        pending.withLock { buffers in
+            buffers.out.append(contentsOf: line.utf8)
+            buffers.out.append(UInt8(ascii: "\n"))
+            if !buffered || buffers.out.count >= 64 * 1024 { Self.writeAll(&buffers.out, to: 1) }
+        }
+    }
+
+    public func writeError(_ line: String) {
+        pending.withLock { buffers in
+            if merged {
+                // One destination: keep the order by queueing errors with the results.
+                buffers.out.append(contentsOf: line.utf8)
+                buffers.out.append(UInt8(ascii: "\n"))
+                if !buffered || buffers.out.count >= 64 * 1024 { Self.writeAll(&buffers.out, to: 1) }
+            } else {
+                buffers.error.append(contentsOf: line.utf8)
+                buffers.error.append(UInt8(ascii: "\n"))
+                if !buffered || buffers.error.count >= 64 * 1024 { Self.writeAll(&buffers.error, to: 2) }
+            }
+        }
+    }
+
+    public func flush() {
+        pending.withLock { buffers in
+            Self.writeAll(&buffers.out, to: 1)
+            Self.writeAll(&buffers.error, to: 2)
+        }
+    }
+
+    /// Whether two descriptors lead to the same file, pipe or terminal.
+    private static func sameDestination(_ first: Int32, _ second: Int32) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard fstat(first, &a) == 0, fstat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    private static func writeAll(_ bytes: inout [UInt8], to fileDescriptor: Int32) {
+        guard !bytes.isEmpty else { return }
+        var offset = 0
+        bytes.withUnsafeBytes { raw in
+            while offset < raw.count {
+                let written = Glibc.write(fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,41 @@
+import PlayerFormTerminal
+import Synchronization
+
+/// A terminal output that keeps every line, results and errors in the order they were written.
+public final class CapturedOutput: TerminalOutput {
+    /// One line written.
+    public enum Line: Equatable, Sendable {
+        /// A result, on standard output.
+        case out(String)
+        /// An error, on standard error.
+        case error(String)
+    }
+
+    private let kept = Mutex<[Line]>([])
+
+    /// Creates an empty output.
+    public init() {}
+
+    public func write(_ line: String) {
+        kept.withLock { $0.append(.out(line)) }
+    }
+
+    public func writeError(_ line: String) {
+        kept.withLock { $0.append(.error(line)) }
+    }
+
+    public func flush() {}
+
+    /// Every line, in order.
+    public var lines: [Line] { kept.withLock { $0 } }
+
+    /// The results only.
+    public var results: [String] {
+        lines.compactMap { if case .out(let text) = $0 { text } else { nil } }
+    }
+
+    /// The errors only.
+    public var errors: [String] {
+        lines.compactMap { if case .error(let text) = $0 { text } else { nil } }
+    }
+}

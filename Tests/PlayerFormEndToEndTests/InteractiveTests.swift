@@ -1,0 +1,274 @@
+import Foundation
+import Testing
+
+/// A terminal for the built binary: a tmux session on its own server, driven with send-keys and
+/// read with capture-pane.
+final class TmuxTerminal {
+    /// The tmux server of the current run; each run gets its own, since a server that was just
+    /// told to exit may still accept a new session and then take it down with it.
+    private(set) var socket = ""
+    let home: URL
+
+    init(home: URL) {
+        self.home = home
+        socket = newSocket()
+    }
+
+    static var available: Bool {
+        (try? run(["tmux", "-V"]).status) == 0
+    }
+
+    /// Runs a command and returns its status and output. With `capture` false, output goes to
+    /// /dev/null: a tmux command that starts the server must not hand it a pipe, as the server
+    /// keeps it open. Uses posix_spawn, because Foundation's Process waits for every inheritor of
+    /// its descriptors, and the tmux server is one.
+    @discardableResult
+    static func run(_ arguments: [String], capture: Bool = true) throws -> (status: Int32, output: String) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capture {
+            posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        // The test runs on a thread that blocks most signals; the tmux server must not inherit
+        // that, or it never hears SIGCHLD, never reaps the program and never exits.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, environ)
+        close(ends[1])
+        defer { close(ends[0]) }
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+        var output = Data()
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(ends[0], &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output.append(contentsOf: chunk[0..<count])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7F) == 0
+        return (
+            exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), String(decoding: output, as: UTF8.self)
+        )
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        try Self.run(["tmux", "-S", socket, "-f", "/dev/null"] + arguments, capture: capture).output
+    }
+
+    /// Starts `playerform` with `arguments` in a fresh pane. The shell around it ignores Ctrl-C
+    /// (the terminal sends SIGINT to the whole foreground group, and a shell would die of it) and
+    /// prints the exit status when the program ends; the pane stays so it can be read.
+    func start(_ arguments: [String] = [], inputrc: String = "/dev/null") throws {
+        let environment = [
+            "INPUTRC=\(inputrc)", "TERM=dumb", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state",
+        ]
+        let script = #"trap "" INT; "$@"; echo "[exit $?]""#
+        stop()
+        socket = newSocket()
+        try tmux(
+            ["new-session", "-d", "-x", "120", "-y", "50", "sh", "-c", script, "sh", "env"] + environment
+                + [BuiltBinary.path] + arguments + [";", "set-option", "-g", "remain-on-exit", "on"],
+            capture: false)
+    }
+
+    /// Waits until the program has exited, and returns its exit status.
+    func waitForExit() throws -> Int32? {
+        let screen = try waitFor("the program to exit") { $0.contains("[exit ") }
+        guard let range = screen.range(of: #"\[exit (\d+)\]"#, options: .regularExpression) else {
+            return nil
+        }
+        return Int32(screen[range].dropFirst(6).dropLast())
+    }
+
+    func keys(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", "0"] + keys)
+    }
+
+    func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", "0", "-l", text])
+    }
+
+    func screen() throws -> String {
+        try tmux(["capture-pane", "-p", "-N", "-t", "0"])
+    }
+
+    /// Waits until the screen satisfies `condition`, for at most ten seconds, and returns it.
+    /// A terminal has no other way to say that the program has answered, so this polls.
+    @discardableResult
+    func waitFor(_ description: String, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(10)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            usleep(20_000)
+        }
+        Issue.record("timed out waiting for \(description); the screen shows:\n\(last)")
+        return last
+    }
+
+    @discardableResult
+    func waitFor(_ text: String) throws -> String {
+        try waitFor(text) { $0.contains(text) }
+    }
+
+    /// A socket in the spec's own folder, which is removed with it.
+    func newSocket() -> String {
+        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        return home.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8)).sock").path
+    }
+
+    func stop() {
+        _ = try? tmux(["kill-server"], capture: false)
+    }
+}
+
+/// The built binary at a terminal: prompt, editing, completion, history across two runs,
+/// Ctrl-C and Ctrl-D.
+/// Without tmux the suite is skipped, except under CI (CI=true), where a missing tmux must fail.
+@Suite(
+    "playerform at a terminal",
+    .enabled(if: TmuxTerminal.available || ProcessInfo.processInfo.environment["CI"] != nil, "needs tmux"),
+    .serialized)
+struct InteractiveTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "playerform-tty-\(UUID().uuidString)")
+
+    @Test("prompt, completion, Ctrl-C, history across two runs, and Ctrl-D exiting 0")
+    func session() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start()
+        try terminal.waitFor("Colin 100 ok> ")
+
+        // Tab completes a command word, then the rest of the line is typed.
+        try terminal.type("na")
+        try terminal.keys("Tab")
+        try terminal.waitFor("Colin 100 ok> name ")
+        try terminal.type("Dana")
+        try terminal.keys("Enter")
+        try terminal.waitFor("Dana 100 ok> ")
+        #expect(try terminal.screen().contains("name: \"Dana\""))
+
+        // Editing: Ctrl-A goes to the start of the line, and the word typed there is kept.
+        try terminal.type(" 2")
+        try terminal.keys("C-a")
+        try terminal.type("up")
+        try terminal.keys("Enter")
+        try terminal.waitFor("Dana 102 ok> ")
+
+        // Completion of help topics.
+        try terminal.type("help sh")
+        try terminal.keys("Tab")
+        try terminal.waitFor("help show ")
+        try terminal.keys("Enter")
+        try terminal.waitFor("usage: show [--json]")
+
+        // Ctrl-C abandons the line: the name stays.
+        try terminal.type("name Abandoned")
+        try terminal.waitFor("ok> name Abandoned")
+        try terminal.keys("C-c")
+        try terminal.waitFor("Abandoned^C\nDana 102 ok> ")
+        try terminal.type("name")
+        try terminal.keys("Enter")
+        let afterInterrupt = try terminal.waitFor("the name shown again") {
+            $0.components(separatedBy: "name: \"Dana\"").count == 3
+        }
+        #expect(!afterInterrupt.contains("name: \"Abandoned"))
+
+        // Ctrl-D on an empty line ends the session with status 0.
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+
+        let history = home.appendingPathComponent("state/playerform/history")
+        let attributes = try FileManager.default.attributesOfItem(atPath: history.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let kept = try String(contentsOf: history, encoding: .utf8)
+        #expect(kept.components(separatedBy: "\n").contains("help show "))
+
+        // A second run recalls the first run's lines with the up arrow.
+        try terminal.start()
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.keys("Up")
+        try terminal.waitFor("Colin 100 ok> name")
+        try terminal.keys("Up")
+        try terminal.waitFor("Colin 100 ok> help show")
+        try terminal.keys("Enter")
+        try terminal.waitFor("Draw the whole form")
+        try terminal.type("quit")
+        try terminal.keys("Enter")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
+    @Test("Ctrl-C during an upload cancels it and returns to the prompt")
+    func cancelUpload() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start(["--history-file", "/dev/null", "--upload-delay-milliseconds", "60000"])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("upload")
+        try terminal.keys("Enter")
+        try terminal.waitFor("uploading...")
+        try terminal.keys("C-c")
+        try terminal.waitFor("error: Upload of Colin was cancelled")
+        try terminal.type("show --json")
+        try terminal.keys("Enter")
+        try terminal.waitFor("\"canUpload\":true,")
+        #expect(try terminal.screen().contains("\"uploads\":"))
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("state").path))
+    }
+
+    @Test("~/.inputrc applies under the name playerform")
+    func inputrc() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let inputrc = home.appendingPathComponent("inputrc")
+        let bindings = """
+            $if playerform
+            "\\C-t": "show --json\\n"
+            $endif
+            $if other
+            "\\C-t": "up\\n"
+            $endif
+            """
+        try Data(bindings.utf8).write(to: inputrc)
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start(["--history-file", "/dev/null"], inputrc: inputrc.path)
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.keys("C-t")
+        try terminal.waitFor("\"pointUpdatesRemaining\":10,")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+}

@@ -1,0 +1,138 @@
+import Testing
+
+@testable import PlayerFormTerminal
+
+@Suite("CommandParser")
+struct CommandParserTests {
+    @Test("every command word parses to its command")
+    func everyCommand() throws {
+        #expect(try CommandParser.parse("name") == .name(nil))
+        #expect(try CommandParser.parse("name Dana") == .name("Dana"))
+        #expect(try CommandParser.parse("up") == .up(1))
+        #expect(try CommandParser.parse("up 3") == .up(3))
+        #expect(try CommandParser.parse("down 2") == .down(2))
+        #expect(try CommandParser.parse("points") == .points(nil))
+        #expect(try CommandParser.parse("points 12") == .points(12))
+        #expect(try CommandParser.parse("step 0.5") == .step(0.5))
+        #expect(try CommandParser.parse("min -3.5") == .min(-3.5))
+        #expect(try CommandParser.parse("max 1e3") == .max(1000))
+        #expect(try CommandParser.parse("upload") == .upload)
+        #expect(try CommandParser.parse("reset") == .reset)
+        #expect(try CommandParser.parse("show") == .show(json: false))
+        #expect(try CommandParser.parse("show --json") == .show(json: true))
+        #expect(try CommandParser.parse("help") == .help(nil))
+        #expect(try CommandParser.parse("help up") == .help("up"))
+        #expect(try CommandParser.parse("quit") == .quit)
+        #expect(try CommandParser.parse("exit") == .quit)
+    }
+
+    @Test("command words ignore case and surrounding blanks")
+    func caseAndBlanks() throws {
+        #expect(try CommandParser.parse("  UP\t2 ") == .up(2))
+    }
+
+    @Test("a name is the rest of the line, trimmed, with inner spaces kept")
+    func nameRestOfLine() throws {
+        #expect(try CommandParser.parse("name   Dana  Smith  ") == .name("Dana  Smith"))
+    }
+
+    @Test("a quoted name keeps leading and trailing spaces, and \"\" clears it")
+    func quotedName() throws {
+        #expect(try CommandParser.parse("name \"  Dana \"") == .name("  Dana "))
+        #expect(try CommandParser.parse("name \"\"") == .name(""))
+    }
+
+    @Test("inside quotes, \\\" and \\\\ stand for a quote and a backslash; other backslashes stay")
+    func quotedEscapes() throws {
+        #expect(try CommandParser.parse(#"name "a\"b\\c\d""#) == .name(#"a"b\c\d"#))
+    }
+
+    @Test("a quoted name must be closed and nothing may follow it")
+    func badQuotes() {
+        #expect(throws: CommandError.self) { try CommandParser.parse("name \"Dana") }
+        #expect(throws: CommandError.self) { try CommandParser.parse("name \"Dana\" Smith") }
+    }
+
+    @Test("the quoted form that output shows reads back as the same name")
+    func quotedRoundTrip() throws {
+        for name in ["  x  ", #"say "hi""#, #"back\slash"#, ""] {
+            #expect(try CommandParser.parse("name " + TerminalText.quoted(name)) == .name(name))
+        }
+    }
+
+    @Test("decimal literals are numbers; -0 is 0")
+    func acceptedNumbers() throws {
+        #expect(try CommandParser.number("12") == 12)
+        #expect(try CommandParser.number("-3.5") == -3.5)
+        #expect(try CommandParser.number("1e3") == 1000)
+        #expect(try CommandParser.number("+.5") == 0.5)
+        #expect(try CommandParser.number("2.") == 2)
+        #expect(try CommandParser.number("1E-2") == 0.01)
+        let zero = try CommandParser.number("-0")
+        #expect(zero == 0 && zero.sign == .plus)
+    }
+
+    @Test(
+        "anything but a decimal literal is refused with what is accepted",
+        arguments: [
+            "NaN", "nan", "inf", "-inf", "infinity", "0x10", "12abc", "1e", "e3", ".", "-", "1_000", "１２", "",
+        ])
+    func refusedNumbers(_ text: String) {
+        #expect(throws: CommandError.self) { try CommandParser.number(text) }
+        do {
+            _ = try CommandParser.number(text)
+        } catch {
+            #expect(error.message.contains("such as 12, -3.5 or 1e3"))
+        }
+    }
+
+    @Test("a number too large for a Double is refused as too large")
+    func overflow() {
+        #expect(
+            throws: CommandError("\"1e999\" is too large; numbers must lie between -1.79e308 and 1.79e308.")
+        ) {
+            try CommandParser.number("1e999")
+        }
+    }
+
+    @Test("counts are whole numbers; their sign is left for the view model to judge")
+    func counts() throws {
+        #expect(try CommandParser.parse("up 99999999999") == .up(99_999_999_999))
+        #expect(try CommandParser.parse("down -3") == .down(-3))
+        #expect(try CommandParser.parse("up 0") == .up(0))
+        #expect(throws: CommandError.self) { try CommandParser.parse("up 1.5") }
+        #expect(throws: CommandError.self) { try CommandParser.parse("up two") }
+        #expect(throws: CommandError.self) { try CommandParser.parse("up 99999999999999999999") }
+        #expect(throws: CommandError.self) { try CommandParser.parse("up 1 2") }
+    }
+
+    @Test("an unknown command suggests the closest command")
+    func didYouMean() {
+        #expect(
+            throws: CommandError(
+                "Unknown command \"nmae\". Did you mean name? Type help for the list of commands.")
+        ) { try CommandParser.parse("nmae Dana") }
+        #expect(throws: CommandError("Unknown command \"frobnicate\". Type help for the list of commands.")) {
+            try CommandParser.parse("frobnicate")
+        }
+    }
+
+    @Test("an unknown command is escaped in the message")
+    func unknownEscaped() {
+        #expect(throws: CommandError("Unknown command \"\\u{1B}[2J\". Type help for the list of commands.")) {
+            try CommandParser.parse("\u{1B}[2J")
+        }
+    }
+
+    @Test("commands without arguments refuse arguments, and show accepts only --json")
+    func extraArguments() {
+        #expect(throws: CommandError("upload takes no arguments.")) { try CommandParser.parse("upload now") }
+        #expect(throws: CommandError("show accepts only --json, not \"json\".")) {
+            try CommandParser.parse("show json")
+        }
+        #expect(throws: CommandError.self) { try CommandParser.parse("help nothing") }
+        #expect(throws: CommandError("step needs a number, such as step 5.")) {
+            try CommandParser.parse("step")
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import PlayerForm
+import PlayerFormTerminalTesting
+import Testing
+
+@testable import PlayerFormTerminal
+
+/// A reader that plays back lines and records the prompts it was shown.
+final class PlaybackReader: LineReader, @unchecked Sendable {
+    // @unchecked: used by one session at a time, from one task.
+    private var inputs: [LineInput]
+    private(set) var prompts: [String] = []
+    let isInteractive: Bool
+
+    init(_ inputs: [LineInput], interactive: Bool) {
+        self.inputs = inputs
+        self.isInteractive = interactive
+    }
+
+    convenience init(lines: [String], interactive: Bool) {
+        self.init(lines.map { .line(Array($0.utf8)) }, interactive: interactive)
+    }
+
+    func read(prompt: String) async -> LineInput {
+        prompts.append(prompt)
+        return inputs.isEmpty ? .end : inputs.removeFirst()
+    }
+}
+
+/// An upload that runs until it is cancelled, and says when it has started.
+final class EndlessStore: ScoreStore {
+    let started = AsyncStream<Void>.makeStream()
+
+    func upload(name: String, points: Double) async throws -> ScoreRecord {
+        started.continuation.yield()
+        // Not a timing sleep: the upload stands for one that never answers, and only
+        // cancellation ends it.
+        try await Task.sleep(for: .seconds(3600))
+        throw CancellationError()
+    }
+
+    func records() async throws -> [ScoreRecord] { [] }
+}
+
+@Suite("REPLSession")
+struct REPLSessionTests {
+    let form = PlayerViewModel(store: InMemoryScoreStore())
+    let output = CapturedOutput()
+
+    func run(_ script: String, bail: Bool = false) async -> REPLSession.Outcome {
+        await REPLSession(form: form, reader: ScriptedLineReader(text: script), output: output, bail: bail)
+            .run()
+    }
+
+    @Test("a script whose commands all succeed exits 0 and writes one line per changed output")
+    func succeeds() async {
+        #expect(await run("name Dana\nup 3\n") == .succeeded)
+        #expect(output.lines == [.out("name: \"Dana\""), .out("points: 103"), .out("point updates left: 7")])
+    }
+
+    @Test("a failed command is reported on stderr with its line number, and the script exits 1")
+    func failure() async {
+        #expect(await run("\n# comment\nfly\nup\n") == .failed)
+        #expect(
+            output.lines == [
+                .error("line 3: Unknown command \"fly\". Type help for the list of commands."),
+                .out("points: 101"), .out("point updates left: 9"),
+            ])
+    }
+
+    @Test("--bail stops at the first failed command")
+    func bail() async {
+        #expect(await run("fly\nup\n", bail: true) == .failed)
+        #expect(output.results.isEmpty)
+        #expect(form.points.value == 100)
+    }
+
+    @Test("quit ends the session; later lines are not read")
+    func quit() async {
+        #expect(await run("quit\nup\n") == .succeeded)
+        #expect(form.points.value == 100)
+    }
+
+    @Test("refusals print the view model's own reason")
+    func refusals() async throws {
+        #expect(await run("name \"\"\nupload\n") == .failed)
+        let refusal = await form.uploadTapped()
+        guard case .refused(let reason) = refusal else {
+            Issue.record("expected a refusal")
+            return
+        }
+        #expect(output.errors == ["line 2: " + reason.description])
+    }
+
+    @Test("a forbidden name shows the alert, then the empty name and why the form is invalid")
+    func forbiddenName() async {
+        _ = await run("name poop\n")
+        #expect(
+            output.lines == [
+                .out("Forbidden Name! The name poop has been forbidden!"), .out("name: \"\""),
+                .out("valid: no (The name is empty.)"), .out("upload button: disabled"),
+            ])
+    }
+
+    @Test("an upload says it is running, then the view model's message, then the new counts")
+    func upload() async {
+        #expect(await run("upload\n") == .succeeded)
+        #expect(
+            output.results == ["uploading...", "Updated Colin with 100 points", "uploads: 1 done, 4 left"])
+    }
+
+    @Test("a stepper value outside min and max is clamped, and the output says so")
+    func clamped() async {
+        #expect(await run("points -5\n") == .succeeded)
+        #expect(
+            output.results == ["points: 0", "point updates left: 9", "clamped: asked for -5, points are 0"])
+    }
+
+    @Test("a huge count stops at the update limit with the view model's reason", .timeLimit(.minutes(1)))
+    func hugeCount() async {
+        #expect(await run("up 99999999999\n") == .failed)
+        #expect(form.points.value == 110)
+        #expect(output.errors == ["line 1: No point updates left: the points can be changed 10 times."])
+    }
+
+    @Test("invalid UTF-8 is refused with its bytes shown as \\xNN")
+    func invalidUTF8() async {
+        let reader = ScriptedLineReader(bytes: Array("name A".utf8) + [0xFF, 0x0A])
+        #expect(await REPLSession(form: form, reader: reader, output: output).run() == .failed)
+        #expect(output.errors == [#"line 1: The line is not valid UTF-8: name A\xFF. Type UTF-8 text."#])
+        #expect(form.name.value == "Colin")
+    }
+
+    @Test("a line longer than the limit is refused with its length")
+    func tooLong() async {
+        let reader = PlaybackReader([.tooLong(byteCount: 5_000_000)], interactive: false)
+        #expect(await REPLSession(form: form, reader: reader, output: output).run() == .failed)
+        #expect(
+            output.errors == [
+                "line 1: The line is 5000000 bytes long; lines of up to 65536 bytes are accepted."
+            ])
+    }
+
+    @Test("control characters and NUL in a name are escaped when shown")
+    func escapedName() async {
+        _ = await run("name a\u{0}\u{1B}[2Jb\n")
+        #expect(form.name.value == "a\u{0}\u{1B}[2Jb")
+        #expect(output.results == [#"name: "a\u{0}\u{1B}[2Jb""#])
+    }
+
+    @Test("interactive: the prompt follows the view model, errors have no line numbers, status is 0")
+    func interactive() async {
+        let reader = PlaybackReader(lines: ["name Dana", "fly", "name"], interactive: true)
+        let outcome = await REPLSession(form: form, reader: reader, output: output).run()
+        #expect(outcome == .succeeded)
+        #expect(reader.prompts == ["Colin 100 ok> ", "Dana 100 ok> ", "Dana 100 ok> ", "Dana 100 ok> "])
+        #expect(output.errors == ["error: Unknown command \"fly\". Type help for the list of commands."])
+    }
+
+    @Test("interactive: Ctrl-C at the prompt abandons the line and prompts again")
+    func interruptedLine() async {
+        let reader = PlaybackReader([.interrupted, .line(Array("up".utf8))], interactive: true)
+        #expect(await REPLSession(form: form, reader: reader, output: output).run() == .succeeded)
+        #expect(reader.prompts.count == 3)
+        #expect(form.points.value == 101)
+    }
+
+    @Test("interactive: Ctrl-C during an upload cancels it through the view model", .timeLimit(.minutes(1)))
+    func cancelUpload() async {
+        let store = EndlessStore()
+        let form = PlayerViewModel(store: store)
+        let interrupts = ManualInterrupts()
+        let reader = PlaybackReader(lines: ["upload"], interactive: true)
+        let session = REPLSession(form: form, reader: reader, output: output, interrupts: interrupts)
+        async let outcome = session.run()
+        for await _ in store.started.stream { break }
+        #expect(interrupts.press())
+        #expect(await outcome == .succeeded)
+        #expect(form.uploadsDone.value == 0)
+        #expect(output.errors == ["error: Upload of Colin was cancelled"])
+        #expect(output.results == ["uploading...", "^C"])
+        #expect(!interrupts.press())
+    }
+}
