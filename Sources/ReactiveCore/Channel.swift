@@ -109,9 +109,18 @@ import Synchronization
 
     /// Delivers a claimed value to the observers it was claimed for, then anything queued meanwhile.
     @inlinable func deliver(_ claim: Claim) {
-        for entry in claim.entries where entry.since < claim.sequence {
-            guard entry.isActive.load(ordering: .acquiring) else { continue }
-            entry.observer.send(claim.value)
+        // The claim's array keeps every entry alive for the whole loop; walking its buffer spares a
+        // retain and a release of each entry.
+        claim.entries.withUnsafeBufferPointer { entries in
+            for index in entries.indices {
+                let entry = Unmanaged.passUnretained(entries[index])
+                entry._withUnsafeGuaranteedRef { entry in
+                    guard entry.since < claim.sequence, entry.isActive.load(ordering: .acquiring) else {
+                        return
+                    }
+                    entry.observer.send(claim.value)
+                }
+            }
         }
         drain()
     }
