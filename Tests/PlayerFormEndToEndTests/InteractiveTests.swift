@@ -84,6 +84,7 @@ final class TmuxTerminal {
     func start(_ arguments: [String] = [], inputrc: String = "/dev/null") throws {
         let environment = [
             "INPUTRC=\(inputrc)", "TERM=dumb", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state",
+            "XDG_DATA_HOME=\(home.path)/data",
         ]
         let script = #"trap "" INT; "$@"; echo "[exit $?]""#
         stop()
