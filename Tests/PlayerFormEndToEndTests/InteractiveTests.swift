@@ -248,6 +248,39 @@ struct InteractiveTests {
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("state").path))
     }
 
+    @Test("at a terminal, delete asks Delete NAME? [y/N] and deletes only after y")
+    func deleteAsks() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start(["--history-file", "/dev/null"])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("add Bob 120")
+        try terminal.keys("Enter")
+        try terminal.waitFor("+ 1 Bob 120")
+        try terminal.type("delete 1")
+        try terminal.keys("Enter")
+        try terminal.waitFor("Delete Bob? [y/N] ")
+        try terminal.keys("Enter")
+        try terminal.waitFor("not deleted")
+        try terminal.type("delete 1")
+        try terminal.keys("Enter")
+        try terminal.waitFor("the question asked again") {
+            $0.components(separatedBy: "Delete Bob? [y/N] ").count == 3
+        }
+        try terminal.type("y")
+        try terminal.keys("Enter")
+        try terminal.waitFor("- 1 Bob")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+        // The default store is under XDG_DATA_HOME: the add and the deletion were kept there.
+        let kept = try String(
+            contentsOf: home.appendingPathComponent("data/playerform/scores.jsonl"), encoding: .utf8)
+        #expect(kept.split(separator: "\n").count == 2)
+        #expect(kept.contains("\"kind\":\"delete\""))
+    }
+
     @Test("~/.inputrc applies under the name playerform")
     func inputrc() throws {
         defer { try? FileManager.default.removeItem(at: home) }
