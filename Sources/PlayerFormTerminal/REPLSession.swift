@@ -241,7 +241,7 @@ public final class REPLSession {
                         "delete asks before deleting, and a script cannot answer; type delete \(row) --yes.")
                     return .failed
                 }
-                let answer = await reader.read(prompt: "Delete \(TerminalText.escaped(name))? [y/N] ")
+                let answer = await reader.answer(prompt: "Delete \(TerminalText.escaped(name))? [y/N] ")
                 guard case .line(let bytes) = answer,
                     ["y", "yes"].contains(
                         CommandParser.trimmed(String(decoding: bytes, as: UTF8.self)).lowercased())

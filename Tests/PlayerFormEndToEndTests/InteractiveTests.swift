@@ -254,7 +254,8 @@ struct InteractiveTests {
         let terminal = TmuxTerminal(home: home)
         defer { terminal.stop() }
 
-        try terminal.start(["--history-file", "/dev/null"])
+        let history = home.appendingPathComponent("history")
+        try terminal.start(["--history-file", history.path])
         try terminal.waitFor("Colin 100 ok> ")
         try terminal.type("add Bob 120")
         try terminal.keys("Enter")
@@ -279,6 +280,9 @@ struct InteractiveTests {
             contentsOf: home.appendingPathComponent("data/playerform/scores.jsonl"), encoding: .utf8)
         #expect(kept.split(separator: "\n").count == 2)
         #expect(kept.contains("\"kind\":\"delete\""))
+        // Answers are not commands: the history holds the commands only.
+        let commands = try String(contentsOf: history, encoding: .utf8).split(separator: "\n")
+        #expect(commands == ["add Bob 120", "delete 1"])
     }
 
     @Test("~/.inputrc applies under the name playerform")
