@@ -16,7 +16,8 @@ struct PlayerFormCommand: AsyncParsableCommand {
         discussion: """
             With a terminal on standard input, starts an interactive session (type help). \
             Otherwise reads commands from standard input, one a line, and exits with status 0 \
-            when every command succeeded, 1 when one failed.
+            when every command succeeded, 1 when one failed. Uploads are kept in a score file \
+            (--store), which the roster commands (players, add, select, delete) show and edit.
             """,
         version: "0.1.0",
         subcommands: [Validate.self]
