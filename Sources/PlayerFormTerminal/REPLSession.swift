@@ -272,7 +272,8 @@ public final class REPLSession {
         switch error {
         case ActionError.disabled:
             log.error("The roster is busy with another change; try again.")
-        case ActionError.cancelled:
+        case ActionError.cancelled, ActionError.failed(is CancellationError):
+            // The roster raises no alert for a cancelled change.
             log.error("The change was cancelled.")
         case ActionError.failed:
             // The roster's alert has said what went wrong.

@@ -42,6 +42,21 @@ actor DamagedStore: ScoreStore {
     }
 }
 
+/// A store whose deletions are cancelled before they are kept.
+struct CancellingStore: ScoreStore {
+    func upload(name: String, points: Double) async throws -> ScoreRecord {
+        ScoreRecord(id: UUID(), name: name, points: points, uploadedAt: Date(timeIntervalSince1970: 0))
+    }
+
+    func records() async throws -> [ScoreRecord] {
+        [ScoreRecord(id: UUID(), name: "Ann", points: 5, uploadedAt: Date(timeIntervalSince1970: 0))]
+    }
+
+    func delete(ids: [UUID]) async throws {
+        throw CancellationError()
+    }
+}
+
 struct StoreFailure: Error, CustomStringConvertible {
     var description: String { "scores.jsonl: cannot read the file: Input/output error" }
 }
@@ -162,6 +177,15 @@ struct RosterSessionTests {
                     "line 1: Could not read the scores: scores.jsonl: cannot read the file: Input/output error"
                 ),
                 .out("Players (1)"), .out("  1 Ann 5"), .out("+ 2 Bob 1"),
+            ])
+    }
+
+    @Test("a cancelled deletion, which raises no alert, still says that it did not happen")
+    func cancelledDelete() async {
+        #expect(await run(CancellingStore(), "delete 1 --yes\nplayers\n") == .failed)
+        #expect(
+            output.lines == [
+                .error("line 1: The change was cancelled."), .out("Players (1)"), .out("  1 Ann 5"),
             ])
     }
 
