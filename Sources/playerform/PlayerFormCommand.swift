@@ -74,7 +74,9 @@ struct PlayerFormCommand: AsyncParsableCommand {
         if store?.isEmpty == true {
             throw ValidationError("--store needs the path of a score file, such as --store scores.jsonl.")
         }
-
+        if let uploadTime, !uploadTime.isFinite {
+            throw ValidationError("--upload-time must be a number of seconds since 1970.")
+        }
     }
 
     func run() async throws {
