@@ -34,8 +34,11 @@ let package = Package(
             pkgConfig: "readline",
             providers: [.apt(["libreadline-dev"])]
         ),
-        // The terminal view of the player form: the REPL, its commands, rendering and line readers.
-        .target(name: "PlayerFormTerminal", dependencies: ["PlayerForm", "ReactiveCore", "CReadline"]),
+        // The terminal view of the player form and the roster: the REPL, its commands, rendering,
+        // line readers, and the score file it uses by default.
+        .target(
+            name: "PlayerFormTerminal",
+            dependencies: ["PlayerForm", "PlayerFormStore", "ReactiveCore", "CReadline"]),
         // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
         .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
         // The thin executable: parses arguments and connects the layers.

@@ -10,6 +10,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 rounds="${1:-7}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# The REPL reads its score file when it starts: use an empty one, not the user's.
+export XDG_DATA_HOME="$work/data"
 
 swift build -c release --package-path .. --product playerform >/dev/null
 playerform="$(swift build -c release --package-path .. --show-bin-path)/playerform"

@@ -20,6 +20,17 @@ public enum Command: Equatable, Sendable {
     case reset
     /// `show` draws the whole form; `show --json` prints it as one JSON object.
     case show(json: Bool)
+    /// `players` draws the roster; `players --json` prints it as one JSON array.
+    case players(json: Bool)
+    /// `add NAME POINTS` adds a player to the roster (or new points for a player in it).
+    case add(name: String, points: Double)
+    /// `select N` selects or deselects the player in row N (counting from 1).
+    case select(row: Int)
+    /// `delete N [--yes]` deletes the player in row N (counting from 1); `--yes` skips the
+    /// question asked at a terminal, and is required in a script.
+    case delete(row: Int, confirmed: Bool)
+    /// `refresh` reads the score store again.
+    case refresh
     /// `help` lists the commands; `help COMMAND` explains one.
     case help(String?)
     /// `quit` or `exit` ends the session.

@@ -28,17 +28,28 @@ public enum CommandParser {
             return .min(try numberArgument(rest, command: command))
         case "max":
             return .max(try numberArgument(rest, command: command))
-        case "upload", "reset", "quit", "exit":
+        case "upload", "reset", "refresh", "quit", "exit":
             try noArgument(rest, command: command)
             switch command {
             case "upload": return .upload
             case "reset": return .reset
+            case "refresh": return .refresh
             default: return .quit
             }
         case "show":
             if rest.isEmpty { return .show(json: false) }
             if rest == "--json" { return .show(json: true) }
             throw CommandError("show accepts only --json, not \(TerminalText.quoted(rest)).")
+        case "players":
+            if rest.isEmpty { return .players(json: false) }
+            if rest == "--json" { return .players(json: true) }
+            throw CommandError("players accepts only --json, not \(TerminalText.quoted(rest)).")
+        case "add":
+            return try addArguments(rest)
+        case "select":
+            return .select(row: try rowArgument(rest, command: command))
+        case "delete":
+            return try deleteArguments(rest)
         case "help":
             if rest.isEmpty { return .help(nil) }
             let topic = rest.lowercased()
@@ -171,6 +182,47 @@ public enum CommandParser {
         guard rest.isEmpty else {
             throw CommandError("\(command) takes no arguments.")
         }
+    }
+
+    /// `add NAME POINTS`: the points are the last word; the name is everything before them,
+    /// read as `name` reads its text.
+    static func addArguments(_ rest: String) throws(CommandError) -> Command {
+        let usage = "type add NAME POINTS, such as add Bob 120."
+        let bytes = rest.utf8
+        guard let blank = bytes.lastIndex(where: isBlank) else {
+            throw CommandError("add needs a name and points; " + usage)
+        }
+        let name = try nameArgument(trimmed(rest[..<blank]))
+        let pointsText = String(rest[bytes.index(after: blank)...])
+        return .add(name: name, points: try number(pointsText))
+    }
+
+    /// `delete N [--yes]`, with `--yes` before or after N.
+    static func deleteArguments(_ rest: String) throws(CommandError) -> Command {
+        var words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let confirmed = words.contains("--yes")
+        words.removeAll { $0 == "--yes" }
+        guard words.count == 1 else {
+            throw CommandError("delete takes one row number and, optionally, --yes, such as delete 2 --yes.")
+        }
+        return .delete(row: try rowArgument(words[0], command: "delete"), confirmed: confirmed)
+    }
+
+    /// A row number as the table shows it: a whole number from 1.
+    static func rowArgument(_ rest: String, command: String) throws(CommandError) -> Int {
+        guard !rest.isEmpty else {
+            throw CommandError("\(command) needs a row number, such as \(command) 1; players lists the rows.")
+        }
+        guard !rest.utf8.contains(where: isBlank) else {
+            throw CommandError("\(command) takes one row number, such as \(command) 1.")
+        }
+        let digits = rest.utf8.allSatisfy { (0x30...0x39).contains($0) }
+        guard digits, let row = Int(rest), row >= 1 else {
+            throw CommandError(
+                "\(TerminalText.quoted(rest)) is not a row number; rows are numbered from 1, as players shows them."
+            )
+        }
+        return row
     }
 
     /// `[+-]? (digits (. digits?)? | . digits) ([eE] [+-]? digits)?`, in ASCII only.

@@ -1,3 +1,4 @@
+import Foundation
 import PlayerForm
 
 /// A score store that takes a while to answer, as the sample's upload did (it slept one second),
@@ -20,5 +21,13 @@ public struct DelayedScoreStore: ScoreStore {
 
     public func records() async throws -> [ScoreRecord] {
         try await base.records()
+    }
+
+    public func delete(ids: [UUID]) async throws {
+        try await base.delete(ids: ids)
+    }
+
+    public func read() async throws -> ScoreReading {
+        try await base.read()
     }
 }

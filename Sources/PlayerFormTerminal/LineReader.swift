@@ -23,4 +23,14 @@ public protocol LineReader: AnyObject {
     func read(prompt: String) async -> LineInput
     /// Whether the reader talks to a person at a terminal (prompts, history, Ctrl-C).
     var isInteractive: Bool { get }
+    /// Reads the answer to a question, such as `Delete Bob? [y/N] `; unlike a command, an
+    /// answer is not kept in the history.
+    func answer(prompt: String) async -> LineInput
+}
+
+extension LineReader {
+    /// Reads the answer as a line; readers that keep no history need nothing more.
+    public func answer(prompt: String) async -> LineInput {
+        await read(prompt: prompt)
+    }
 }

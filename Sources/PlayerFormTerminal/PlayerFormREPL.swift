@@ -1,8 +1,10 @@
+import Foundation
 import Glibc
 import PlayerForm
+import PlayerFormStore
 
 /// Starts the REPL for the executable: picks interactive or scripted mode from standard input,
-/// chooses colours and the history file, and runs a session.
+/// chooses colours, the history file and the score file, and runs a session.
 public enum PlayerFormREPL {
     /// What the command line asked for.
     public struct Options: Sendable {
@@ -17,18 +19,42 @@ public enum PlayerFormREPL {
         /// How long an upload takes; nil for the default (one second at a terminal, none in
         /// scripted mode).
         public var uploadDelay: Duration?
+        /// The score file, as ``storePath(option:environment:)`` chose it.
+        public var storePath: String
+        /// The time every upload is stamped with, for reproducible output; nil for the clock.
+        public var uploadTime: Date?
 
         /// Creates options.
         public init(
             rules: PlayerRules = .defaults, noColor: Bool = false, bail: Bool = false,
-            historyFile: String? = nil, uploadDelay: Duration? = nil
+            historyFile: String? = nil, uploadDelay: Duration? = nil, storePath: String,
+            uploadTime: Date? = nil
         ) {
             self.rules = rules
             self.noColor = noColor
             self.bail = bail
             self.historyFile = historyFile
             self.uploadDelay = uploadDelay
+            self.storePath = storePath
+            self.uploadTime = uploadTime
         }
+    }
+
+    /// The score file: `option` (`--store`) when given, else the default place for
+    /// `environment` (``StoreLocation/defaultPath(environment:)``).
+    /// - Throws: ``StoreError/noDataDirectory`` when there is no option and no default place.
+    public static func storePath(option: String?, environment: [String: String]) throws(StoreError) -> String
+    {
+        if let option { return option }
+        return try StoreLocation.defaultPath(environment: environment)
+    }
+
+    /// The form and the roster of a session, both on `store`; the form's uploads take `delay`.
+    public static func viewModels(
+        rules: PlayerRules, store: any ScoreStore, uploadDelay delay: Duration
+    ) -> (form: PlayerViewModel, roster: RosterViewModel) {
+        let form = PlayerViewModel(rules: rules, store: DelayedScoreStore(store, delay: delay))
+        return (form, RosterViewModel(store: store, rules: rules))
     }
 
     /// Runs a session on standard input and output and returns the exit status: 0 when every
@@ -37,12 +63,14 @@ public enum PlayerFormREPL {
         let interactive = isatty(0) == 1 && isatty(1) == 1
         let output = StandardOutput(buffered: !interactive)
         let delay = options.uploadDelay ?? (interactive ? .seconds(1) : .zero)
-        let form = PlayerViewModel(
-            rules: options.rules, store: DelayedScoreStore(InMemoryScoreStore(), delay: delay))
+        let uploadTime = options.uploadTime
+        let store = FileScoreStore(path: options.storePath, now: { uploadTime ?? Date() })
+        let (form, roster) = viewModels(rules: options.rules, store: store, uploadDelay: delay)
         guard interactive else {
             let reader = ScriptedLineReader()
             reader.beforeWaiting = { output.flush() }
-            let session = REPLSession(form: form, reader: reader, output: output, bail: options.bail)
+            let session = REPLSession(
+                form: form, roster: roster, reader: reader, output: output, bail: options.bail)
             return await session.run().exitStatus
         }
         let style = TerminalStyle.choose(
@@ -53,7 +81,8 @@ public enum PlayerFormREPL {
             output.writeError("playerform: " + warning)
         }
         let session = REPLSession(
-            form: form, reader: reader, output: output, style: style, bail: false, interrupts: interrupts)
+            form: form, roster: roster, reader: reader, output: output, style: style, bail: false,
+            interrupts: interrupts)
         let status = await session.run().exitStatus
         reader.close()
         return status

@@ -1,8 +1,13 @@
 import PlayerForm
 import ReactiveCore
 
-/// A REPL session: reads commands, gives them to the view model, and shows what the view model
-/// says. It holds no rules: every refusal and every shown value comes from ``PlayerViewModel``.
+/// A REPL session: reads commands, gives them to the view models, and shows what they say. It
+/// holds no rules: every refusal and every shown value comes from ``PlayerViewModel`` or
+/// ``RosterViewModel``.
+///
+/// With a roster, the session reads the roster once when it starts, without printing it
+/// (`players` draws it); from then on every change of the roster is printed as it happens, and
+/// the form's uploads appear in it.
 ///
 /// ```swift
 /// let form = PlayerViewModel(store: InMemoryScoreStore())
@@ -29,18 +34,23 @@ public final class REPLSession {
     private let interrupts: (any InterruptSource)?
     private let log: FormEventLog
     private let prompt: Property<String>
+    private let rosterView: RosterView?
 
     /// Creates a session.
     /// - Parameters:
     ///   - form: the view model the session is a view of.
+    ///   - roster: the roster the session shows and edits, which must keep its players in the
+    ///     same store as the form uploads to; it follows the form's uploads. Without one, the
+    ///     roster commands say that there is no roster.
     ///   - reader: where lines come from; an interactive reader gets a prompt and no line numbers.
     ///   - output: where results and errors go.
     ///   - style: colours; plain by default.
     ///   - bail: stop at the first failed command (scripted mode).
     ///   - interrupts: Ctrl-C, which cancels a running upload; nil when Ctrl-C is not caught.
     public init(
-        form: PlayerViewModel, reader: any LineReader, output: any TerminalOutput,
-        style: TerminalStyle = .plain, bail: Bool = false, interrupts: (any InterruptSource)? = nil
+        form: PlayerViewModel, roster: RosterViewModel? = nil, reader: any LineReader,
+        output: any TerminalOutput, style: TerminalStyle = .plain, bail: Bool = false,
+        interrupts: (any InterruptSource)? = nil
     ) {
         self.form = form
         self.reader = reader
@@ -48,7 +58,10 @@ public final class REPLSession {
         self.renderer = FormRenderer(style: style)
         self.bail = bail
         self.interrupts = interrupts
-        self.log = FormEventLog(form: form, output: output, renderer: renderer)
+        let log = FormEventLog(form: form, output: output, renderer: renderer)
+        self.log = log
+        self.rosterView = roster.map { RosterView(roster: $0, output: output, log: log) }
+        roster?.follow(form)
         let renderer = self.renderer
         self.prompt = Property.combineLatest(form.name, form.pointsText, form.isValid).map {
             renderer.prompt(name: $0.0, pointsText: $0.1, isValid: $0.2)
@@ -60,6 +73,11 @@ public final class REPLSession {
     public func run() async -> Outcome {
         var failed = false
         var lineNumber = 0
+        if let rosterView {
+            // A damaged store at start is reported, but no command has failed.
+            await rosterView.load()
+            _ = rosterView.takeAlerts()
+        }
         loop: while true {
             let input = await reader.read(prompt: prompt.value)
             lineNumber += 1
@@ -114,6 +132,20 @@ public final class REPLSession {
     }
 
     private func run(_ command: Command) async -> StepResult {
+        switch command {
+        case .players, .add, .select, .delete, .refresh:
+            guard let rosterView else {
+                log.error("This session has no roster.")
+                return .failed
+            }
+            _ = rosterView.takeAlerts()
+            let result = await run(command, on: rosterView)
+            log.flushState()
+            // An alert (a store failure, a damaged line) fails the command that raised it.
+            return rosterView.takeAlerts() ? .failed : result
+        default:
+            break
+        }
         do throws(PlayerRefusal) {
             switch command {
             case .name(nil):
@@ -152,6 +184,8 @@ public final class REPLSession {
                 }
             case .quit:
                 return .quit
+            case .players, .add, .select, .delete, .refresh:
+                break
             }
         } catch {
             log.flushState()
@@ -160,6 +194,99 @@ public final class REPLSession {
         }
         log.flushState()
         return .succeeded
+    }
+
+    // MARK: Roster
+
+    private func run(_ command: Command, on view: RosterView) async -> StepResult {
+        let roster = view.roster
+        switch command {
+        case .players(let json):
+            if json {
+                output.write(view.json())
+            } else {
+                for line in view.tableLines() { output.write(line) }
+            }
+            return .succeeded
+        case .add(let name, let points):
+            roster.newNameEdited(name)
+            roster.newPointsEdited(points)
+            let issues = roster.inputIssues.value
+            guard issues.isEmpty else {
+                log.error(TerminalText.escaped(issues.map(\.message).joined(separator: " ")))
+                return .failed
+            }
+            return await report(roster.addTapped)
+        case .select(let row):
+            do {
+                try await view.table.select(at: row - 1)
+            } catch let error as TableBindingError {
+                log.error(Self.sentence(error.description))
+                return .failed
+            } catch {
+                return reportActionError(error)
+            }
+            return .succeeded
+        case .delete(let row, let confirmed):
+            let name: String
+            do {
+                name = try view.name(inRow: row)
+            } catch {
+                log.error(Self.sentence(error.description))
+                return .failed
+            }
+            if !confirmed {
+                guard reader.isInteractive else {
+                    log.error(
+                        "delete asks before deleting, and a script cannot answer; type delete \(row) --yes.")
+                    return .failed
+                }
+                let answer = await reader.answer(prompt: "Delete \(TerminalText.escaped(name))? [y/N] ")
+                guard case .line(let bytes) = answer,
+                    ["y", "yes"].contains(
+                        CommandParser.trimmed(String(decoding: bytes, as: UTF8.self)).lowercased())
+                else {
+                    output.write("not deleted")
+                    return .succeeded
+                }
+            }
+            return await report { () async throws(ActionError) in _ = try await roster.delete.apply(name) }
+        case .refresh:
+            return await report { () async throws(ActionError) in _ = try await roster.refresh.apply(()) }
+        default:
+            return .ignored
+        }
+    }
+
+    /// Runs a roster action; its failures were written as alerts, so only a refusal is written.
+    private func report<Output>(_ action: () async throws(ActionError) -> Output) async -> StepResult {
+        do {
+            _ = try await action()
+            return .succeeded
+        } catch {
+            return reportActionError(error)
+        }
+    }
+
+    private func reportActionError(_ error: any Error) -> StepResult {
+        switch error {
+        case ActionError.disabled:
+            log.error("The roster is busy with another change; try again.")
+        case ActionError.cancelled, ActionError.failed(is CancellationError):
+            // The roster raises no alert for a cancelled change.
+            log.error("The change was cancelled.")
+        case ActionError.failed:
+            // The roster's alert has said what went wrong.
+            break
+        default:
+            log.error(TerminalText.escaped("\(error)"))
+        }
+        return .failed
+    }
+
+    /// `text` as a sentence: a capital first letter and a full stop.
+    private static func sentence(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst() + (text.hasSuffix(".") ? "" : ".")
     }
 
     /// Writes what a stepper input changed, and whether it was kept within bounds or stopped.

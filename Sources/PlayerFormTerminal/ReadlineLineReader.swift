@@ -66,7 +66,17 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
 
     public func read(prompt: String) async -> LineInput {
         await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: self.readOnQueue(prompt: prompt)) }
+            queue.async {
+                continuation.resume(returning: self.readOnQueue(prompt: prompt, remembering: true))
+            }
+        }
+    }
+
+    public func answer(prompt: String) async -> LineInput {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: self.readOnQueue(prompt: prompt, remembering: false))
+            }
         }
     }
 
@@ -112,7 +122,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         static let line = Mutex<LineInput?>(nil)
     }
 
-    private func readOnQueue(prompt: String) -> LineInput {
+    private func readOnQueue(prompt: String, remembering: Bool) -> LineInput {
         Received.line.withLock { $0 = nil }
         let wakeWrite = wake.write
         interrupts.whileRunning {
@@ -162,7 +172,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
                 if let input = Received.line.withLock({ $0 }) {
                     playerform_rl_flush()
                     if input == .end { writeNewline() }
-                    if case .line(let bytes) = input { remember(bytes) }
+                    if remembering, case .line(let bytes) = input { remember(bytes) }
                     return input
                 }
             }

@@ -10,7 +10,14 @@
 /// - `! text`: a line the program writes to standard error.
 /// - `exit: N`: the exit status expected (0 when absent).
 /// - anything else: a line the program writes to standard output.
+///
+/// Sessions are replayed with an empty score store whose uploads are all stamped
+/// ``uploadTime``, so that `players --json` prints the same `uploadedAt` on every run.
 public struct SessionTranscript: Equatable, Sendable {
+    /// The time every upload of a replayed session is stamped with, in seconds since 1970
+    /// (2026-09-21T14:13:20Z).
+    public static let uploadTime: Double = 1_790_000_000
+
     /// One line the program wrote.
     public enum Output: Equatable, Sendable {
         /// On standard output.

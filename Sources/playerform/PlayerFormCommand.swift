@@ -10,13 +10,14 @@ struct PlayerFormCommand: AsyncParsableCommand {
         commandName: "playerform",
         abstract: "A player form: edit a name and points, validate them, upload them.",
         usage: """
-            playerform [--config <file>] [--no-color] [--bail] [--history-file <file>]
+            playerform [--config <file>] [--store <file>] [--no-color] [--bail] [--history-file <file>]
             playerform <subcommand>
             """,
         discussion: """
             With a terminal on standard input, starts an interactive session (type help). \
             Otherwise reads commands from standard input, one a line, and exits with status 0 \
-            when every command succeeded, 1 when one failed.
+            when every command succeeded, 1 when one failed. Uploads are kept in a score file \
+            (--store), which the roster commands (players, add, select, delete) show and edit.
             """,
         version: "0.1.0",
         subcommands: [Validate.self]
@@ -24,6 +25,13 @@ struct PlayerFormCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("A JSON rules file, such as {\"max\": 500}.", valueName: "file"))
     var config: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The score file (default: $XDG_DATA_HOME/playerform/scores.jsonl, else ~/.local/share/playerform/scores.jsonl).",
+            valueName: "file"))
+    var store: String?
 
     @Flag(name: .long, help: "Never colour the output (NO_COLOR=1 does the same).")
     var noColor = false
@@ -41,10 +49,15 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Option(name: .long, help: .hidden)
     var uploadDelayMilliseconds: Int?
 
+    /// Stamps every upload with this time (seconds since 1970), so that recorded sessions show
+    /// the same `uploadedAt` on every run.
+    @Option(name: .long, help: .hidden)
+    var uploadTime: Double?
+
     private var rules = PlayerRules.defaults
 
     private enum CodingKeys: String, CodingKey {
-        case config, noColor, bail, historyFile, uploadDelayMilliseconds
+        case config, store, noColor, bail, historyFile, uploadDelayMilliseconds, uploadTime
     }
 
     mutating func validate() throws {
@@ -58,13 +71,30 @@ struct PlayerFormCommand: AsyncParsableCommand {
         if let delay = uploadDelayMilliseconds, delay < 0 {
             throw ValidationError("--upload-delay-milliseconds must be 0 or more.")
         }
+        if store?.isEmpty == true {
+            throw ValidationError("--store needs the path of a score file, such as --store scores.jsonl.")
+        }
+        if let uploadTime, !uploadTime.isFinite {
+            throw ValidationError("--upload-time must be a number of seconds since 1970.")
+        }
     }
 
     func run() async throws {
+        // Resolved here, not in validate(), which also runs before subcommands that keep no scores.
+        let environment = ProcessInfo.processInfo.environment
+        let storePath: String
+        do {
+            storePath = try PlayerFormREPL.storePath(option: store, environment: environment)
+        } catch {
+            throw ValidationError(
+                "Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
+                    + "Pass --store <file>, such as --store ~/scores.jsonl.")
+        }
         let options = PlayerFormREPL.Options(
             rules: rules, noColor: noColor, bail: bail, historyFile: historyFile,
-            uploadDelay: uploadDelayMilliseconds.map { .milliseconds($0) })
-        let status = await PlayerFormREPL.run(options, environment: ProcessInfo.processInfo.environment)
+            uploadDelay: uploadDelayMilliseconds.map { .milliseconds($0) }, storePath: storePath,
+            uploadTime: uploadTime.map { Date(timeIntervalSince1970: $0) })
+        let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }
     }
 }

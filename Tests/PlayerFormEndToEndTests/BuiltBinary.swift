@@ -28,8 +28,19 @@ enum BuiltBinary {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
     }
 
+    /// A new, empty folder in the temporary folder; the caller removes it.
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playerform-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
     /// Runs the executable with `arguments`, `input` on standard input (a pipe), and waits.
     /// With `mergingErrors`, standard error goes to the same pipe as standard output (`2>&1`).
+    ///
+    /// Unless `environment` says otherwise, `XDG_DATA_HOME` is a new temporary folder, removed
+    /// after the run, so that a run never touches the scores of the person running the specs.
     static func run(
         _ arguments: [String] = [], input: Data = Data(), environment: [String: String] = [:],
         mergingErrors: Bool = false
@@ -37,7 +48,10 @@ enum BuiltBinary {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        let data = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: data) }
         var variables = ProcessInfo.processInfo.environment
+        variables["XDG_DATA_HOME"] = data.path
         variables.merge(environment) { $1 }
         process.environment = variables
         let stdin = Pipe()

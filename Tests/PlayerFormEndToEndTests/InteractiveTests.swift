@@ -84,6 +84,7 @@ final class TmuxTerminal {
     func start(_ arguments: [String] = [], inputrc: String = "/dev/null") throws {
         let environment = [
             "INPUTRC=\(inputrc)", "TERM=dumb", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state",
+            "XDG_DATA_HOME=\(home.path)/data",
         ]
         let script = #"trap "" INT; "$@"; echo "[exit $?]""#
         stop()
@@ -245,6 +246,43 @@ struct InteractiveTests {
         try terminal.keys("C-d")
         #expect(try terminal.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("state").path))
+    }
+
+    @Test("at a terminal, delete asks Delete NAME? [y/N] and deletes only after y")
+    func deleteAsks() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        let history = home.appendingPathComponent("history")
+        try terminal.start(["--history-file", history.path])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("add Bob 120")
+        try terminal.keys("Enter")
+        try terminal.waitFor("+ 1 Bob 120")
+        try terminal.type("delete 1")
+        try terminal.keys("Enter")
+        try terminal.waitFor("Delete Bob? [y/N] ")
+        try terminal.keys("Enter")
+        try terminal.waitFor("not deleted")
+        try terminal.type("delete 1")
+        try terminal.keys("Enter")
+        try terminal.waitFor("the question asked again") {
+            $0.components(separatedBy: "Delete Bob? [y/N] ").count == 3
+        }
+        try terminal.type("y")
+        try terminal.keys("Enter")
+        try terminal.waitFor("- 1 Bob")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+        // The default store is under XDG_DATA_HOME: the add and the deletion were kept there.
+        let kept = try String(
+            contentsOf: home.appendingPathComponent("data/playerform/scores.jsonl"), encoding: .utf8)
+        #expect(kept.split(separator: "\n").count == 2)
+        #expect(kept.contains("\"kind\":\"delete\""))
+        // Answers are not commands: the history holds the commands only.
+        let commands = try String(contentsOf: history, encoding: .utf8).split(separator: "\n")
+        #expect(commands == ["add Bob 120", "delete 1"])
     }
 
     @Test("~/.inputrc applies under the name playerform")

@@ -18,7 +18,14 @@ struct ScriptedModeTests {
     func transcript(_ file: String) throws {
         let text = try String(contentsOf: Self.sessions.appendingPathComponent(file), encoding: .utf8)
         let transcript = SessionTranscript(parsing: text)
-        let run = try BuiltBinary.run(transcript.bail ? ["--bail"] : [], input: Data(transcript.script.utf8))
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let options = [
+            "--store", folder.appendingPathComponent("scores.jsonl").path,
+            "--upload-time", String(SessionTranscript.uploadTime),
+        ]
+        let run = try BuiltBinary.run(
+            options + (transcript.bail ? ["--bail"] : []), input: Data(transcript.script.utf8))
         #expect(run.outputLines == transcript.standardOutput)
         #expect(run.errorLines == transcript.standardError)
         #expect(run.status == transcript.exitStatus)
@@ -103,10 +110,11 @@ struct ScriptedModeTests {
         let version = try BuiltBinary.run(["--version"])
         #expect(version.outputLines == ["0.1.0"] && version.status == 0)
         let help = try BuiltBinary.run(["--help"])
-        for option in ["--config", "--no-color", "--bail", "--history-file", "--version"] {
+        for option in ["--config", "--store", "--no-color", "--bail", "--history-file", "--version"] {
             #expect(help.outputLines.contains { $0.contains(option) })
         }
         #expect(!help.outputLines.contains { $0.contains("upload-delay") })
+        #expect(!help.outputLines.contains { $0.contains("upload-time") })
     }
 
     @Test("with 2>&1, errors and results keep their order")
@@ -125,6 +133,9 @@ struct ScriptedModeTests {
     func flushesBeforeWaiting() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        process.arguments = ["--store", folder.appendingPathComponent("scores.jsonl").path]
         let stdin = Pipe()
         let stdout = Pipe()
         process.standardInput = stdin

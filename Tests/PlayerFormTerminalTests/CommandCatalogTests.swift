@@ -8,12 +8,16 @@ struct CommandCatalogTests {
     func completesCommands() {
         #expect(CommandCatalog.completions(before: "", word: "u") == ["up", "upload"])
         #expect(CommandCatalog.completions(before: "  ", word: "sh") == ["show"])
+        #expect(CommandCatalog.completions(before: "", word: "re") == ["reset", "refresh"])
+        #expect(CommandCatalog.completions(before: "", word: "p") == ["points", "players"])
+        #expect(CommandCatalog.completions(before: "", word: "de") == ["delete"])
         #expect(CommandCatalog.completions(before: "", word: "").count == CommandCatalog.names.count)
     }
 
     @Test("after help, topics complete; elsewhere nothing does")
     func completesTopics() {
         #expect(CommandCatalog.completions(before: "help ", word: "ma") == ["max"])
+        #expect(CommandCatalog.completions(before: "help ", word: "pl") == ["players"])
         #expect(CommandCatalog.completions(before: "name ", word: "ma") == [])
         #expect(CommandCatalog.completions(before: "help up ", word: "u") == [])
     }

@@ -136,3 +136,94 @@ struct CommandParserTests {
         }
     }
 }
+
+@Suite("CommandParser: roster commands")
+struct RosterCommandParserTests {
+    @Test("players, players --json, refresh, select and delete parse to their commands")
+    func words() throws {
+        #expect(try CommandParser.parse("players") == .players(json: false))
+        #expect(try CommandParser.parse("players --json") == .players(json: true))
+        #expect(try CommandParser.parse("refresh") == .refresh)
+        #expect(try CommandParser.parse("select 2") == .select(row: 2))
+        #expect(try CommandParser.parse("delete 3") == .delete(row: 3, confirmed: false))
+        #expect(try CommandParser.parse("delete 3 --yes") == .delete(row: 3, confirmed: true))
+        #expect(try CommandParser.parse("delete --yes 3") == .delete(row: 3, confirmed: true))
+    }
+
+    @Test("add takes the last word as points and everything before it as the name")
+    func add() throws {
+        #expect(try CommandParser.parse("add Bob 120") == .add(name: "Bob", points: 120))
+        #expect(try CommandParser.parse("add Ann  Lee 1e2") == .add(name: "Ann  Lee", points: 100))
+        #expect(try CommandParser.parse("add \" Ann \" 5") == .add(name: " Ann ", points: 5))
+    }
+
+    @Test("add without points, or with points that are not a number, says what is accepted")
+    func addRefused() {
+        #expect(
+            throws: CommandError("add needs a name and points; type add NAME POINTS, such as add Bob 120.")
+        ) {
+            try CommandParser.parse("add Bob")
+        }
+        #expect(
+            throws: CommandError(
+                "\"lots\" is not a number; type a decimal number such as 12, -3.5 or 1e3.")
+        ) {
+            try CommandParser.parse("add Bob lots")
+        }
+    }
+
+    @Test("row numbers are whole numbers from 1, one per command")
+    func rowNumbers() {
+        #expect(
+            throws: CommandError(
+                "\"0\" is not a row number; rows are numbered from 1, as players shows them.")
+        ) {
+            try CommandParser.parse("select 0")
+        }
+        #expect(
+            throws: CommandError(
+                "\"-1\" is not a row number; rows are numbered from 1, as players shows them.")
+        ) {
+            try CommandParser.parse("delete -1 --yes")
+        }
+        #expect(throws: CommandError("select needs a row number, such as select 1; players lists the rows."))
+        {
+            try CommandParser.parse("select")
+        }
+        #expect(throws: CommandError("select takes one row number, such as select 1.")) {
+            try CommandParser.parse("select 1 2")
+        }
+        #expect(
+            throws: CommandError(
+                "delete takes one row number and, optionally, --yes, such as delete 2 --yes.")
+        ) {
+            try CommandParser.parse("delete 1 2")
+        }
+    }
+
+    @Test("players accepts only --json, and refresh no arguments")
+    func extraArguments() {
+        #expect(throws: CommandError("players accepts only --json, not \"--xml\".")) {
+            try CommandParser.parse("players --xml")
+        }
+        #expect(throws: CommandError("refresh takes no arguments.")) {
+            try CommandParser.parse("refresh now")
+        }
+    }
+
+    @Test("a mistyped roster command gets a did-you-mean")
+    func suggestion() {
+        #expect(
+            throws: CommandError(
+                "Unknown command \"playres\". Did you mean players? Type help for the list of commands.")
+        ) {
+            try CommandParser.parse("playres")
+        }
+        #expect(
+            throws: CommandError(
+                "Unknown command \"delte\". Did you mean delete? Type help for the list of commands.")
+        ) {
+            try CommandParser.parse("delte 1")
+        }
+    }
+}

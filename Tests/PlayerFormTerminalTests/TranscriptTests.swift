@@ -28,9 +28,10 @@ struct TranscriptTests {
         let text = try String(contentsOf: Self.folder.appendingPathComponent(file), encoding: .utf8)
         let transcript = SessionTranscript(parsing: text)
         let output = CapturedOutput()
+        let store = InMemoryScoreStore(now: { Date(timeIntervalSince1970: SessionTranscript.uploadTime) })
+        let (form, roster) = PlayerFormREPL.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let session = REPLSession(
-            form: PlayerViewModel(store: InMemoryScoreStore()),
-            reader: ScriptedLineReader(text: transcript.script),
+            form: form, roster: roster, reader: ScriptedLineReader(text: transcript.script),
             output: output, bail: transcript.bail)
         let outcome = await session.run()
         let written = output.lines.map { line -> SessionTranscript.Output in
