@@ -23,9 +23,11 @@ let package = Package(
         .target(name: "PlayerForm", dependencies: ["ReactiveCore"]),
         // The score store on disk: an append-only JSON Lines file shared by several processes.
         .target(name: "PlayerFormStore", dependencies: ["PlayerForm"]),
+        // Escaping of user text for terminals, and JSON string literals: one rule for every front end.
+        .target(name: "PlayerFormText"),
         // Streaming readers of player record files (JSON Lines, CSV) and the batch validator that
         // checks each record with PlayerRules.
-        .target(name: "PlayerFormRecords", dependencies: ["PlayerForm"]),
+        .target(name: "PlayerFormRecords", dependencies: ["PlayerForm", "PlayerFormText"]),
         // Recorders and controllable doubles for writing behaviour specs of view models.
         .target(name: "PlayerFormTesting", dependencies: ["ReactiveCore", "PlayerForm"]),
         // GNU readline (GPL-3) and its history library, from the system (apt: libreadline-dev).
@@ -38,7 +40,7 @@ let package = Package(
         // line readers, and the score file it uses by default.
         .target(
             name: "PlayerFormTerminal",
-            dependencies: ["PlayerForm", "PlayerFormStore", "ReactiveCore", "CReadline"]),
+            dependencies: ["PlayerForm", "PlayerFormStore", "PlayerFormText", "ReactiveCore", "CReadline"]),
         // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
         .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
         // The thin executable: parses arguments and connects the layers.
@@ -48,6 +50,7 @@ let package = Package(
                 "PlayerForm",
                 "PlayerFormRecords",
                 "PlayerFormTerminal",
+                "PlayerFormText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -66,7 +69,8 @@ let package = Package(
         .executableTarget(name: "ScoreStoreProbe", dependencies: ["PlayerForm", "PlayerFormStore"]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
         .testTarget(
-            name: "PlayerFormRecordsTests", dependencies: ["PlayerFormRecords", "PlayerForm", "playerform"]),
+            name: "PlayerFormRecordsTests",
+            dependencies: ["PlayerFormRecords", "PlayerFormText", "PlayerForm", "playerform"]),
         .testTarget(
             name: "PlayerFormTests",
             dependencies: [
@@ -83,7 +87,8 @@ let package = Package(
         .testTarget(
             name: "PlayerFormTerminalTests",
             dependencies: [
-                "PlayerFormTerminal", "PlayerFormTerminalTesting", "PlayerForm", "ReactiveCore",
+                "PlayerFormTerminal", "PlayerFormTerminalTesting", "PlayerFormText", "PlayerForm",
+                "ReactiveCore",
                 "PlayerFormTesting",
             ]
         ),

@@ -1,3 +1,5 @@
+import PlayerFormText
+
 /// How findings are written.
 public enum FindingStyle: String, Sendable, CaseIterable {
     /// One line per finding for people: `file:line: "name": reasons`, escaped for the terminal.
@@ -17,7 +19,7 @@ public enum FindingStyle: String, Sendable, CaseIterable {
         switch self {
         case .text:
             let location = TerminalText.escaped(finding.file) + ":\(finding.line): "
-            let subject = finding.name.map { TerminalText.escaped($0, quoted: true) + ": " } ?? "malformed: "
+            let subject = finding.name.map { TerminalText.quoted($0) + ": " } ?? "malformed: "
             let reasons = finding.problems.map { TerminalText.escaped($0.message) }.joined(separator: " ")
             return location + subject + reasons + "\n"
         case .json:

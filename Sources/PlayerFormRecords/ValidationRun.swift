@@ -1,5 +1,6 @@
 import Glibc
 import PlayerForm
+import PlayerFormText
 
 /// One run of `playerform validate`: reads each input in turn, writes findings to `output` and
 /// messages and the summary to `errors`, and tells the exit status.

@@ -1,3 +1,5 @@
+import PlayerFormText
+
 /// Reads one line of input as a ``Command``.
 ///
 /// The parser knows the syntax of commands only; whether a value is acceptable for the form is

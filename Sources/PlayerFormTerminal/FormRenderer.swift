@@ -1,4 +1,5 @@
 import PlayerForm
+import PlayerFormText
 
 /// Turns the view model's outputs into text: event lines, the whole screen, JSON and the prompt.
 ///
@@ -118,7 +119,7 @@ public struct FormRenderer: Sendable {
     public func json(of form: PlayerViewModel) -> String {
         let issues = form.issues.value.map { "\"" + $0.code.rawValue + "\"" }.joined(separator: ",")
         let fields: [(String, String)] = [
-            ("name", Self.jsonString(form.name.value)),
+            ("name", JSONText.quoted(form.name.value)),
             ("points", Self.jsonNumber(form.points.value)),
             ("step", Self.jsonNumber(form.step.value)),
             ("min", Self.jsonNumber(form.min.value)),
@@ -172,28 +173,6 @@ public struct FormRenderer: Sendable {
 
     private func uploadButtonState(canUpload: Bool, locked: Bool) -> String {
         locked ? "hidden" : (canUpload ? "enabled" : "disabled")
-    }
-
-    /// A JSON string literal; control characters are escaped as JSON requires.
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if TerminalText.needsEscape(scalar) && scalar.value <= 0xFFFF {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 
     /// A JSON number: whole numbers without a decimal part; null for what JSON cannot hold.

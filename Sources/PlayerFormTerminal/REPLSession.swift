@@ -1,4 +1,5 @@
 import PlayerForm
+import PlayerFormText
 import ReactiveCore
 
 /// A REPL session: reads commands, gives them to the view models, and shows what they say. It

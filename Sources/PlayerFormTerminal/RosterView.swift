@@ -1,5 +1,6 @@
 import Foundation
 import PlayerForm
+import PlayerFormText
 import ReactiveCore
 import Synchronization
 
@@ -68,7 +69,7 @@ final class RosterView: Sendable {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         formatter.timeZone = TimeZone(identifier: "UTC")
         let objects = roster.players.value.map { player in
-            "{\"name\":" + FormRenderer.jsonString(player.name) + ",\"points\":"
+            "{\"name\":" + JSONText.quoted(player.name) + ",\"points\":"
                 + FormRenderer.jsonNumber(player.points) + ",\"uploadedAt\":\""
                 + formatter.string(from: player.uploadedAt) + "\",\"selected\":"
                 + String(selected.contains(player.name)) + "}"

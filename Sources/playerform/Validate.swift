@@ -1,6 +1,7 @@
 import ArgumentParser
 import PlayerForm
 import PlayerFormRecords
+import PlayerFormText
 
 extension PlayerFormCommand {
     /// `playerform validate`: checks files of player records against the form's rules.

@@ -107,7 +107,8 @@ struct ValidationRunTests {
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
         #expect(text.contains(#""darn\u{1B}[2J\u{7}\u{202E}\\": "#))
         let json = run([path], style: .json).output
-        #expect(json.contains(#""name":"darn\u001B[2J\u0007\#u{202E}\\""#))
+        #expect(json.contains(#""name":"darn\u001b[2J\u0007\u202e\\""#))
+        #expect(!json.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E })
     }
 
     @Test("quiet prints only the summary")

@@ -1,3 +1,4 @@
+import PlayerFormText
 import Testing
 
 @testable import PlayerFormTerminal

@@ -78,7 +78,7 @@ public enum TerminalText {
     }
 
     /// Whether `scalar` must not reach a terminal as it is.
-    static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
         // Line and paragraph separators, and the bidirectional embeddings, overrides and isolates
