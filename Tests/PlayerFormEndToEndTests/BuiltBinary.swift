@@ -76,6 +76,46 @@ enum BuiltBinary {
         process.waitUntilExit()
         return Run(standardOutput: output, standardError: errorData, status: process.terminationStatus)
     }
+
+    /// The executable running with its standard input and output on pipes, for specs that talk
+    /// to it a line at a time while it waits for more input. Standard error is discarded.
+    final class Session {
+        private let process = Process()
+        private let stdin = Pipe()
+        private let stdout = Pipe()
+
+        /// Starts the executable with `arguments`.
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+            process.arguments = arguments
+            process.standardInput = stdin
+            process.standardOutput = stdout
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        /// Writes `text` to standard input, leaving it open.
+        func send(_ text: String) throws {
+            try stdin.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        }
+
+        /// What the program has written once it writes anything, or nil when it writes nothing
+        /// within `milliseconds`.
+        func nextOutput(within milliseconds: Int32 = 10_000) -> String? {
+            var descriptor = pollfd(
+                fd: stdout.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, milliseconds) == 1 else { return nil }
+            return String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
+        }
+
+        /// Closes standard input, reads the rest of the output and waits for the exit status.
+        func finish() throws -> (rest: String, status: Int32) {
+            try stdin.fileHandleForWriting.close()
+            let rest = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (rest, process.terminationStatus)
+        }
+    }
 }
 
 /// A value handed from one thread to another.
@@ -97,4 +137,5 @@ final class Gate<Value: Sendable>: @unchecked Sendable {
         while value == nil { condition.wait() }
         return value!
     }
+
 }

@@ -34,36 +34,22 @@ struct RosterEndToEndTests {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = ["--store", folder.appendingPathComponent("scores.jsonl").path]
-        let first = Process()
-        first.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-        first.arguments = store
-        let stdin = Pipe()
-        let stdout = Pipe()
-        first.standardInput = stdin
-        first.standardOutput = stdout
-        first.standardError = FileHandle.nullDevice
-        try first.run()
+        let first = try BuiltBinary.Session(store)
         // The first session has read the empty file once it answers players.
-        try stdin.fileHandleForWriting.write(contentsOf: Data("players\n".utf8))
-        var descriptor = pollfd(
-            fd: stdout.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, 10_000)
-        #expect(ready == 1)
-        if ready == 1 {
-            #expect(
-                String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
-                    == "Players: none yet (add NAME POINTS, or upload)\n")
+        try first.send("players\n")
+        let answer = first.nextOutput()
+        #expect(answer != nil)
+        if let answer {
+            #expect(answer == "Players: none yet (add NAME POINTS, or upload)\n")
         }
 
         let second = try BuiltBinary.run(store, input: Data("add Bob 120\nupload\n".utf8))
         #expect(second.status == 0)
 
-        try stdin.fileHandleForWriting.write(contentsOf: Data("refresh\nadd Ann 7\n".utf8))
-        try stdin.fileHandleForWriting.close()
-        let rest = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        first.waitUntilExit()
+        try first.send("refresh\nadd Ann 7\n")
+        let (rest, status) = try first.finish()
         #expect(rest == "+ 1 Bob 120\n+ 2 Colin 100\n+ 3 Ann 7\n")
-        #expect(first.terminationStatus == 0)
+        #expect(status == 0)
         let third = try BuiltBinary.run(store, input: Data("players\n".utf8))
         #expect(third.outputLines == ["Players (3)", "  1 Bob 120", "  2 Colin 100", "  3 Ann 7"])
     }

@@ -131,30 +131,17 @@ struct ScriptedModeTests {
 
     @Test("output is written before the program waits for more input")
     func flushesBeforeWaiting() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        process.arguments = ["--store", folder.appendingPathComponent("scores.jsonl").path]
-        let stdin = Pipe()
-        let stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: Data("name Dana\n".utf8))
+        let session = try BuiltBinary.Session(["--store", folder.appendingPathComponent("scores.jsonl").path])
+        try session.send("name Dana\n")
         // The input stays open: the answer must arrive while the program waits for the next line.
-        var descriptor = pollfd(
-            fd: stdout.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&descriptor, 1, 10_000)
-        #expect(ready == 1)
-        if ready == 1 {
-            #expect(
-                String(decoding: stdout.fileHandleForReading.availableData, as: UTF8.self)
-                    == "name: \"Dana\"\n")
+        let answer = session.nextOutput()
+        #expect(answer != nil)
+        if let answer {
+            #expect(answer == "name: \"Dana\"\n")
         }
-        try stdin.fileHandleForWriting.close()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (_, status) = try session.finish()
+        #expect(status == 0)
     }
 }
