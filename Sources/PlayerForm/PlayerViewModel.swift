@@ -97,7 +97,7 @@ public final class PlayerViewModel: Sendable {
             rules.validate(name: name, points: points)
         }
         // Closures rather than key paths: a key path used as a function projects at run time.
-        isValid = issues.map { $0.isEmpty }.skipRepeats()
+        isValid = issues.map(skippingRepeats: { $0.isEmpty })
 
         let maxPointUpdates = rules.maxPointUpdates
         let maxUploads = rules.maxUploads
@@ -139,11 +139,16 @@ public final class PlayerViewModel: Sendable {
 
         // The sample's alert handler reset the name from inside the forbidden-name handler; here the
         // view model does it, and the reactive core delivers the reset after the forbidden value.
-        nameStore.changes.observeValues(in: observations) { [weak self] name in
-            guard let self, self.rulesStore.value.isForbidden(name) else { return }
-            self.forbiddenNameInput.send(name)
+        // It holds what it uses rather than a weak reference to the form: loading a weak reference
+        // on every edit costs more than the rest of this handler. Nothing here holds the form, and
+        // the observation ends with the form's dispose bag.
+        let nameStore = nameStore
+        let forbiddenNameInput = forbiddenNameInput
+        nameStore.changes.observeValues(in: observations) { name in
+            guard currentRules.withValue({ $0.isForbidden(name) }) else { return }
+            forbiddenNameInput.send(name)
             // Compare and set: a newer name stored meanwhile by another thread is kept.
-            self.nameStore.update { current in
+            nameStore.update { current in
                 guard current == name else { return false }
                 current = ""
                 return true

@@ -78,6 +78,12 @@ import Synchronization
         state.withLock { $0.current! }
     }
 
+    /// Runs `body` on the value most recently stored, without copying it out. `body` runs under
+    /// the channel's lock: it must not send, observe or read this channel.
+    @inlinable func withCurrent<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
+        try state.withLock { try body($0.current!) }
+    }
+
     /// Stores (when the channel has a current value) and delivers `value` to every observer.
     @inlinable func send(_ value: Value) {
         if let claim = claim(value) { deliver(claim) }

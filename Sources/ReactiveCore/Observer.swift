@@ -1,10 +1,20 @@
 /// Receives the events of a signal.
+///
+/// Values and completion have a handler each, so a value is handed to its handler as it is, with
+/// no ``Event`` built around it: delivering a value costs no copy of it.
 public struct Observer<Value: Sendable>: Sendable {
-    @usableFromInline let action: @Sendable (Event<Value>) -> Void
+    @usableFromInline let value: @Sendable (Value) -> Void
+    @usableFromInline let completed: @Sendable () -> Void
 
     /// Creates an observer from an event handler.
     @inlinable public init(_ action: @escaping @Sendable (Event<Value>) -> Void) {
-        self.action = action
+        value = { action(.value($0)) }
+        completed = { action(.completed) }
+    }
+
+    @inlinable init(values: @escaping @Sendable (Value) -> Void, completed: @escaping @Sendable () -> Void) {
+        self.value = values
+        self.completed = completed
     }
 
     /// Creates an observer that handles values and completion separately.
@@ -12,26 +22,24 @@ public struct Observer<Value: Sendable>: Sendable {
         values: @escaping @Sendable (Value) -> Void,
         completed: @escaping @Sendable () -> Void = {}
     ) -> Observer {
-        Observer { event in
-            switch event {
-            case .value(let value): values(value)
-            case .completed: completed()
-            }
-        }
+        Observer(values: values, completed: completed)
     }
 
     /// Delivers an event.
     @inlinable public func send(_ event: Event<Value>) {
-        action(event)
+        switch event {
+        case .value(let value): self.value(value)
+        case .completed: completed()
+        }
     }
 
     /// Delivers a value.
     @inlinable public func send(_ value: Value) {
-        action(.value(value))
+        self.value(value)
     }
 
     /// Delivers completion.
     @inlinable public func sendCompleted() {
-        action(.completed)
+        completed()
     }
 }

@@ -7,11 +7,29 @@ extension Property {
     {
         let derived = Channel<Mapped>(current: nil)
         let (current, observation) = channel.observeChanges(
-            readingCurrent: Observer { event in
+            readingCurrent: .handling(values: { value in
                 // Holding the channel strongly makes no cycle: the property's deinit ends this
                 // observation, and the channel does not hold the property.
-                if case .value(let value) = event { derived.send(transform(value)) }
-            })
+                derived.send(transform(value))
+            }))
+        derived.seed(transform(current), onlyIfEmpty: true)
+        return Property<Mapped>(channel: derived, upstream: observation, sources: [self])
+    }
+
+    /// A property whose value is `transform` applied to this property's value, announcing a change
+    /// only when the transformed value differs: `map(transform).skipRepeats()` in one node, which
+    /// spares a hop on every change of this property.
+    ///
+    /// ```swift
+    /// let isValid = issues.map(skippingRepeats: { $0.isEmpty })
+    /// ```
+    @inlinable public func map<Mapped: Sendable & Equatable>(
+        skippingRepeats transform: @escaping @Sendable (Value) -> Mapped
+    ) -> Property<Mapped> {
+        let derived = Channel<Mapped>(current: nil)
+        let (current, observation) = channel.observeChanges(
+            readingCurrent: .handling(values: { value in derived.send(transform(value), unlessRepeating: ==) }
+            ))
         derived.seed(transform(current), onlyIfEmpty: true)
         return Property<Mapped>(channel: derived, upstream: observation, sources: [self])
     }
@@ -23,9 +41,7 @@ extension Property {
     > {
         let derived = Channel<Value>(current: nil)
         let (current, observation) = channel.observeChanges(
-            readingCurrent: Observer { event in
-                if case .value(let value) = event { derived.send(value, unlessRepeating: isRepeat) }
-            })
+            readingCurrent: .handling(values: { value in derived.send(value, unlessRepeating: isRepeat) }))
         derived.seed(current, onlyIfEmpty: true)
         return Property(channel: derived, upstream: observation, sources: [self])
     }
@@ -89,23 +105,19 @@ extension Property {
         @Sendable func update(_ change: (inout (A?, B?, C?)) -> Void) {
             let claim = latest.withLock { latest -> Channel<Value>.Claim? in
                 change(&latest)
-                guard let a = latest.0, let b = latest.1, let c = latest.2 else { return nil }
-                return derived.claim(transform(a, b, c))
+                // Tested and unwrapped in place rather than bound with `let`: a binding would copy,
+                // and so retain, each value on every change.
+                guard latest.0 != nil, latest.1 != nil, latest.2 != nil else { return nil }
+                return derived.claim(transform(latest.0!, latest.1!, latest.2!))
             }
             if let claim { derived.deliver(claim) }
         }
         let (first, firstObservation) = a.channel.observeChanges(
-            readingCurrent: Observer { event in
-                if case .value(let value) = event { update { $0.0 = value } }
-            })
+            readingCurrent: .handling(values: { value in update { $0.0 = value } }))
         let (second, secondObservation) = b.channel.observeChanges(
-            readingCurrent: Observer { event in
-                if case .value(let value) = event { update { $0.1 = value } }
-            })
+            readingCurrent: .handling(values: { value in update { $0.1 = value } }))
         let (third, thirdObservation) = c.channel.observeChanges(
-            readingCurrent: Observer { event in
-                if case .value(let value) = event { update { $0.2 = value } }
-            })
+            readingCurrent: .handling(values: { value in update { $0.2 = value } }))
         latest.withLock { latest in
             if latest.0 == nil { latest.0 = first }
             if latest.1 == nil { latest.1 = second }
@@ -128,15 +140,15 @@ extension Property {
         let latest = Locked<[Element?]>(Array(repeating: nil, count: properties.count))
         let observations = properties.enumerated().map { index, source in
             let (current, observation) = source.channel.observeChanges(
-                readingCurrent: Observer { [weak derived] event in
-                    guard case .value(let value) = event, let derived else { return }
+                readingCurrent: .handling(values: { [weak derived] value in
+                    guard let derived else { return }
                     let claim = latest.withLock { latest -> Channel<[Element]>.Claim? in
                         latest[index] = value
                         guard !latest.contains(where: { $0 == nil }) else { return nil }
                         return derived.claim(latest.map { $0! })
                     }
                     if let claim { derived.deliver(claim) }
-                })
+                }))
             latest.withLock { latest in
                 if latest[index] == nil { latest[index] = current }
             }

@@ -93,6 +93,12 @@ public final class MutableProperty<Value: Sendable>: Sendable {
         set { channel.send(newValue) }
     }
 
+    /// Runs `body` on the current value without copying it: for a read on a hot path. `body` runs
+    /// under the property's lock, so it must not read, write or observe this property.
+    @inlinable package func withValue<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
+        try channel.withCurrent(body)
+    }
+
     /// Reads and writes the value atomically; observers are notified after `body` returns.
     @discardableResult
     @inlinable public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {

@@ -186,4 +186,20 @@ struct PlayerUploadTests {
         #expect(weakForm == nil)
         #expect(weakName == nil)
     }
+
+    @Test("when the form goes away its own observations end, so its signals complete")
+    func ownObservationsEnd() throws {
+        let completions = Locked(0)
+        do {
+            let form = PlayerViewModel(store: InMemoryScoreStore())
+            // Not kept in a bag: only the form's end can complete these.
+            form.forbiddenNameEntered.observe(
+                .handling(values: { _ in }, completed: { completions.withLock { $0 += 1 } }))
+            form.messages.observe(
+                .handling(values: { _ in }, completed: { completions.withLock { $0 += 1 } }))
+            try form.nameEdited("darn")
+            #expect(completions.value == 0)
+        }
+        #expect(completions.value == 2)
+    }
 }

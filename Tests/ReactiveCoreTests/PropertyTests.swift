@@ -63,6 +63,14 @@ struct PropertyTests {
         #expect(seen.values == [true])
     }
 
+    @Test("withValue reads the value most recently stored")
+    func withValue() {
+        let names = MutableProperty(["Colin"])
+        #expect(names.withValue { $0.count } == 1)
+        names.value.append("Dana")
+        #expect(names.withValue { $0.last } == "Dana")
+    }
+
     @Test("a constant property has its value and never changes")
     func constant() {
         let constant = Property(value: "fixed")
@@ -88,6 +96,28 @@ struct PropertyTests {
         let seen = Recorder(parity)
         for value in [3, 5, 6, 8, 9] { points.value = value }
         #expect(seen.values == [false, true, false])
+    }
+
+    @Test("map(skippingRepeats:) derives a value and announces only when it changes")
+    func mapSkippingRepeats() {
+        let points = MutableProperty(1)
+        let parity = points.readOnly.map(skippingRepeats: { $0.isMultiple(of: 2) })
+        let seen = Recorder(parity)
+        for value in [3, 5, 6, 8, 9] { points.value = value }
+        #expect(parity.value == false)
+        #expect(seen.values == [false, true, false])
+    }
+
+    @Test("map(skippingRepeats:) keeps the value stored before a change was refused as a repeat")
+    func mapSkippingRepeatsStoresFirstValue() {
+        let name = MutableProperty("Colin")
+        let length = name.readOnly.map(skippingRepeats: { $0.count })
+        let seen = Recorder(changesOf: length)
+        name.value = "Dana"
+        name.value = "Dana!"
+        name.value = "Eve!!"
+        #expect(length.value == 5)
+        #expect(seen.values == [4, 5])
     }
 
     @Test("combineLatest of two properties has one initial value, then one per change")

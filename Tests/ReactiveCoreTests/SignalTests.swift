@@ -41,6 +41,23 @@ struct SignalTests {
         #expect(seen.events == [.completed])
     }
 
+    @Test("an event handler and separate value and completion handlers see the same events")
+    func observerForms() {
+        let (signal, input) = Signal<Int>.pipe()
+        let events = Locked<[Event<Int>]>([])
+        let handled = Locked<[String]>([])
+        signal.observe(Observer { event in events.withLock { $0.append(event) } })
+        signal.observe(
+            .handling(
+                values: { value in handled.withLock { $0.append("value \(value)") } },
+                completed: { handled.withLock { $0.append("completed") } }))
+        input.send(1)
+        input.send(2)
+        input.sendCompleted()
+        #expect(events.value == [.value(1), .value(2), .completed])
+        #expect(handled.value == ["value 1", "value 2", "completed"])
+    }
+
     @Test("a disposed observation receives nothing more")
     func disposal() {
         let (signal, input) = Signal<Int>.pipe()
