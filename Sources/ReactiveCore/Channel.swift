@@ -10,6 +10,10 @@ import Synchronization
 ///   common case. A send that arrives meanwhile (from another thread, or from inside an observer)
 ///   is only queued, and the thread that is delivering delivers it after the current value has
 ///   reached every observer. Delivery is never nested.
+/// - Who delivers, and how much is queued, is one atomic word (``Delivery``). A delivery that
+///   finds nothing queued ends with one compare-and-swap on it instead of a round trip through
+///   the lock; anything queued meanwhile makes that swap fail, and the queue is then drained
+///   under the lock.
 /// - The lock is never held while an observer runs, so observers may send, observe and dispose.
 /// - Every observer records the sequence number at which it joined and receives only values sent
 ///   after that; a replaying observer is first handed the current value through the same queue, so
@@ -39,7 +43,6 @@ import Synchronization
         @usableFromInline var entries: [Entry] = []
         @usableFromInline var queue: [Item] = []
         @usableFromInline var head = 0
-        @usableFromInline var isDraining = false
         @usableFromInline var sequence: UInt64 = 0
         @usableFromInline var current: Value?
         @usableFromInline var isCompleted = false
@@ -48,6 +51,9 @@ import Synchronization
     }
 
     @usableFromInline let state: Locked<State>
+    /// Who delivers and how much waits: see ``Delivery``. Changed under the lock, except by the
+    /// delivering thread, which may end its delivery without the lock when nothing waits.
+    @usableFromInline let delivery = Atomic<Int>(Delivery.idle)
     /// Whether the channel backs a property and so stores the value it sends.
     @usableFromInline let storesValue: Bool
 
@@ -109,7 +115,7 @@ import Synchronization
     @inlinable func claim(_ value: Value) -> Claim? {
         state.withLock { s in
             guard !s.isCompleted else { return nil }
-            return s.store(value, storesValue: storesValue)
+            return s.store(value, storesValue: storesValue, delivery: delivery)
         }
     }
 
@@ -128,6 +134,12 @@ import Synchronization
                 }
             }
         }
+        // Nothing queued meanwhile: end the delivery without the lock.
+        if delivery.compareExchange(
+            expected: Delivery.delivering, desired: Delivery.idle, ordering: .acquiringAndReleasing
+        ).exchanged {
+            return
+        }
         drain()
     }
 
@@ -145,7 +157,7 @@ import Synchronization
             var value = s.current!
             let result = try body(&value)
             guard !s.isCompleted, announce(result) else { return (result, nil) }
-            return (result, s.store(value, storesValue: true))
+            return (result, s.store(value, storesValue: true, delivery: delivery))
         }
         if let claim { deliver(claim) }
         return result
@@ -156,7 +168,7 @@ import Synchronization
         let claim = state.withLock { s -> Claim? in
             guard !s.isCompleted else { return nil }
             if let current = s.current, isRepeat(current, value) { return nil }
-            return s.store(value, storesValue: true)
+            return s.store(value, storesValue: true, delivery: delivery)
         }
         if let claim { deliver(claim) }
     }
@@ -167,8 +179,7 @@ import Synchronization
             guard !s.isCompleted else { return false }
             s.isCompleted = true
             s.sequence &+= 1
-            s.queue.append(.broadcast(.completed, sequence: s.sequence))
-            return s.startDrainingIfIdle()
+            return s.enqueue(.broadcast(.completed, sequence: s.sequence), delivery: delivery)
         }
         if mustDrain { drain() }
     }
@@ -187,8 +198,7 @@ import Synchronization
             let entry = Entry(since: s.sequence, observer: observer, retaining: retained)
             s.entries.append(entry)
             guard replay, let current = s.current else { return (entry, false, false) }
-            s.queue.append(.replay(current, to: entry))
-            return (entry, s.startDrainingIfIdle(), false)
+            return (entry, s.enqueue(.replay(current, to: entry), delivery: delivery), false)
         }
         if endedAlready {
             if replay, let last = state.withLock({ $0.current }) { observer.send(last) }
@@ -229,7 +239,7 @@ import Synchronization
     /// Delivers queued items until the queue is empty. Only the thread that set `isDraining` calls
     /// this, so deliveries never overlap.
     @inlinable func drain() {
-        while let (item, entries) = state.withLock({ s in s.next() }) {
+        while let (item, entries) = state.withLock({ s in s.next(delivery: delivery) }) {
             switch item {
             case .broadcast(let event, let sequence):
                 for entry in entries where entry.since < sequence {
@@ -246,35 +256,70 @@ import Synchronization
     }
 }
 
+/// The delivery word of a channel: bit 0 is set while a thread delivers; the rest counts the items
+/// queued and not yet taken, in units of ``waiting``.
+///
+/// The word changes only under the channel's lock, with one exception: the delivering thread
+/// may swap ``delivering`` (delivering, nothing waiting) for ``idle`` without the lock. A sender
+/// under the lock counts its item in with one atomic add, so either that swap sees the count and
+/// fails, and the deliverer drains the queue under the lock, or the swap came first and the
+/// sender finds the channel idle and delivers itself.
+@usableFromInline enum Delivery {
+    @usableFromInline static let idle = 0
+    @usableFromInline static let delivering = 1
+    @usableFromInline static let waiting = 2
+}
+
 extension Channel.State {
     /// Stores `value` with the next sequence number; claims its delivery when nobody is
     /// delivering, and queues it otherwise.
-    @inlinable mutating func store(_ value: Value, storesValue: Bool) -> Channel.Claim? {
+    @inlinable mutating func store(_ value: Value, storesValue: Bool, delivery: borrowing Atomic<Int>)
+        -> Channel.Claim?
+    {
         if storesValue { current = value }
         sequence &+= 1
-        if isDraining {
+        if join(delivery) {
             queue.append(.broadcast(.value(value), sequence: sequence))
             return nil
         }
-        isDraining = true
         return Channel.Claim(value: value, sequence: sequence, entries: entries)
     }
 
-    /// Claims the right to drain; true when nobody else is delivering.
-    @inlinable mutating func startDrainingIfIdle() -> Bool {
-        if isDraining { return false }
-        isDraining = true
+    /// Queues `item`; true when nobody was delivering, so the caller must now drain.
+    @inlinable mutating func enqueue(_ item: Channel.Item, delivery: borrowing Atomic<Int>) -> Bool {
+        queue.append(item)
+        if join(delivery) { return false }
+        // Delivering now, with the item just queued waiting.
+        delivery.store(Delivery.delivering + Delivery.waiting, ordering: .releasing)
         return true
     }
 
-    /// Takes the next queued item with a snapshot of the observers, or ends draining.
-    @inlinable mutating func next() -> (Channel.Item, [Channel.Entry])? {
+    /// Counts one more waiting item in when a delivery is running and returns true; otherwise
+    /// marks the channel as delivering, for the caller, and returns false.
+    ///
+    /// One atomic add decides: it comes either before the deliverer's swap to idle, which then
+    /// fails and sends the deliverer to the queue, or after it, and then it finds the word idle.
+    @inlinable func join(_ delivery: borrowing Atomic<Int>) -> Bool {
+        // An idle word stays idle until a thread holding the lock changes it, so when it reads
+        // idle the add, the one atomic read-modify-write here, is spared.
+        if delivery.load(ordering: .acquiring) != Delivery.idle {
+            let (before, _) = delivery.wrappingAdd(Delivery.waiting, ordering: .acquiringAndReleasing)
+            if before != Delivery.idle { return true }
+        }
+        // It was idle, so no deliverer can touch the word: only this thread, under the lock.
+        delivery.store(Delivery.delivering, ordering: .releasing)
+        return false
+    }
+
+    /// Takes the next queued item with a snapshot of the observers, or ends the delivery.
+    @inlinable mutating func next(delivery: borrowing Atomic<Int>) -> (Channel.Item, [Channel.Entry])? {
         guard head < queue.count else {
             queue.removeAll(keepingCapacity: true)
             head = 0
-            isDraining = false
+            delivery.store(Delivery.idle, ordering: .releasing)
             return nil
         }
+        delivery.subtract(Delivery.waiting, ordering: .acquiringAndReleasing)
         let item = queue[head]
         head += 1
         if case .broadcast(.completed, _) = item {

@@ -8,6 +8,11 @@ private final class Log: Sendable {
     let values = Locked<[Int]>([])
 }
 
+/// State that only the delivery contract guards: observers run one at a time, each after the last.
+private final class UnguardedCounter: @unchecked Sendable {
+    var count = 0
+}
+
 /// The written contract of the reactive core, one spec per clause (see `Signal`'s documentation).
 @Suite("Delivery contract")
 struct DeliveryContractTests {
@@ -166,6 +171,23 @@ struct DeliveryContractTests {
         let orders = observers.map { log in log.values.withLock { $0 } }
         #expect(orders.allSatisfy { $0 == orders[0] })
         #expect(orders[0].last == property.value)
+    }
+
+    @Test("a send that races the end of another thread's delivery is delivered, not stranded")
+    func sendRacingTheEndOfADelivery() {
+        // The window is a delivery ending without the lock while another thread queues under it.
+        // Two threads sending without pause open it often; whether a run lands in it is up to the
+        // scheduler, so this spec guards the protocol as a whole, and the thread sanitizer run
+        // checks the ordering of the atomic word: the observer counts without a lock of its own,
+        // as the contract allows, so a delivery not ordered after the previous one is a race.
+        let (signal, input) = Signal<Int>.pipe()
+        let counter = UnguardedCounter()
+        signal.observeValues { _ in counter.count += 1 }
+        let perThread = 20_000
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for value in 0..<perThread { input.send(value) }
+        }
+        #expect(counter.count == 2 * perThread)
     }
 
     @Test("values from one thread keep their order under concurrent senders")
