@@ -78,31 +78,39 @@ public enum CommandCatalog {
     public static func suggestion(for word: String) -> String? {
         guard !word.isEmpty else { return nil }
         if let prefixed = names.first(where: { $0.hasPrefix(word) }) { return prefixed }
-        let typed = Array(word.utf8)
-        let scored = zip(names, nameBytes).map { (name: $0, distance: editDistance(typed, $1)) }
-        guard let best = scored.min(by: { $0.distance < $1.distance }),
-            best.distance <= (word.count <= 3 ? 1 : 2)
-        else {
-            return nil
+        let limit = word.count <= 3 ? 1 : 2
+        var typed = word
+        // The first of the closest names wins; nothing is allocated per name.
+        let best = typed.withUTF8 { typed -> (index: Int, distance: Int)? in
+            var best: (index: Int, distance: Int)?
+            for (index, name) in nameBytes.enumerated() {
+                let distance = editDistance(typed, name)
+                if distance <= limit, distance < best?.distance ?? .max { best = (index, distance) }
+            }
+            return best
         }
-        return best.name
+        return best.map { names[$0.index] }
     }
 
     /// Levenshtein distance over UTF-8 bytes (command names are ASCII), with an early exit for
-    /// words far longer than any command.
-    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    /// words far longer than any command. The two rows live on the stack.
+    static func editDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Int {
         if abs(a.count - b.count) > 2 { return Swift.max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        var current = previous
-        for (i, left) in a.enumerated() {
-            current[0] = i + 1
-            for (j, right) in b.enumerated() {
-                current[j + 1] = Swift.min(
-                    previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+        let width = b.count + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * width) { rows in
+            var previous = rows.baseAddress!
+            var current = previous + width
+            for j in 0..<width { previous[j] = j }
+            for (i, left) in a.enumerated() {
+                current[0] = i + 1
+                for (j, right) in b.enumerated() {
+                    current[j + 1] = Swift.min(
+                        previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+                }
+                swap(&previous, &current)
             }
-            swap(&previous, &current)
+            return previous[b.count]
         }
-        return previous[b.count]
     }
 }
 

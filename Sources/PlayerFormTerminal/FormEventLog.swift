@@ -1,6 +1,5 @@
 import PlayerForm
 import ReactiveCore
-import Synchronization
 
 /// The REPL's bindings to the view model's outputs.
 ///
@@ -24,7 +23,9 @@ final class FormEventLog: Sendable {
         case name, points, step, min, max, validity, updates, stepper, nameField, uploadButton, uploads
     }
 
-    private let state = Mutex(State(latest: Array(repeating: nil, count: Slot.allCases.count), written: []))
+    /// A class, so the bindings hold it and not the log: they run on every change, and a weak
+    /// reference to the log would cost a side-table load each time.
+    private let state = Locked(State(latest: Array(repeating: nil, count: Slot.allCases.count), written: []))
     private let output: any TerminalOutput
     private let renderer: FormRenderer
     private let bindings = DisposeBag()
@@ -108,9 +109,10 @@ final class FormEventLog: Sendable {
         _ property: Property<Value>, _ slot: Slot, _ render: @escaping @Sendable (Value) -> String
     ) {
         let index = slot.rawValue
-        property.values.observeValues(in: bindings) { [weak self] value in
+        let state = state
+        property.values.observeValues(in: bindings) { value in
             let line = render(value)
-            self?.state.withLock { $0.latest[index] = line }
+            state.withLock { $0.latest[index] = line }
         }
     }
 }

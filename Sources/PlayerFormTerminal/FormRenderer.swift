@@ -117,24 +117,28 @@ public struct FormRenderer: Sendable {
     /// `max`, `valid`, `issues` (reason codes), `pointUpdatesRemaining`, `uploads`,
     /// `uploadsRemaining`, `canEditName`, `canChangePoints`, `canUpload`, `locked`, in that order.
     public func json(of form: PlayerViewModel) -> String {
-        let issues = form.issues.value.map { "\"" + $0.code.rawValue + "\"" }.joined(separator: ",")
-        let fields: [(String, String)] = [
-            ("name", JSONText.quoted(form.name.value)),
-            ("points", Self.jsonNumber(form.points.value)),
-            ("step", Self.jsonNumber(form.step.value)),
-            ("min", Self.jsonNumber(form.min.value)),
-            ("max", Self.jsonNumber(form.max.value)),
-            ("valid", String(form.isValid.value)),
-            ("issues", "[" + issues + "]"),
-            ("pointUpdatesRemaining", String(form.pointUpdatesRemaining.value)),
-            ("uploads", String(form.uploadsDone.value)),
-            ("uploadsRemaining", String(form.uploadsRemaining.value)),
-            ("canEditName", String(form.canEditName.value)),
-            ("canChangePoints", String(form.canChangePoints.value)),
-            ("canUpload", String(form.canUpload.value)),
-            ("locked", String(form.isLocked.value)),
-        ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        // Written into one string: `show --json` is the command scripts run most.
+        var json = "{\"name\":"
+        json.reserveCapacity(320)
+        json += JSONText.quoted(form.name.value)
+        json += ",\"points\":" + Self.jsonNumber(form.points.value)
+        json += ",\"step\":" + Self.jsonNumber(form.step.value)
+        json += ",\"min\":" + Self.jsonNumber(form.min.value)
+        json += ",\"max\":" + Self.jsonNumber(form.max.value)
+        json += form.isValid.value ? ",\"valid\":true,\"issues\":[" : ",\"valid\":false,\"issues\":["
+        for (index, issue) in form.issues.value.enumerated() {
+            json += index == 0 ? "\"" : ",\""
+            json += issue.code.rawValue
+            json += "\""
+        }
+        json += "],\"pointUpdatesRemaining\":" + String(form.pointUpdatesRemaining.value)
+        json += ",\"uploads\":" + String(form.uploadsDone.value)
+        json += ",\"uploadsRemaining\":" + String(form.uploadsRemaining.value)
+        json += form.canEditName.value ? ",\"canEditName\":true" : ",\"canEditName\":false"
+        json += form.canChangePoints.value ? ",\"canChangePoints\":true" : ",\"canChangePoints\":false"
+        json += form.canUpload.value ? ",\"canUpload\":true" : ",\"canUpload\":false"
+        json += form.isLocked.value ? ",\"locked\":true}" : ",\"locked\":false}"
+        return json
     }
 
     // MARK: Prompt and help

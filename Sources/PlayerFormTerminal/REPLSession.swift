@@ -34,7 +34,8 @@ public final class REPLSession {
     private let bail: Bool
     private let interrupts: (any InterruptSource)?
     private let log: FormEventLog
-    private let prompt: Property<String>
+    /// The prompt, bound to the form; scripted sessions show none, so they have none.
+    private let prompt: Property<String>?
     private let rosterView: RosterView?
 
     /// Creates a session.
@@ -64,9 +65,11 @@ public final class REPLSession {
         self.rosterView = roster.map { RosterView(roster: $0, output: output, log: log) }
         roster?.follow(form)
         let renderer = self.renderer
-        self.prompt = Property.combineLatest(form.name, form.pointsText, form.isValid).map {
-            renderer.prompt(name: $0.0, pointsText: $0.1, isValid: $0.2)
-        }
+        self.prompt =
+            reader.isInteractive
+            ? Property.combineLatest(form.name, form.pointsText, form.isValid).map {
+                renderer.prompt(name: $0.0, pointsText: $0.1, isValid: $0.2)
+            } : nil
     }
 
     /// Runs commands until the input ends, `quit`, or (with `bail`) the first failure.
@@ -80,7 +83,7 @@ public final class REPLSession {
             _ = rosterView.takeAlerts()
         }
         loop: while true {
-            let input = await reader.read(prompt: prompt.value)
+            let input = await reader.read(prompt: prompt?.value ?? "")
             lineNumber += 1
             log.lineNumber = reader.isInteractive ? nil : lineNumber
             let result: StepResult
