@@ -90,9 +90,9 @@ public final class PlayerViewModel: Sendable {
         points = pointsStore.readOnly
         pointsText = points.map(PointsFormat.text)
         self.rules = rulesStore.readOnly
-        step = self.rules.map { $0.step }.skipRepeats()
-        min = self.rules.map { $0.min }.skipRepeats()
-        max = self.rules.map { $0.max }.skipRepeats()
+        step = self.rules.map(skippingRepeats: { $0.step })
+        min = self.rules.map(skippingRepeats: { $0.min })
+        max = self.rules.map(skippingRepeats: { $0.max })
         issues = Property.combineLatest(name, points, self.rules) { name, points, rules in
             rules.validate(name: name, points: points)
         }
@@ -104,14 +104,14 @@ public final class PlayerViewModel: Sendable {
         pointUpdatesRemaining = pointUpdatesUsed.readOnly.map { Swift.max(0, maxPointUpdates - $0) }
         uploadsDone = uploadsStore.readOnly
         uploadsRemaining = uploadsDone.map { Swift.max(0, maxUploads - $0) }
-        isLocked = uploadsDone.map { $0 >= maxUploads }.skipRepeats()
+        isLocked = uploadsDone.map(skippingRepeats: { $0 >= maxUploads })
         canEditName = isLocked.map { !$0 }
-        canChangePoints = Property.combineLatest(isLocked, pointUpdatesRemaining)
-            .map { locked, remaining in !locked && remaining > 0 }
-            .skipRepeats()
-
-        let uploadsAllowed = Property.combineLatest(isValid, isLocked).map { valid, locked in valid && !locked
+        canChangePoints = Property.combineLatest(isLocked, pointUpdatesRemaining) { locked, remaining in
+            !locked && remaining > 0
         }
+        .skipRepeats()
+
+        let uploadsAllowed = Property.combineLatest(isValid, isLocked) { valid, locked in valid && !locked }
         let uploads = uploadsStore
         let messagesInput = messagesInput
         let currentRules = rulesStore

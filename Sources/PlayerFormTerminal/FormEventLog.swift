@@ -13,6 +13,8 @@ final class FormEventLog: Sendable {
         var latest: [String?]
         /// The line last written for each state output.
         var written: [String?]
+        /// The outputs that changed since the last flush, by slot.
+        var changed: [Bool]
         /// The number of the line being run, for errors in scripted mode.
         var lineNumber: Int?
         /// Whether a failed or cancelled upload was reported during the current command.
@@ -25,7 +27,10 @@ final class FormEventLog: Sendable {
 
     /// A class, so the bindings hold it and not the log: they run on every change, and a weak
     /// reference to the log would cost a side-table load each time.
-    private let state = Locked(State(latest: Array(repeating: nil, count: Slot.allCases.count), written: []))
+    private let state = Locked(
+        State(
+            latest: Array(repeating: nil, count: Slot.allCases.count), written: [],
+            changed: Array(repeating: false, count: Slot.allCases.count)))
     private let output: any TerminalOutput
     private let renderer: FormRenderer
     private let bindings = DisposeBag()
@@ -48,7 +53,10 @@ final class FormEventLog: Sendable {
         bind(Property.combineLatest(form.uploadsDone, form.uploadsRemaining), .uploads) {
             renderer.uploadsLine(done: $0.0, remaining: $0.1)
         }
-        state.withLock { $0.written = $0.latest }
+        state.withLock { state in
+            state.written = state.latest
+            state.changed = Array(repeating: false, count: state.latest.count)
+        }
 
         form.isUploading.changes.observeValues(in: bindings) { [output] uploading in
             if uploading { output.write(renderer.uploadingLine()) }
@@ -69,12 +77,16 @@ final class FormEventLog: Sendable {
 
     /// Writes the state outputs that changed since they were last written.
     func flushState() {
+        // Slot by slot, and only the slots that changed: copying the arrays whole would make the
+        // next change copy them again.
         let lines = state.withLock { state -> [String] in
             var lines: [String] = []
-            for index in state.latest.indices where state.latest[index] != state.written[index] {
+            for index in state.changed.indices where state.changed[index] {
+                state.changed[index] = false
+                guard state.latest[index] != state.written[index] else { continue }
                 if let line = state.latest[index] { lines.append(line) }
+                state.written[index] = state.latest[index]
             }
-            state.written = state.latest
             return lines
         }
         for line in lines { output.write(line) }
@@ -112,7 +124,10 @@ final class FormEventLog: Sendable {
         let state = state
         property.values.observeValues(in: bindings) { value in
             let line = render(value)
-            state.withLock { $0.latest[index] = line }
+            state.withLock { state in
+                state.latest[index] = line
+                state.changed[index] = true
+            }
         }
     }
 }

@@ -64,7 +64,7 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
         self.enabledIf = enabledIf
         self.work = execute
         isExecuting = executing.readOnly
-        isEnabled = enabledIf.combineLatest(with: executing.readOnly).map { $0 && !$1 }.skipRepeats()
+        isEnabled = Property.combineLatest(enabledIf, executing.readOnly) { $0 && !$1 }.skipRepeats()
         (values, valuesInput) = Signal<Output>.pipe()
         (errors, errorsInput) = Signal<ActionError>.pipe()
     }
