@@ -104,24 +104,39 @@ public enum CommandParser {
     /// The first word (up to a space or tab) and the rest of the line, both without surrounding
     /// spaces and tabs.
     static func splitWord(_ line: String) -> (word: String, rest: String) {
-        // Blanks are ASCII, so the UTF-8 view finds them without decoding characters, and its
-        // indices are valid indices of the string.
-        let bytes = line.utf8
-        let start = bytes.firstIndex { !isBlank($0) } ?? bytes.endIndex
-        let wordEnd = bytes[start...].firstIndex(where: isBlank) ?? bytes.endIndex
-        return (String(line[start..<wordEnd]), trimmed(line[wordEnd...]))
+        var line = line
+        return line.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count && isBlank(bytes[start]) { start += 1 }
+            var wordEnd = start
+            while wordEnd < bytes.count && !isBlank(bytes[wordEnd]) { wordEnd += 1 }
+            return (string(bytes, start..<wordEnd), trimmedString(bytes, from: wordEnd))
+        }
     }
 
     static func trimmed(_ text: String) -> String {
-        trimmed(text[...])
+        var text = text
+        return text.withUTF8 { trimmedString($0, from: 0) }
     }
 
     static func trimmed(_ text: Substring) -> String {
-        let bytes = text.utf8
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }),
-            let last = bytes.lastIndex(where: { !isBlank($0) })
-        else { return "" }
-        return String(text[first...last])
+        trimmed(String(text))
+    }
+
+    /// `bytes` from `offset` on, without spaces and tabs at either end.
+    private static func trimmedString(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> String {
+        var start = offset
+        while start < bytes.count && isBlank(bytes[start]) { start += 1 }
+        var end = bytes.count
+        while end > start && isBlank(bytes[end - 1]) { end -= 1 }
+        return string(bytes, start..<end)
+    }
+
+    /// The text of a range of a valid UTF-8 buffer. The ranges here start and end at a blank, the
+    /// ends of the line or the ends of the text, never inside a character's bytes, since blanks
+    /// are ASCII: so they are valid UTF-8 too.
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {
