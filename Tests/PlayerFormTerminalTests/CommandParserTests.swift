@@ -37,6 +37,14 @@ struct CommandParserTests {
         #expect(try CommandParser.parse("name   Dana  Smith  ") == .name("Dana  Smith"))
     }
 
+    @Test("names that are not ASCII are split and trimmed whole, next to tabs and spaces")
+    func nonASCIINames() throws {
+        #expect(try CommandParser.parse("name\tZoë\t") == .name("Zoë"))
+        #expect(try CommandParser.parse("name  名前 ｄａｒｎ 🙂 ") == .name("名前 ｄａｒｎ 🙂"))
+        #expect(try CommandParser.parse("name e\u{301}\u{301}") == .name("e\u{301}\u{301}"))
+        #expect(try CommandParser.parse("add Zoë Ünï 12") == .add(name: "Zoë Ünï", points: 12))
+    }
+
     @Test("a quoted name keeps leading and trailing spaces, and \"\" clears it")
     func quotedName() throws {
         #expect(try CommandParser.parse("name \"  Dana \"") == .name("  Dana "))
