@@ -59,7 +59,7 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
 
     /// The points of the player's latest upload; announced only when they change.
     public var points: Property<Double> {
-        output(\.points) { state.readOnly.map(\.player.points).skipRepeats() }
+        output(\.points) { state.readOnly.map(skippingRepeats: { $0.player.points }) }
     }
 
     /// The points as the table shows them: "100", "0.5".
@@ -69,17 +69,17 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
 
     /// Whether an upload of this player is running.
     public var isUploading: Property<Bool> {
-        output(\.isUploading) { state.readOnly.map(\.isUploading).skipRepeats() }
+        output(\.isUploading) { state.readOnly.map(skippingRepeats: { $0.isUploading }) }
     }
 
     /// How far the running upload has got, 0 to 100.
     public var percentComplete: Property<Int> {
-        output(\.percentComplete) { state.readOnly.map(\.percent).skipRepeats() }
+        output(\.percentComplete) { state.readOnly.map(skippingRepeats: { $0.percent }) }
     }
 
     /// Whether the player is selected.
     public var isSelected: Property<Bool> {
-        output(\.isSelected) { state.readOnly.map(\.isSelected).skipRepeats() }
+        output(\.isSelected) { state.readOnly.map(skippingRepeats: { $0.isSelected }) }
     }
 
     /// The name, followed by the percentage while an upload is running and has made progress;
@@ -87,9 +87,10 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
     public var title: Property<String> {
         output(\.title) {
             let name = id
-            return Property.combineLatest(isUploading, percentComplete).map { running, percent in
+            return Property.combineLatest(isUploading, percentComplete) { running, percent in
                 running && percent > 0 ? "\(name) \(percent)%" : name
-            }.skipRepeats()
+            }
+            .skipRepeats()
         }
     }
 

@@ -98,7 +98,7 @@ public final class RosterViewModel: Sendable {
         inputIssues = Property.combineLatest(newName, newPoints).map { name, points in
             rules.validate(name: name, points: points)
         }
-        inputIsValid = inputIssues.map(\.isEmpty).skipRepeats()
+        inputIsValid = inputIssues.map(skippingRepeats: { $0.isEmpty })
 
         // The actions need the roster, which exists only once every stored property is set; they
         // reach it through a box filled at the end of init.
