@@ -79,6 +79,12 @@ import Synchronization
         }
     }
 
+    /// Stores the value `compute` returns, under the lock, without delivering it: the first value
+    /// of a node that computes it from state the lock guards.
+    @inlinable func seed(_ compute: () -> Value) {
+        state.withLock { s in s.current = compute() }
+    }
+
     /// The value most recently stored.
     @inlinable var current: Value {
         state.withLock { $0.current! }
@@ -115,6 +121,15 @@ import Synchronization
     @inlinable func claim(_ value: Value) -> Claim? {
         state.withLock { s in
             guard !s.isCompleted else { return nil }
+            return s.store(value, storesValue: storesValue, delivery: delivery)
+        }
+    }
+
+    /// Like ``claim(_:)``, for the value `compute` returns under the lock, if any: a node whose
+    /// state the channel's lock guards (see ``Guarded``) updates it and computes in one step.
+    @inlinable func claim(_ compute: () -> Value?) -> Claim? {
+        state.withLock { s in
+            guard !s.isCompleted, let value = compute() else { return nil }
             return s.store(value, storesValue: storesValue, delivery: delivery)
         }
     }
@@ -328,5 +343,22 @@ extension Channel.State {
             return (item, snapshot)
         }
         return (item, entries)
+    }
+}
+
+/// State that another object's lock guards: the latest values of a combineLatest node, read and
+/// written only inside its channel's lock. Kept behind a pointer, as in ``Locked``, so that access
+/// pays no dynamic exclusivity check.
+@usableFromInline final class Guarded<State>: @unchecked Sendable {
+    @usableFromInline let state: UnsafeMutablePointer<State>
+
+    @inlinable init(_ state: State) {
+        self.state = .allocate(capacity: 1)
+        self.state.initialize(to: state)
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 }

@@ -101,14 +101,18 @@ extension Property {
         _ transform: @escaping @Sendable (A, B, C) -> Value
     ) -> Property<Value> {
         let derived = Channel<Value>(current: nil)
-        let latest = Locked<(A?, B?, C?)>((nil, nil, nil))
+        // Guarded by the node's own lock, so a change takes one lock, not two.
+        let latest = Guarded<(A?, B?, C?)>((nil, nil, nil))
         @Sendable func update(_ change: (inout (A?, B?, C?)) -> Void) {
-            let claim = latest.withLock { latest -> Channel<Value>.Claim? in
-                change(&latest)
+            let claim = derived.claim { () -> Value? in
+                change(&latest.state.pointee)
                 // Tested and unwrapped in place rather than bound with `let`: a binding would copy,
                 // and so retain, each value on every change.
-                guard latest.0 != nil, latest.1 != nil, latest.2 != nil else { return nil }
-                return derived.claim(transform(latest.0!, latest.1!, latest.2!))
+                let latest = latest.state
+                guard latest.pointee.0 != nil, latest.pointee.1 != nil, latest.pointee.2 != nil else {
+                    return nil
+                }
+                return transform(latest.pointee.0!, latest.pointee.1!, latest.pointee.2!)
             }
             if let claim { derived.deliver(claim) }
         }
@@ -118,11 +122,12 @@ extension Property {
             readingCurrent: .handling(values: { value in update { $0.1 = value } }))
         let (third, thirdObservation) = c.channel.observeChanges(
             readingCurrent: .handling(values: { value in update { $0.2 = value } }))
-        latest.withLock { latest in
-            if latest.0 == nil { latest.0 = first }
-            if latest.1 == nil { latest.1 = second }
-            if latest.2 == nil { latest.2 = third }
-            derived.seed(transform(latest.0!, latest.1!, latest.2!), onlyIfEmpty: false)
+        derived.seed {
+            let latest = latest.state
+            if latest.pointee.0 == nil { latest.pointee.0 = first }
+            if latest.pointee.1 == nil { latest.pointee.1 = second }
+            if latest.pointee.2 == nil { latest.pointee.2 = third }
+            return transform(latest.pointee.0!, latest.pointee.1!, latest.pointee.2!)
         }
         let upstream = Disposable {
             firstObservation.dispose()
