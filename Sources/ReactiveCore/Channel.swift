@@ -251,8 +251,8 @@ import Synchronization
         }
     }
 
-    /// Delivers queued items until the queue is empty. Only the thread that set `isDraining` calls
-    /// this, so deliveries never overlap.
+    /// Delivers queued items until the queue is empty. Only the delivering thread, the one that
+    /// set bit 0 of ``delivery``, calls this, so deliveries never overlap.
     @inlinable func drain() {
         while let (item, entries) = state.withLock({ s in s.next(delivery: delivery) }) {
             switch item {

@@ -72,7 +72,8 @@ extension Property {
     /// A property whose value is `transform` applied to the latest values of `a` and `b`: a
     /// combineLatest and a map in one step, with no intermediate property.
     ///
-    /// `transform` must be pure; it runs under the node's lock, on the thread that delivers.
+    /// `transform` must be pure; it runs under the node's lock, on the thread that delivers, so it
+    /// must not read or observe the property it makes.
     @inlinable public static func combineLatest<A: Sendable, B: Sendable>(
         _ a: Property<A>, _ b: Property<B>, _ transform: @escaping @Sendable (A, B) -> Value
     ) -> Property<Value> {
