@@ -9,8 +9,12 @@ private final class Log: Sendable {
 }
 
 /// State that only the delivery contract guards: observers run one at a time, each after the last.
-private final class UnguardedCounter: @unchecked Sendable {
-    var count = 0
+private final class Unguarded<Value>: @unchecked Sendable {
+    var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
 }
 
 /// The written contract of the reactive core, one spec per clause (see `Signal`'s documentation).
@@ -181,13 +185,74 @@ struct DeliveryContractTests {
         // checks the ordering of the atomic word: the observer counts without a lock of its own,
         // as the contract allows, so a delivery not ordered after the previous one is a race.
         let (signal, input) = Signal<Int>.pipe()
-        let counter = UnguardedCounter()
-        signal.observeValues { _ in counter.count += 1 }
+        let counter = Unguarded(0)
+        signal.observeValues { _ in counter.value += 1 }
         let perThread = 20_000
         DispatchQueue.concurrentPerform(iterations: 2) { _ in
             for value in 0..<perThread { input.send(value) }
         }
-        #expect(counter.count == 2 * perThread)
+        #expect(counter.value == 2 * perThread)
+    }
+
+    @Test("sends from other threads and from inside an observer at once: none lost, none nested")
+    func concurrentAndReentrantSends() {
+        let (signal, input) = Signal<Int>.pipe()
+        let delivering = Locked(false)
+        let overlapped = Locked(false)
+        let first = Unguarded<[Int]>([])
+        let second = Unguarded<[Int]>([])
+        @Sendable func enter() {
+            if delivering.withLock({ busy in
+                defer { busy = true }; return busy
+            }) {
+                overlapped.withLock { $0 = true }
+            }
+        }
+        signal.observeValues { value in
+            enter()
+            first.value.append(value)
+            // Every fifth value sent by a thread is answered from inside the observer.
+            if value >= 0 && value % 5 == 0 { input.send(-value - 1) }
+            delivering.withLock { $0 = false }
+        }
+        signal.observeValues { value in
+            enter()
+            second.value.append(value)
+            delivering.withLock { $0 = false }
+        }
+        let perThread = 3_000
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            for index in 0..<perThread { input.send(thread * 1_000_000 + index) }
+        }
+        let answers = (0..<3).reduce(0) { total, thread in
+            total + (0..<perThread).filter { (thread * 1_000_000 + $0) % 5 == 0 }.count
+        }
+        #expect(overlapped.value == false)
+        #expect(first.value.count == 3 * perThread + answers)
+        #expect(first.value == second.value)
+        for thread in 0..<3 {
+            let sent = first.value.filter { $0 >= 0 && $0 / 1_000_000 == thread }
+            #expect(sent == sent.sorted())
+        }
+    }
+
+    @Test("completion racing sends from another thread arrives once, and last")
+    func completionRacingSends() {
+        for _ in 0..<200 {
+            let (signal, input) = Signal<Int>.pipe()
+            let events = Unguarded<[Event<Int>]>([])
+            signal.observe(Observer { event in events.value.append(event) })
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 {
+                    for value in 0..<50 { input.send(value) }
+                } else {
+                    input.sendCompleted()
+                }
+            }
+            input.send(99)
+            #expect(events.value.filter { $0 == .completed }.count == 1)
+            #expect(events.value.last == .completed)
+        }
     }
 
     @Test("values from one thread keep their order under concurrent senders")
