@@ -64,7 +64,7 @@ import Synchronization
     }
 
     /// Creates a channel for a property. A derived property starts with `nil` and is given its
-    /// first value with ``seed(_:)`` before anyone can read or observe it.
+    /// first value with ``seedIfEmpty(_:)`` or ``seed(_:)`` before anyone can read or observe it.
     @inlinable init(current: Value?) {
         storesValue = true
         var initial = State()
@@ -72,10 +72,11 @@ import Synchronization
         state = Locked(initial)
     }
 
-    /// Stores `value` without delivering it: the first value of a derived property.
-    @inlinable func seed(_ value: Value, onlyIfEmpty: Bool) {
+    /// Stores `value` without delivering it, unless a value came first: the first value of a
+    /// derived property, which keeps a change of its source delivered while it was being made.
+    @inlinable func seedIfEmpty(_ value: Value) {
         state.withLock { s in
-            if !onlyIfEmpty || s.current == nil { s.current = value }
+            if s.current == nil { s.current = value }
         }
     }
 

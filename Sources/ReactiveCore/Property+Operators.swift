@@ -12,7 +12,7 @@ extension Property {
                 // observation, and the channel does not hold the property.
                 derived.send(transform(value))
             }))
-        derived.seed(transform(current), onlyIfEmpty: true)
+        derived.seedIfEmpty(transform(current))
         return Property<Mapped>(channel: derived, upstream: observation, sources: [self])
     }
 
@@ -30,7 +30,7 @@ extension Property {
         let (current, observation) = channel.observeChanges(
             readingCurrent: .handling(values: { value in derived.send(transform(value), unlessRepeating: ==) }
             ))
-        derived.seed(transform(current), onlyIfEmpty: true)
+        derived.seedIfEmpty(transform(current))
         return Property<Mapped>(channel: derived, upstream: observation, sources: [self])
     }
 
@@ -42,7 +42,7 @@ extension Property {
         let derived = Channel<Value>(current: nil)
         let (current, observation) = channel.observeChanges(
             readingCurrent: .handling(values: { value in derived.send(value, unlessRepeating: isRepeat) }))
-        derived.seed(current, onlyIfEmpty: true)
+        derived.seedIfEmpty(current)
         return Property(channel: derived, upstream: observation, sources: [self])
     }
 
@@ -143,27 +143,26 @@ extension Property {
         _ properties: [Property<Element>]
     ) -> Property<[Element]> where Value == [Element] {
         let derived = Channel<[Element]>(current: nil)
-        let latest = Locked<[Element?]>(Array(repeating: nil, count: properties.count))
-        let observations = properties.enumerated().map { index, source in
-            let (current, observation) = source.channel.observeChanges(
-                readingCurrent: .handling(values: { [weak derived] value in
-                    guard let derived else { return }
-                    let claim = latest.withLock { latest -> Channel<[Element]>.Claim? in
-                        latest[index] = value
-                        guard !latest.contains(where: { $0 == nil }) else { return nil }
-                        return derived.claim(latest.map { $0! })
+        // Guarded by the node's own lock, as in the typed combineLatest.
+        let latest = Guarded<[Element?]>(Array(repeating: nil, count: properties.count))
+        let observed = properties.enumerated().map { index, source in
+            source.channel.observeChanges(
+                readingCurrent: .handling(values: { value in
+                    let claim = derived.claim { () -> [Element]? in
+                        latest.state.pointee[index] = value
+                        guard !latest.state.pointee.contains(where: { $0 == nil }) else { return nil }
+                        return latest.state.pointee.map { $0! }
                     }
                     if let claim { derived.deliver(claim) }
                 }))
-            latest.withLock { latest in
-                if latest[index] == nil { latest[index] = current }
+        }
+        derived.seed {
+            for (index, source) in observed.enumerated() where latest.state.pointee[index] == nil {
+                latest.state.pointee[index] = source.current
             }
-            return observation
+            return latest.state.pointee.map { $0! }
         }
-        latest.withLock { latest in
-            derived.seed(latest.map { $0! }, onlyIfEmpty: false)
-        }
-        let upstream = Disposable { for observation in observations { observation.dispose() } }
+        let upstream = Disposable { for source in observed { source.disposable.dispose() } }
         return Property(channel: derived, upstream: upstream, sources: properties)
     }
 }
