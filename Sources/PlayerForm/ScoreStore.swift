@@ -59,6 +59,29 @@ public protocol ScoreStore: Sendable {
     /// Every record that can be read, with a message for each part that cannot, so that a damaged
     /// store still yields what it holds.
     func read() async throws -> ScoreReading
+
+    // MARK: The roster's questions
+    //
+    // A roster shows a window of players, so a store answers for that window alone. A player is
+    // every record whose name has the same ``PlayerName/comparisonKey(_:)``; it shows the name,
+    // points and time of its latest record; players are ordered by their first record. The
+    // default implementations read every record (O(players)); a store meant for large rosters
+    // answers each in O(log n) or O(rows asked for).
+
+    /// How many players the store keeps.
+    func playerCount() async throws -> Int
+    /// At most `limit` players in roster order, starting at the 0-based `offset`.
+    func players(from offset: Int, limit: Int) async throws -> [Player]
+    /// The player named `name` (by ``PlayerName/comparisonKey(_:)``) and its 0-based place in
+    /// roster order, or nil when the store keeps no such player.
+    func player(named name: String) async throws -> (index: Int, player: Player)?
+    /// Removes the player named `name` and every record of it, including records other clients
+    /// kept since this one last read, in one step; returns the player removed, or nil when there
+    /// was none. Returns only once the removal is kept.
+    func deletePlayer(named name: String) async throws -> Player?
+    /// A value that differs after any change was kept, by this client or any other sharing the
+    /// store; a roster compares two readings to learn that it must read its window again.
+    func revision() async throws -> UInt64
 }
 
 extension ScoreStore {
@@ -70,6 +93,42 @@ extension ScoreStore {
     /// The records, with no problems: a store that cannot be partly damaged reads all or fails.
     public func read() async throws -> ScoreReading {
         ScoreReading(records: try await records())
+    }
+
+    /// Counts the players of every record.
+    public func playerCount() async throws -> Int {
+        Player.roster(from: try await records()).count
+    }
+
+    /// Reads every record and returns the players asked for.
+    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+        let all = Player.roster(from: try await records())
+        let start = min(max(offset, 0), all.count)
+        return Array(all[start..<min(start + max(limit, 0), all.count)])
+    }
+
+    /// Reads every record and finds the player.
+    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+        let key = PlayerName.comparisonKey(name)
+        let all = Player.roster(from: try await records())
+        guard let index = all.firstIndex(where: { PlayerName.comparisonKey($0.name) == key }) else {
+            return nil
+        }
+        return (index, all[index])
+    }
+
+    /// Finds the player in every record and deletes its records.
+    public func deletePlayer(named name: String) async throws -> Player? {
+        guard let (_, player) = try await player(named: name) else { return nil }
+        try await delete(ids: player.recordIDs)
+        return player
+    }
+
+    /// A hash of every record: correct, and O(records).
+    public func revision() async throws -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(try await records())
+        return UInt64(bitPattern: Int64(hasher.finalize()))
     }
 }
 

@@ -24,16 +24,17 @@ public struct Player: Sendable, Hashable, Identifiable, Codable {
         self.recordIDs = recordIDs
     }
 
-    /// The players of `records` (oldest first): one per name, with the latest points, in the
-    /// order the names first appear.
+    /// The players of `records` (oldest first): one per name as ``PlayerName`` compares names,
+    /// with the name, points and time of its latest record, in the order the names first appear.
     public static func roster(from records: [ScoreRecord]) -> [Player] {
         var players: [Player] = []
         var indexByName: [String: Int] = [:]
         for record in records {
-            if let index = indexByName[record.name] {
+            let key = PlayerName.comparisonKey(record.name)
+            if let index = indexByName[key] {
                 players[index] = players[index].updated(with: record)
             } else {
-                indexByName[record.name] = players.count
+                indexByName[key] = players.count
                 players.append(
                     Player(
                         name: record.name, points: record.points, uploadedAt: record.uploadedAt,
@@ -43,10 +44,11 @@ public struct Player: Sendable, Hashable, Identifiable, Codable {
         return players
     }
 
-    /// This player after `record`, a later upload of the same name.
+    /// This player after `record`, a later upload of the same name; the player takes the
+    /// record's spelling of the name.
     public func updated(with record: ScoreRecord) -> Player {
         Player(
-            name: name, points: record.points, uploadedAt: record.uploadedAt,
+            name: record.name, points: record.points, uploadedAt: record.uploadedAt,
             recordIDs: recordIDs + [record.id])
     }
 }
