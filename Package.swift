@@ -90,6 +90,7 @@ let package = Package(
                 "PlayerFormTerminal", "PlayerFormTerminalTesting", "PlayerFormText", "PlayerForm",
                 "ReactiveCore",
                 "PlayerFormTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Runs the built `playerform` binary: scripted mode, and interactive mode under tmux.
