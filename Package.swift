@@ -70,7 +70,10 @@ let package = Package(
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
         .testTarget(
             name: "PlayerFormRecordsTests",
-            dependencies: ["PlayerFormRecords", "PlayerFormText", "PlayerForm", "playerform"]),
+            dependencies: [
+                "PlayerFormRecords", "PlayerFormText", "PlayerForm", "playerform",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(
             name: "PlayerFormTests",
             dependencies: [
