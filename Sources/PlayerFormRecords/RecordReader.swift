@@ -44,16 +44,22 @@ public final class RecordReader<Source: ByteSource> {
             // are read, so that the record's end is found without holding it.
             let followsCSV = format == .csv
             csv.begin(limit: lines.maximumLineLength)
-            switch lines.nextLine(passingOverlongPieces: { if followsCSV { csv.scan($0) } }) {
+            var overlongIsBlank = true
+            let read = lines.nextLine(passingOverlongPieces: { piece in
+                overlongIsBlank = overlongIsBlank && Self.isBlank(piece)
+                if followsCSV { csv.scan(piece) }
+            })
+            switch read {
             case .line(let next): line = next
             case .end: return finish(.end)
             case .failed(let code): return finish(.failed(code))
             case .interrupted: return finish(.interrupted)
             }
+            // Blank lines are skipped however long they are.
+            if line.isTooLong ? overlongIsBlank : Self.isBlank(line.bytes) { continue }
             if line.isTooLong && !followsCSV {
                 return .record(NumberedRecord(line: line.number, content: .malformed(tooLong)))
             }
-            if !line.isTooLong && Self.isBlank(line.bytes) { continue }
             switch format {
             case .jsonl:
                 return .record(NumberedRecord(line: line.number, content: json.parse(line.bytes)))

@@ -205,6 +205,15 @@ struct CSVRecoveryTests {
         #expect(lines.next() == record(54, "darn", 4))
     }
 
+    @Test("a blank line longer than the limit is skipped like a short one, in CSV and JSON Lines")
+    func longBlankLines() {
+        let blank = String(repeating: " \t", count: 300) + "\r\n"
+        let csv = blank + "name,points\n" + blank + "a,1\n"
+        #expect(readAll(Array(csv.utf8), format: .csv, chunkSize: 9, maximumLineLength: 50) == [record(4, "a", 1), .end])
+        let jsonl = blank + "{\"name\": \"a\", \"points\": 1}\n" + blank
+        #expect(readAll(Array(jsonl.utf8), format: .jsonl, chunkSize: 9, maximumLineLength: 50) == [record(2, "a", 1), .end])
+    }
+
     /// `event` with the message of a malformed record left out.
     private static func withoutMessage(_ event: RecordEvent) -> RecordEvent {
         guard case .record(let record) = event, case .malformed = record.content else { return event }
