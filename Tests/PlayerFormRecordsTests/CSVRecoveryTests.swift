@@ -209,9 +209,15 @@ struct CSVRecoveryTests {
     func longBlankLines() {
         let blank = String(repeating: " \t", count: 300) + "\r\n"
         let csv = blank + "name,points\n" + blank + "a,1\n"
-        #expect(readAll(Array(csv.utf8), format: .csv, chunkSize: 9, maximumLineLength: 50) == [record(4, "a", 1), .end])
+        #expect(
+            readAll(Array(csv.utf8), format: .csv, chunkSize: 9, maximumLineLength: 50) == [
+                record(4, "a", 1), .end,
+            ])
         let jsonl = blank + "{\"name\": \"a\", \"points\": 1}\n" + blank
-        #expect(readAll(Array(jsonl.utf8), format: .jsonl, chunkSize: 9, maximumLineLength: 50) == [record(2, "a", 1), .end])
+        #expect(
+            readAll(Array(jsonl.utf8), format: .jsonl, chunkSize: 9, maximumLineLength: 50) == [
+                record(2, "a", 1), .end,
+            ])
     }
 
     /// `event` with the message of a malformed record left out.
