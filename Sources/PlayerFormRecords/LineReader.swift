@@ -94,10 +94,13 @@ public final class LineReader<Source: ByteSource> {
                 return .line(line)
             }
             if skipping || end - start > maximumLineLength + 1 {
+                // The first line's byte order mark is not part of it, however long the line is.
+                let first =
+                    !skipping && lineNumber == 0 && startsWithByteOrderMark(start, end) ? start + 3 : start
                 skipping = true
                 // A carriage return at the end may come before the line break: keep it for later.
-                let held = end > start && buffer[end - 1] == 0x0D ? 1 : 0
-                overlong(bytes(start, end - held))
+                let held = end > first && buffer[end - 1] == 0x0D ? 1 : 0
+                overlong(bytes(first, end - held))
                 start = end - held
             }
             makeRoom()
@@ -115,6 +118,10 @@ public final class LineReader<Source: ByteSource> {
         overlong(bytes(from, to > from && buffer[to - 1] == 0x0D ? to - 1 : to))
     }
 
+    private func startsWithByteOrderMark(_ from: Int, _ to: Int) -> Bool {
+        to - from >= 3 && buffer[from] == 0xEF && buffer[from + 1] == 0xBB && buffer[from + 2] == 0xBF
+    }
+
     private func bytes(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(
             start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + from, count: to - from)
@@ -130,11 +137,7 @@ public final class LineReader<Source: ByteSource> {
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var first = from
         var last = to
-        if lineNumber == 1 && last - first >= 3 && base[first] == 0xEF && base[first + 1] == 0xBB
-            && base[first + 2] == 0xBF
-        {
-            first += 3
-        }
+        if lineNumber == 1 && startsWithByteOrderMark(first, last) { first += 3 }
         if last > first && base[last - 1] == 0x0D { last -= 1 }
         let tooLong = last - first > maximumLineLength
         if tooLong { overlong(UnsafeBufferPointer(start: base + first, count: last - first)) }

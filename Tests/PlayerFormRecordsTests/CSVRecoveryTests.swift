@@ -220,6 +220,17 @@ struct CSVRecoveryTests {
             ])
     }
 
+    @Test("the byte order mark of an over-long first line is not part of it: a blank one is still blank")
+    func byteOrderMarkOnLongLine() {
+        let blank = [0xEF, 0xBB, 0xBF] + Array(String(repeating: "\t", count: 60).utf8) + [0x0A]
+        let csv = blank + Array("name,points\na,1\n".utf8)
+        #expect(
+            readAll(csv, format: .csv, chunkSize: 16, maximumLineLength: 24) == [record(3, "a", 1), .end])
+        let jsonl = blank + Array("{\"name\": \"a\", \"points\": 1}\n".utf8)
+        #expect(
+            readAll(jsonl, format: .jsonl, chunkSize: 16, maximumLineLength: 30) == [record(2, "a", 1), .end])
+    }
+
     /// `event` with the message of a malformed record left out.
     private static func withoutMessage(_ event: RecordEvent) -> RecordEvent {
         guard case .record(let record) = event, case .malformed = record.content else { return event }
