@@ -1,3 +1,4 @@
+import Foundation
 import PlayerForm
 import PropertyBased
 import Testing
@@ -10,7 +11,8 @@ private let pieces: [String] = [
     "ｄ", "ａ", "ｒ", "ｎ", "Ｄ", "ℕ", "Ⅻ", "xii", "İ", "i\u{307}", "\u{3000}", "\u{A0}", "\u{2028}", "\t",
     "\n", "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{AD}", "\u{FE0F}", "\u{FE00}",
     "\u{E0100}", "\u{180E}", "\u{34F}", "\u{115F}", "\u{3164}", "\u{FFA0}", "\u{E0001}", "\u{202E}",
-    "\u{61C}", "\u{1D173}", "名前", "🎲", "\u{301}", "\u{308}",
+    "\u{61C}", "\u{1D173}", "名前", "🎲", "\u{301}", "\u{308}", "\r", "\u{B}", "\u{C}", "\u{1C}", "\u{85}",
+    "\u{1F}", "Z", "@", "[",
 ]
 
 private let generatedNames = Gen.element(of: pieces).map { $0 ?? "" }.array(of: 0...7).map {
@@ -30,6 +32,24 @@ struct NameRuleTests {
         await propertyCheck(count: 3000, input: generatedNames) { name in
             #expect(
                 names.contains(name) == keys.contains(PlayerName.comparisonKey(name)),
+                "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test("the key is the name without default-ignorables, compatibility-composed, trimmed, lowercased")
+    func comparisonKeyDefinition() async {
+        await propertyCheck(count: 3000, input: generatedNames) { name in
+            let visible = String(
+                String.UnicodeScalarView(
+                    name.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint }))
+            // Whitespace characters (whose first scalar is White_Space) at either end.
+            let composed = visible.precomposedStringWithCompatibilityMapping
+            let trimmed = composed.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace)
+                .reversed()
+            let expected = String(trimmed).lowercased()
+            let key = PlayerName.comparisonKey(name)
+            #expect(
+                Array(key.unicodeScalars) == Array(expected.unicodeScalars),
                 "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
