@@ -70,7 +70,10 @@ let package = Package(
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
         .testTarget(
             name: "PlayerFormRecordsTests",
-            dependencies: ["PlayerFormRecords", "PlayerFormText", "PlayerForm", "playerform"]),
+            dependencies: [
+                "PlayerFormRecords", "PlayerFormText", "PlayerForm", "playerform",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(
             name: "PlayerFormTests",
             dependencies: [
@@ -90,6 +93,7 @@ let package = Package(
                 "PlayerFormTerminal", "PlayerFormTerminalTesting", "PlayerFormText", "PlayerForm",
                 "ReactiveCore",
                 "PlayerFormTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Runs the built `playerform` binary: scripted mode, and interactive mode under tmux.

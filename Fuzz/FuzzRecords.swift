@@ -7,7 +7,8 @@ import Foundation
 ///
 /// Checks, beyond not crashing or hanging: a record count no larger than the number of lines, and
 /// for JSON Lines, every record the parser accepts is accepted by Foundation's JSONSerialization
-/// with the same name and the same points up to rounding (the strict parser never guesses).
+/// with the same name and the same points up to rounding (the strict parser never guesses), and
+/// with the format given, records start on the same lines whatever the line limit.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecords(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
@@ -33,7 +34,33 @@ public func fuzzRecords(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             break reading
         }
     }
+    if let format { checkBoundaries(body, format: format, chunkSize: chunkSize) }
     return 0
+}
+
+/// Where records start does not depend on the line limit: a reader with a small limit finds the
+/// same records, on the same lines, as one whose limit no line reaches (an over-long record is
+/// passed over to its end, never read from its inside).
+private func checkBoundaries(_ body: [UInt8], format: RecordFormat, chunkSize: Int) {
+    func lines(maximumLineLength: Int, chunkSize: Int) -> (lines: [Int], ending: RecordEvent) {
+        let reader = RecordReader(
+            source: MemorySource(body, chunkSize: chunkSize), format: format, bufferSize: 16,
+            maximumLineLength: maximumLineLength)
+        var found: [Int] = []
+        while true {
+            switch reader.next() {
+            case .record(let record): found.append(record.line)
+            case let ending: return (found, ending)
+            }
+        }
+    }
+    let small = lines(maximumLineLength: 24, chunkSize: chunkSize)
+    // A CSV header longer than the small limit cannot be read: the input is unusable there.
+    if case .unusable = small.ending { return }
+    let unlimited = lines(maximumLineLength: body.count + 16, chunkSize: .max)
+    precondition(
+        small.lines == unlimited.lines,
+        "records start on \(small.lines) with a small limit, on \(unlimited.lines) without")
 }
 
 private func lineBytes(_ body: [UInt8], _ number: Int) -> [UInt8] {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// A list of forbidden names and the matching rule: case, surrounding whitespace and Unicode
-/// compatibility forms are ignored, so "DARN", " darn " and full-width "ｄａｒｎ" all match "darn".
+/// A list of forbidden names, matched by the one name rule, ``PlayerName/comparisonKey(_:)``:
+/// case, surrounding whitespace, Unicode compatibility forms and default-ignorable code points are
+/// ignored, so "DARN", " darn ", full-width "ｄａｒｎ" and "d\u{200B}arn" all match "darn".
 public struct ForbiddenNames: Sendable, Equatable {
     /// Shared and immutable, so copying the rules that hold it costs one retain.
     private final class Storage: Sendable {
@@ -12,7 +13,7 @@ public struct ForbiddenNames: Sendable, Equatable {
 
         init(_ names: [String]) {
             self.names = names
-            let normalized = names.map(ForbiddenNames.normalize)
+            let normalized = names.map(PlayerName.comparisonKey)
             self.normalized = Set(normalized)
             self.asciiNames = normalized.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
         }
@@ -35,14 +36,18 @@ public struct ForbiddenNames: Sendable, Equatable {
     }
 
     /// `name` in compatibility-composed form (NFKC), without surrounding whitespace, lowercased.
+    /// Default-ignorable code points are kept: names are compared by
+    /// ``PlayerName/comparisonKey(_:)``, which removes them first and then normalizes.
     public static func normalize(_ name: String) -> String {
         let composed = name.precomposedStringWithCompatibilityMapping
         return trimmed(composed).lowercased()
     }
 
-    /// Whether `name` is forbidden.
+    /// Whether `name` is forbidden: whether its ``PlayerName/comparisonKey(_:)`` is the key of a
+    /// name on the list.
     ///
-    /// ASCII names, the common case, are matched without allocating; others are normalized first.
+    /// ASCII names, the common case, are matched without allocating (ASCII has no default-ignorable
+    /// code points); others are normalized first.
     public func contains(_ name: String) -> Bool {
         var name = name
         name.makeContiguousUTF8()
@@ -51,9 +56,10 @@ public struct ForbiddenNames: Sendable, Equatable {
         }
         if let asciiAnswer = asciiAnswer ?? nil { return asciiAnswer }
         // Foundation's NFKC mapping costs microseconds. When NFKC case folding and lowercasing leave
-        // every non-ASCII scalar alone, the name has no compatibility forms and its only case is
-        // ASCII: with ASCII letters lowercased it is canonically equivalent to its normalized form,
-        // and String equality is canonical equivalence, so the mapping can be skipped.
+        // every non-ASCII scalar alone, the name has no compatibility forms, no default-ignorable
+        // code points (NFKC case folding removes them) and its only case is ASCII: with ASCII
+        // letters lowercased it is canonically equivalent to its key, and String equality is
+        // canonical equivalence, so the mapping can be skipped.
         if name.unicodeScalars.allSatisfy(Self.isStableBeyondASCII) {
             return containsNormalized(Self.trimmed(Self.lowercasingASCII(name)))
         }
@@ -62,7 +68,7 @@ public struct ForbiddenNames: Sendable, Equatable {
         if lowercased.unicodeScalars.allSatisfy(Self.isStableBeyondASCII) {
             return containsNormalized(Self.trimmed(lowercased))
         }
-        return normalized.contains(Self.normalize(name))
+        return normalized.contains(PlayerName.comparisonKey(name))
     }
 
     /// Whether `candidate` is canonically equivalent to a normalized name. A short list is

@@ -44,7 +44,7 @@ public struct PlayerRules: Sendable, Equatable {
             throw .negativeLimit(key: "maxPointUpdates", value: maxPointUpdates)
         }
         guard maxUploads >= 0 else { throw .negativeLimit(key: "maxUploads", value: maxUploads) }
-        if let blank = forbiddenNames.firstIndex(where: { ForbiddenNames.normalize($0).isEmpty }) {
+        if let blank = forbiddenNames.firstIndex(where: { PlayerName.comparisonKey($0).isEmpty }) {
             throw .blankForbiddenName(index: blank)
         }
         self.name = name
@@ -120,14 +120,19 @@ public struct PlayerRules: Sendable, Equatable {
         return nil
     }
 
-    /// Whether every character of `name` is whitespace (true for the empty name). A character is
+    /// Whether `name` has nothing but whitespace and default-ignorable code points (true for the
+    /// empty name): whether its ``PlayerName/comparisonKey(_:)`` is empty. A character is
     /// whitespace when its first scalar is, and an ASCII scalar after whitespace starts a character
     /// of its own, so ASCII bytes are answered without breaking the name into characters.
     static func isBlank(_ name: String) -> Bool {
         for byte in name.utf8 {
             if byte >= 0x80 {
-                if let first = name.unicodeScalars.first, !ScalarFacts.isWhitespace(first) { return false }
-                return name.allSatisfy(\.isWhitespace)
+                if let first = name.unicodeScalars.first, !ScalarFacts.isWhitespace(first),
+                    !PlayerName.isDefaultIgnorable(first)
+                {
+                    return false
+                }
+                return PlayerName.comparisonKey(name).isEmpty
             }
             if byte != 0x20 && !(0x09...0x0D).contains(byte) { return false }
         }

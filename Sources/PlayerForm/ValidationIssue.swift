@@ -1,6 +1,6 @@
 /// Why a player's name and points are not valid, with a message for the user.
 public enum ValidationIssue: Hashable, Sendable, CustomStringConvertible {
-    /// The name is empty or only whitespace.
+    /// The name is empty or has only whitespace and default-ignorable code points.
     case emptyName
     /// The name is on the forbidden list (ignoring case, surrounding whitespace and compatibility forms).
     case forbiddenName(String)

@@ -47,39 +47,61 @@ public final class LineReader<Source: ByteSource> {
 
     deinit { buffer.deallocate() }
 
+    /// How many bytes the reader's buffer holds: at most `maximumLineLength + 2` (and at least
+    /// 16), whatever the input.
+    public var bufferCapacity: Int { buffer.count }
+
     /// The next line; its bytes stay valid until the next call.
     public func nextLine() -> LineResult {
+        nextLine(passingOverlongPieces: { _ in })
+    }
+
+    /// The next line; its bytes stay valid until the next call.
+    ///
+    /// A line longer than the limit is not held: each piece of it is given to `overlong`, in
+    /// order, as it is passed over (without the line break, and without a carriage return before
+    /// it), and the line is then returned as too long, with no bytes. A reader of a format in
+    /// which a record may span lines (CSV) follows the line's content this way.
+    public func nextLine(passingOverlongPieces overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> LineResult {
         var skipping = false
         while true {
             if let newline = firstNewline() {
                 lineNumber += 1
                 if skipping {
+                    pass(start, newline, to: overlong)
                     start = newline + 1
                     return .line(
                         Line(
                             bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber,
                             isTooLong: true))
                 }
-                let line = lineBytes(start, newline)
+                let line = lineBytes(start, newline, overlong: overlong)
                 start = newline + 1
                 return .line(line)
             }
             if sourceEnded {
                 guard start < end || skipping else { return .end }
                 lineNumber += 1
-                let line =
-                    skipping
-                    ? Line(
+                let line: Line
+                if skipping {
+                    pass(start, end, to: overlong)
+                    line = Line(
                         bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true)
-                    : lineBytes(start, end)
+                } else {
+                    line = lineBytes(start, end, overlong: overlong)
+                }
                 start = end
                 return .line(line)
             }
-            if skipping {
-                start = end
-            } else if end - start > maximumLineLength + 1 {
+            if skipping || end - start > maximumLineLength + 1 {
+                // The first line's byte order mark is not part of it, however long the line is.
+                let first =
+                    !skipping && lineNumber == 0 && startsWithByteOrderMark(start, end) ? start + 3 : start
                 skipping = true
-                start = end
+                // A carriage return at the end may come before the line break: keep it for later.
+                let held = end > first && buffer[end - 1] == 0x0D ? 1 : 0
+                overlong(bytes(first, end - held))
+                start = end - held
             }
             makeRoom()
             switch source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...])) {
@@ -91,23 +113,34 @@ public final class LineReader<Source: ByteSource> {
         }
     }
 
+    /// Gives the last piece of an over-long line, `from..<to` without a final carriage return.
+    private func pass(_ from: Int, _ to: Int, to overlong: (UnsafeBufferPointer<UInt8>) -> Void) {
+        overlong(bytes(from, to > from && buffer[to - 1] == 0x0D ? to - 1 : to))
+    }
+
+    private func startsWithByteOrderMark(_ from: Int, _ to: Int) -> Bool {
+        to - from >= 3 && buffer[from] == 0xEF && buffer[from + 1] == 0xBB && buffer[from + 2] == 0xBF
+    }
+
+    private func bytes(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(
+            start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self) + from, count: to - from)
+    }
+
     private func firstNewline() -> Int? {
         guard start < end else { return nil }
         guard let found = memchr(buffer.baseAddress! + start, 0x0A, end - start) else { return nil }
         return found - UnsafeMutableRawPointer(buffer.baseAddress!)
     }
 
-    private func lineBytes(_ from: Int, _ to: Int) -> Line {
+    private func lineBytes(_ from: Int, _ to: Int, overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> Line {
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var first = from
         var last = to
-        if lineNumber == 1 && last - first >= 3 && base[first] == 0xEF && base[first + 1] == 0xBB
-            && base[first + 2] == 0xBF
-        {
-            first += 3
-        }
+        if lineNumber == 1 && startsWithByteOrderMark(first, last) { first += 3 }
         if last > first && base[last - 1] == 0x0D { last -= 1 }
         let tooLong = last - first > maximumLineLength
+        if tooLong { overlong(UnsafeBufferPointer(start: base + first, count: last - first)) }
         return Line(
             bytes: tooLong
                 ? UnsafeBufferPointer(start: nil, count: 0)

@@ -40,16 +40,26 @@ public final class RecordReader<Source: ByteSource> {
         if let finished { return finished }
         while true {
             let line: Line
-            switch lines.nextLine() {
+            // A CSV record may go on past an over-long first line: its pieces are followed as they
+            // are read, so that the record's end is found without holding it.
+            let followsCSV = format == .csv
+            csv.begin(limit: lines.maximumLineLength)
+            var overlongIsBlank = true
+            let read = lines.nextLine(passingOverlongPieces: { piece in
+                overlongIsBlank = overlongIsBlank && Self.isBlank(piece)
+                if followsCSV { csv.scan(piece) }
+            })
+            switch read {
             case .line(let next): line = next
             case .end: return finish(.end)
             case .failed(let code): return finish(.failed(code))
             case .interrupted: return finish(.interrupted)
             }
-            if line.isTooLong {
+            // Blank lines are skipped however long they are.
+            if line.isTooLong ? overlongIsBlank : Self.isBlank(line.bytes) { continue }
+            if line.isTooLong && !followsCSV {
                 return .record(NumberedRecord(line: line.number, content: .malformed(tooLong)))
             }
-            if Self.isBlank(line.bytes) { continue }
             switch format {
             case .jsonl:
                 return .record(NumberedRecord(line: line.number, content: json.parse(line.bytes)))
@@ -77,6 +87,10 @@ public final class RecordReader<Source: ByteSource> {
             }
         }
     }
+
+    /// How many bytes the reader holds for the input, in its line buffer and the fields of the
+    /// current CSV record: bounded by about twice the longest line, whatever the input.
+    public var bufferCapacity: Int { lines.bufferCapacity + csv.capacity }
 
     private var tooLong: String {
         "the line is longer than \(lines.maximumLineLength) bytes; not read"

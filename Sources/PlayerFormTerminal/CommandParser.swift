@@ -143,25 +143,20 @@ public enum CommandParser {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
     }
 
-    /// The name: the rest of the line, or a double-quoted string in which `\"` and `\\` stand
-    /// for `"` and `\`.
+    /// The name: the rest of the line as it is, or a double-quoted string read in the notation
+    /// that ``TerminalText/quoted(_:)`` shows names in: `\"`, `\\`, `\t`, `\n`, `\r` and
+    /// `\u{HEX}` stand for a quote, a backslash, a tab, a line feed, a carriage return and the
+    /// code point HEX. So a name that output shows quoted reads back as the same name.
     static func nameArgument(_ rest: String) throws(CommandError) -> String {
-        guard rest.hasPrefix("\"") else { return rest }
+        // Scalars, not characters: a combining mark after the quote makes one character with it.
+        guard rest.unicodeScalars.first == "\"" else { return rest }
         var result = ""
         var scalars = rest.unicodeScalars.dropFirst()
         while let scalar = scalars.first {
             scalars = scalars.dropFirst()
             switch scalar {
             case "\\":
-                guard let next = scalars.first else { break }
-                scalars = scalars.dropFirst()
-                if next == "\"" || next == "\\" {
-                    result.unicodeScalars.append(next)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                    result.unicodeScalars.append(next)
-                }
-                continue
+                result.unicodeScalars.append(try escape(in: &scalars))
             case "\"":
                 guard trimmed(String(scalars)).isEmpty else {
                     throw CommandError(
@@ -171,10 +166,41 @@ public enum CommandParser {
                 return result
             default:
                 result.unicodeScalars.append(scalar)
-                continue
             }
         }
         throw CommandError("The name has no closing quote; type name \"TEXT\" or name TEXT.")
+    }
+
+    /// Reads the escape after a backslash in a quoted name.
+    private static func escape(in scalars: inout Substring.UnicodeScalarView) throws(CommandError)
+        -> Unicode.Scalar
+    {
+        let accepted = #"inside quotes, type \" \\ \t \n \r or \u{HEX} (such as \u{200B})"#
+        guard let next = scalars.first else {
+            throw CommandError("A quoted name ends with a lone backslash; " + accepted + ".")
+        }
+        scalars = scalars.dropFirst()
+        switch next {
+        case "\"", "\\": return next
+        case "t": return "\t"
+        case "n": return "\n"
+        case "r": return "\r"
+        case "u":
+            let digits = scalars.dropFirst().prefix { $0 != "}" }
+            guard scalars.first == "{", digits.endIndex < scalars.endIndex, (1...6).contains(digits.count),
+                digits.allSatisfy(\.properties.isASCIIHexDigit),
+                let value = UInt32(String(digits), radix: 16), let code = Unicode.Scalar(value)
+            else {
+                throw CommandError(
+                    "\\u in a quoted name needs a code point in braces, such as \\u{200B}, from 0 to 10FFFF "
+                        + "and not a surrogate.")
+            }
+            scalars = scalars[scalars.index(after: digits.endIndex)...]
+            return code
+        default:
+            throw CommandError(
+                "\\\(TerminalText.escaped(String(next))) is not an escape; " + accepted + ".")
+        }
     }
 
     static func numberArgument(_ rest: String, command: String) throws(CommandError) -> Double {

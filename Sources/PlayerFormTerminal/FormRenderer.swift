@@ -146,8 +146,7 @@ public struct FormRenderer: Sendable {
     /// The prompt: the name, the points, and whether the form is valid, such as `Colin 100 ok> `.
     /// Long names are shortened; colours are wrapped for readline.
     public func prompt(name: String, pointsText: String, isValid: Bool) -> String {
-        var shown = TerminalText.escaped(name)
-        if shown.count > 24 { shown = String(shown.prefix(23)) + "…" }
+        var shown = TerminalText.escaped(name, maxLength: 24)
         if shown.isEmpty { shown = "(no name)" }
         let validity = isValid ? style.paintPrompt("ok", .green) : style.paintPrompt("invalid", .red)
         return style.paintPrompt(shown, .cyan) + " " + pointsText + " " + validity + "> "

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import PlayerForm
 import PlayerFormStore
+import PlayerFormText
 
 /// Starts the REPL for the executable: picks interactive or scripted mode from standard input,
 /// chooses colours, the history file and the score file, and runs a session.
@@ -78,7 +79,7 @@ public enum PlayerFormREPL {
         let interrupts = Interrupts()
         let history = HistoryFile.resolve(option: options.historyFile, environment: environment)
         let reader = ReadlineLineReader(history: history, interrupts: interrupts) { warning in
-            output.writeError("playerform: " + warning)
+            output.writeError("playerform: " + TerminalText.escaped(warning))
         }
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, style: style, bail: false,

@@ -1,35 +1,18 @@
 /// Writes strings as JSON string literals.
 public enum JSONText {
-    /// `text` as a JSON string literal. Quotes, backslashes and control characters are escaped as
-    /// JSON requires; the other characters that must not reach a terminal as they are (DEL, C1,
-    /// bidirectional controls, line separators; see ``TerminalText/needsEscape(_:)``) are written
-    /// as `\u` escapes too, so the output is safe to print and reads back unchanged.
+    /// `text` as a JSON string literal. It escapes what JSON requires (quotes, backslashes,
+    /// control characters) and every other character that ``TerminalText`` shows as an escape,
+    /// as `\u` escapes (a surrogate pair beyond U+FFFF): the output is safe to print, decodes to
+    /// `text` unchanged, and shows the same characters as they are as the terminal does.
     ///
     /// ```swift
-    /// JSONText.quoted("a\"b\u{1B}")  // "\"a\\\"b\\u001b\""
+    /// JSONText.quoted("a\"b\u{1B}")   // "a\"b\u001b"
+    /// JSONText.quoted("d\u{200B}arn")  // "d\u200barn"
     /// ```
     public static func quoted(_ text: String) -> String {
-        let plain = text.utf8.allSatisfy {
-            (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
-        }
-        if plain { return "\"" + text + "\"" }
         var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if TerminalText.needsEscape(scalar) {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
+        TextEscaping.append(text, notation: .json, to: &result)
+        result.append("\"")
+        return result
     }
 }

@@ -1,59 +1,101 @@
-/// Makes text from a user safe to print on a terminal.
+/// Shows text from a user on a terminal: the one escaping rule of every front end.
 ///
-/// Control characters (C0, DEL, C1), escape sequences, bidirectional overrides and line
-/// separators are shown as visible escapes instead of reaching the terminal, so a name such as
-/// `"\u{1B}[2J"` cannot clear the screen or move the cursor.
+/// A character is shown as it is when it is visible on its own. Everything else is shown as an
+/// escape, and a backslash is itself escaped, so the shown form is unambiguous: two different
+/// texts never show the same, and ``quoted(_:)`` reads back unchanged when typed after `name`.
+///
+/// Shown as escapes (see ``isShownAsIs(_:at:)``):
+/// - a backslash, as `\\` (and, in ``quoted(_:)``, a double quote, as `\"`);
+/// - tab, line feed and carriage return, as `\t`, `\n`, `\r`;
+/// - the other control characters (C0, DEL, C1), default-ignorable code points (zero-width
+///   spaces and joiners, the word joiner, the soft hyphen, the byte-order mark, variation
+///   selectors, bidirectional controls, tags), the other format characters, line and paragraph
+///   separators, spaces other than U+0020, private-use and unassigned code points (including
+///   noncharacters), as `\u{HEX}` in upper-case hexadecimal;
+/// - in ``escaped(bytes:)``, each byte that is not part of valid UTF-8, as `\xHH`.
+///
+/// Combining marks are shown as they are. Inside an emoji sequence, where they are part of one
+/// visible picture, a zero-width joiner between two emoji, a variation selector 15 or 16 after an
+/// emoji, and the tag characters of an emoji tag sequence (flags such as England's) are shown as
+/// they are; anywhere else they are escaped like every other default-ignorable code point.
 ///
 /// ```swift
-/// TerminalText.escaped("a\u{1B}[31mb")  // "a\u{1B}[31mb" shown literally as a\u{1B}[31mb
-/// TerminalText.escaped(bytes: [0x41, 0xFF])  // "A\xFF"
+/// TerminalText.escaped("a\u{1B}[31mb")     // a\u{1B}[31mb
+/// TerminalText.escaped("tab\there")        // tab\there
+/// TerminalText.escaped(#"tab\there"#)      // tab\\there
+/// TerminalText.escaped("d\u{200B}arn")     // d\u{200B}arn
+/// TerminalText.quoted(#"say "hi""#)        // "say \"hi\""
+/// TerminalText.escaped(bytes: [0x41, 0xFF])  // A\xFF
 /// ```
 public enum TerminalText {
-    /// `text` with every character that could control a terminal replaced by a visible escape:
-    /// `\t`, `\n`, `\r`, or `\u{XX}`.
+    /// `text` as it is shown on a terminal: every character that is not visible on its own, and
+    /// every backslash, replaced by an escape (see ``TerminalText``).
     public static func escaped(_ text: String) -> String {
-        if text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return text }
         var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            append(scalar, to: &result, quoting: false)
-        }
+        TextEscaping.append(text, notation: .terminal, to: &result)
         return result
     }
 
-    /// `text` in double quotes, escaped as ``escaped(_:)`` and with `"` and `\` escaped too, so it
-    /// reads back unchanged when typed after a command such as `name`.
+    /// `text` escaped as ``escaped(_:)``, shortened to at most `maxLength` characters (at least 1)
+    /// with a final `…` when it is longer. An escape is kept whole or left out with what follows.
+    public static func escaped(_ text: String, maxLength: Int) -> String {
+        let whole = escaped(text)
+        guard whole.count > maxLength else { return whole }
+        var result = ""
+        var count = 0
+        for character in text {
+            var piece = ""
+            TextEscaping.append(String(character), notation: .terminal, to: &piece)
+            guard count + piece.count < maxLength else { break }
+            result += piece
+            count += piece.count
+        }
+        return result + "…"
+    }
+
+    /// `text` in double quotes, escaped as ``escaped(_:)`` and with `"` escaped as `\"`, so it reads
+    /// back unchanged when typed after a command such as `name`.
     public static func quoted(_ text: String) -> String {
-        let plain = text.utf8.allSatisfy {
-            (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
-        }
-        if plain { return "\"" + text + "\"" }
         var result = "\""
-        for scalar in text.unicodeScalars {
-            append(scalar, to: &result, quoting: true)
-        }
+        TextEscaping.append(text, notation: .quotedTerminal, to: &result)
         result.append("\"")
         return result
     }
 
-    /// Bytes that may not be valid UTF-8, escaped: valid characters as ``escaped(_:)`` does, each
-    /// byte that is not part of a valid character as `\xNN`.
+    /// Bytes that may not be valid UTF-8, escaped: each run of valid UTF-8 as ``escaped(_:)``
+    /// shows it, each byte that is not part of a valid character as `\xHH`.
     public static func escaped(bytes: some Collection<UInt8>) -> String {
         let bytes = Array(bytes)
         var result = ""
         var index = 0
         while index < bytes.count {
-            let length = validSequenceLength(bytes, at: index)
-            if length == 0 {
-                result += "\\x" + hex(bytes[index])
-                index += 1
+            var end = index
+            while end < bytes.count {
+                let length = validSequenceLength(bytes, at: end)
+                if length == 0 { break }
+                end += length
+            }
+            if end > index {
+                TextEscaping.append(
+                    String(decoding: bytes[index..<end], as: UTF8.self), notation: .terminal, to: &result)
+                index = end
             } else {
-                let character = String(decoding: bytes[index..<index + length], as: UTF8.self)
-                for scalar in character.unicodeScalars { append(scalar, to: &result, quoting: false) }
-                index += length
+                result += "\\x" + TextEscaping.hex(UInt32(bytes[index]), digits: 2)
+                index += 1
             }
         }
         return result
+    }
+
+    /// Whether the scalar at `index` of `scalars` is shown as it is; when not, it is escaped.
+    ///
+    /// A scalar is shown when it is visible on its own: not a control, format, separator other
+    /// than U+0020, private-use or unassigned code point, and not default-ignorable. The
+    /// exceptions are the joiners, variation selectors and tags inside emoji sequences, which
+    /// need their neighbours to be told apart. A backslash is shown as it is by this rule; the
+    /// notations escape it.
+    public static func isShownAsIs(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        TextEscaping.isShownAsIs(scalars, at: index)
     }
 
     /// The length of the well-formed UTF-8 sequence starting at `index`, or 0 when there is none.
@@ -76,36 +118,127 @@ public enum TerminalText {
         for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return 0 }
         return length
     }
+}
 
-    /// Whether `scalar` must not reach a terminal as it is.
-    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: true
-        // Line and paragraph separators, and the bidirectional embeddings, overrides and isolates
-        // that can make text display in a different order than it is stored.
-        case 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
-        default: false
-        }
+/// The escaping rule and its two notations, terminal and JSON. ``TerminalText`` and ``JSONText``
+/// are written in terms of ``append(_:notation:to:)``.
+enum TextEscaping {
+    enum Notation {
+        /// `\\`, `\t`, `\n`, `\r`, `\u{HEX}`.
+        case terminal
+        /// The same, and `\"`.
+        case quotedTerminal
+        /// JSON string escapes: `\\`, `\"`, `\t`, `\n`, `\r`, `\uxxxx` in lower-case hexadecimal
+        /// (surrogate pairs beyond the Basic Multilingual Plane).
+        case json
     }
 
-    private static func append(_ scalar: Unicode.Scalar, to result: inout String, quoting: Bool) {
-        switch scalar {
-        case "\t": result += "\\t"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\"" where quoting: result += "\\\""
-        case "\\" where quoting: result += "\\\\"
-        default:
-            if needsEscape(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
+    /// Appends `text` to `result` in `notation`.
+    static func append(_ text: String, notation: Notation, to result: inout String) {
+        let quotes = notation != .terminal
+        let plain = text.utf8.allSatisfy {
+            (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\\") && (!quotes || $0 != UInt8(ascii: "\""))
+        }
+        if plain {
+            result += text
+            return
+        }
+        result.reserveCapacity(result.utf8.count + text.utf8.count + 8)
+        let scalars = Array(text.unicodeScalars)
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"" where quotes: result += "\\\""
+            case "\t": result += "\\t"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            default:
+                if isShownAsIs(scalars, at: index) {
+                    result.unicodeScalars.append(scalar)
+                } else if notation == .json {
+                    appendJSONEscape(scalar, to: &result)
+                } else {
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                }
             }
         }
     }
 
-    private static func hex(_ byte: UInt8) -> String {
-        let digits = String(byte, radix: 16, uppercase: true)
-        return digits.count == 1 ? "0" + digits : digits
+    private static func appendJSONEscape(_ scalar: Unicode.Scalar, to result: inout String) {
+        if scalar.value < 0x1_0000 {
+            result += "\\u" + hex(scalar.value, digits: 4, uppercase: false)
+        } else {
+            let offset = scalar.value - 0x1_0000
+            result += "\\u" + hex(0xD800 + (offset >> 10), digits: 4, uppercase: false)
+            result += "\\u" + hex(0xDC00 + (offset & 0x3FF), digits: 4, uppercase: false)
+        }
+    }
+
+    /// `value` in hexadecimal, at least `digits` long.
+    static func hex(_ value: UInt32, digits: Int, uppercase: Bool = true) -> String {
+        let text = String(value, radix: 16, uppercase: uppercase)
+        return text.count >= digits ? text : String(repeating: "0", count: digits - text.count) + text
+    }
+
+    static func isShownAsIs(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        let scalar = scalars[index]
+        if (0x20...0x7E).contains(scalar.value) { return true }
+        if isVisibleAlone(scalar) { return true }
+        switch scalar.value {
+        case 0x200D:
+            // A joiner between two emoji, after a shown variation selector or skin tone.
+            guard index > 0, index + 1 < scalars.count, isEmoji(scalars[index + 1]) else { return false }
+            let previous = scalars[index - 1]
+            return isEmoji(previous) || (isVariationSelector(previous) && isShownAsIs(scalars, at: index - 1))
+        case 0xFE0E, 0xFE0F:
+            guard index > 0 else { return false }
+            let previous = scalars[index - 1]
+            if isEmoji(previous) { return true }
+            // A keycap: a digit, # or * with a variation selector and U+20E3.
+            let keycapBase = previous.isASCII && previous.properties.isEmoji
+            return keycapBase && index + 1 < scalars.count && scalars[index + 1].value == 0x20E3
+        case 0xE0020...0xE007F:
+            return isInEmojiTagSequence(scalars, at: index)
+        default:
+            return false
+        }
+    }
+
+    /// Whether `scalar` is visible on its own: see ``TerminalText/isShownAsIs(_:at:)``.
+    private static func isVisibleAlone(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0xA0 { return (0x20...0x7E).contains(scalar.value) }
+        let properties = scalar.properties
+        if properties.isDefaultIgnorableCodePoint { return false }
+        switch properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .privateUse,
+            .unassigned, .surrogate:
+            return false
+        default:
+            return true
+        }
+    }
+
+    /// A pictographic emoji: not a digit, `#` or `*`, which are emoji only in keycaps.
+    private static func isEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.isASCII && scalar.properties.isEmoji
+    }
+
+    private static func isVariationSelector(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value == 0xFE0E || scalar.value == 0xFE0F
+    }
+
+    /// Whether the tag character at `index` belongs to an emoji tag sequence: an emoji, tag
+    /// characters U+E0020...U+E007E, and the cancel tag U+E007F.
+    private static func isInEmojiTagSequence(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        var start = index
+        while start > 0 && (0xE0020...0xE007E).contains(scalars[start - 1].value) { start -= 1 }
+        guard start > 0, isEmoji(scalars[start - 1]) else { return false }
+        var end = index
+        if scalars[index].value == 0xE007F {
+            return end > start
+        }
+        while end < scalars.count && (0xE0020...0xE007E).contains(scalars[end].value) { end += 1 }
+        return end < scalars.count && scalars[end].value == 0xE007F
     }
 }

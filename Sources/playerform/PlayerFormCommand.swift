@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlayerForm
 import PlayerFormTerminal
+import PlayerFormText
 
 /// `playerform`: the player form at a terminal, and batch tools that share its rules.
 @main
@@ -65,7 +66,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             do {
                 rules = try PlayerRules(configurationFile: config)
             } catch {
-                throw ValidationError(error.description)
+                throw ValidationError(TerminalText.escaped(error.description))
             }
         }
         if let delay = uploadDelayMilliseconds, delay < 0 {

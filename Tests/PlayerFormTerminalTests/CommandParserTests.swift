@@ -51,9 +51,30 @@ struct CommandParserTests {
         #expect(try CommandParser.parse("name \"\"") == .name(""))
     }
 
-    @Test("inside quotes, \\\" and \\\\ stand for a quote and a backslash; other backslashes stay")
+    @Test("inside quotes, the escapes that output shows stand for their characters")
     func quotedEscapes() throws {
-        #expect(try CommandParser.parse(#"name "a\"b\\c\d""#) == .name(#"a"b\c\d"#))
+        #expect(try CommandParser.parse(#"name "a\"b\\c""#) == .name(#"a"b\c"#))
+        #expect(try CommandParser.parse(#"name "tab\there""#) == .name("tab\there"))
+        #expect(try CommandParser.parse(#"name "tab\\there""#) == .name(#"tab\there"#))
+        #expect(
+            try CommandParser.parse(#"name "\r\n d\u{200B}arn \u{1F3B2}""#) == .name("\r\n d\u{200B}arn 🎲"))
+        #expect(try CommandParser.parse(#"add "a\tb" 3"#) == .add(name: "a\tb", points: 3))
+        #expect(try CommandParser.parse(#"name a\tb"#) == .name(#"a\tb"#))
+    }
+
+    @Test(
+        "inside quotes, a backslash that starts no escape is refused with the escapes accepted",
+        arguments: [
+            #""a\d""#, #""a\u200B""#, #""a\u{}""#, #""a\u{D800}""#, #""a\u{110000}""#, #""a\u{1234567}""#,
+            #""a\"#,
+        ])
+    func badEscapes(_ rest: String) {
+        #expect {
+            try CommandParser.parse("name " + rest)
+        } throws: { error in
+            guard let error = error as? CommandError else { return false }
+            return error.message.contains(#"\u{"#)
+        }
     }
 
     @Test("a quoted name must be closed and nothing may follow it")

@@ -1,0 +1,70 @@
+import PlayerForm
+import PlayerFormTerminalTesting
+import Testing
+
+@testable import PlayerFormTerminal
+
+@Suite("REPLSession: names shown by the one escaping rule")
+struct EscapingSessionTests {
+    let output = CapturedOutput()
+
+    func run(_ lines: [String], interactive: Bool = false) async -> (REPLSession.Outcome, PlaybackReader) {
+        let (form, roster) = PlayerFormREPL.viewModels(
+            rules: .defaults, store: InMemoryScoreStore(), uploadDelay: .zero)
+        let reader = PlaybackReader(lines: lines, interactive: interactive)
+        let outcome = await REPLSession(form: form, roster: roster, reader: reader, output: output).run()
+        return (outcome, reader)
+    }
+
+    @Test("a forbidden name hidden by invisible characters is refused and shown with its escapes")
+    func invisibleForbiddenName() async {
+        let (outcome, _) = await run(["name d\u{200B}arn", "show", "add \u{FEFF}darn 3"])
+        #expect(outcome == .failed)
+        #expect(
+            Array(output.results.prefix(3)) == [
+                #"Forbidden Name! The name d\u{200B}arn has been forbidden!"#, #"name: """#,
+                "valid: no (The name is empty.)",
+            ])
+        #expect(output.errors.contains { $0.hasSuffix(#"The name \u{FEFF}darn has been forbidden."#) })
+        #expect(
+            !output.lines.contains {
+                "\($0)".unicodeScalars.contains { $0.value == 0x200B || $0.value == 0xFEFF }
+            })
+    }
+
+    @Test("a tab and a literal backslash show differently, in rows, change lines, the form and the prompt")
+    func tabAndBackslash() async {
+        let (outcome, reader) = await run(
+            [#"add "tab\there" 1"#, #"add "tab\\there" 2"#, "players", #"name "a\\b""#, "show", "name"],
+            interactive: true)
+        #expect(outcome == .succeeded)
+        #expect(
+            Array(output.results.prefix(5)) == [
+                #"+ 1 tab\there 1"#, #"+ 2 tab\\there 2"#, "Players (2)", #"  1 tab\there 1"#,
+                #"  2 tab\\there 2"#,
+            ])
+        #expect(output.results.contains(#"Name:    [a\\b]"#))
+        #expect(output.results.filter { $0 == #"name: "a\\b""# }.count == 2)
+        #expect(reader.prompts.last == #"a\\b 100 ok> "#)
+    }
+
+    @Test("invisible characters in a roster row and in the delete question are escaped")
+    func rowsAndQuestion() async {
+        let (outcome, reader) = await run(
+            ["add Col\u{200B}in 5", "players", "delete 1", "n"], interactive: true)
+        #expect(outcome == .succeeded)
+        #expect(output.results.contains(#"  1 Col\u{200B}in 5"#))
+        #expect(reader.prompts.contains(#"Delete Col\u{200B}in? [y/N] "#))
+    }
+
+    @Test("show --json and players --json use JSON escapes for the same characters")
+    func json() async {
+        let (outcome, _) = await run([
+            "add p\u{2060}oop 5", "add Zo\u{AD}ë 6", "name a\u{FEFF}b", "show --json", "players --json",
+        ])
+        #expect(outcome == .failed)
+        #expect(output.results.contains { $0.hasPrefix(#"{"name":"a\ufeffb","#) })
+        #expect(output.results.contains { $0.hasPrefix(#"[{"name":"Zo\u00adë","points":6,"#) })
+        #expect(output.errors.contains { $0.contains(#"The name p\u{2060}oop has been forbidden."#) })
+    }
+}

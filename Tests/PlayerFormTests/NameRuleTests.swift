@@ -1,0 +1,93 @@
+import Foundation
+import PlayerForm
+import PropertyBased
+import Testing
+
+/// Pieces of generated names: parts of forbidden names in several cases and compatibility forms,
+/// default-ignorable code points, whitespace, combining marks and other letters.
+private let pieces: [String] = [
+    "d", "a", "r", "n", "p", "o", "g", " ", "darn", "poop", "dag", "nabbit", "D", "A", "R", "N", "O",
+    "DARN", "zo", "ë", "e\u{308}", "Ë", "é", "e\u{301}", "stra", "ß", "ẞ", "SS", "ss", "ﬁ", "ne", "fi",
+    "ｄ", "ａ", "ｒ", "ｎ", "Ｄ", "ℕ", "Ⅻ", "xii", "İ", "i\u{307}", "\u{3000}", "\u{A0}", "\u{2028}", "\t",
+    "\n", "\u{200B}", "\u{200C}", "\u{200D}", "\u{2060}", "\u{FEFF}", "\u{AD}", "\u{FE0F}", "\u{FE00}",
+    "\u{E0100}", "\u{180E}", "\u{34F}", "\u{115F}", "\u{3164}", "\u{FFA0}", "\u{E0001}", "\u{202E}",
+    "\u{61C}", "\u{1D173}", "名前", "🎲", "\u{301}", "\u{308}", "\r", "\u{B}", "\u{C}", "\u{1C}", "\u{85}",
+    "\u{1F}", "Z", "@", "[",
+]
+
+private let generatedNames = Gen.element(of: pieces).map { $0 ?? "" }.array(of: 0...7).map {
+    $0.joined()
+}
+
+@Suite("The name rule: forbidden names and comparison keys")
+struct NameRuleTests {
+    static let forbidden = [
+        "darn", "poop", "dag nabbit", "zoë", "straße", "ﬁne", "名前", "xii", "d\u{200B}arn\u{FE0F}", "🎲",
+    ]
+
+    @Test("for generated names, contains agrees exactly with the comparison keys of the list")
+    func containsAgreesWithComparisonKey() async {
+        let names = ForbiddenNames(Self.forbidden)
+        let keys = Set(Self.forbidden.map(PlayerName.comparisonKey))
+        await propertyCheck(count: 3000, input: generatedNames) { name in
+            #expect(
+                names.contains(name) == keys.contains(PlayerName.comparisonKey(name)),
+                "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test("the key is the name without default-ignorables, compatibility-composed, trimmed, lowercased")
+    func comparisonKeyDefinition() async {
+        await propertyCheck(count: 3000, input: generatedNames) { name in
+            let visible = String(
+                String.UnicodeScalarView(
+                    name.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint }))
+            // Whitespace characters (whose first scalar is White_Space) at either end.
+            let composed = visible.precomposedStringWithCompatibilityMapping
+            let trimmed = composed.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace)
+                .reversed()
+            let expected = String(trimmed).lowercased()
+            let key = PlayerName.comparisonKey(name)
+            #expect(
+                Array(key.unicodeScalars) == Array(expected.unicodeScalars),
+                "\(name.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    @Test("default-ignorable code points hide no forbidden name, in the form and in the rules")
+    func invisibleCharactersDoNotHide() throws {
+        let rules = PlayerRules.defaults
+        let disguises = [
+            "d\u{200B}arn", "\u{FEFF}darn", "da\u{AD}rn", "dar\u{200D}n", "p\u{2060}oop", "darn\u{FE0F}",
+            "D\u{200C}ARN", "dag\u{2060} nabbit", "\u{200B} darn \u{200B}", "da\u{E0001}rn", "ｄ\u{200B}ａｒｎ",
+        ]
+        for disguise in disguises {
+            #expect(rules.isForbidden(disguise), "\(disguise.unicodeScalars.map(\.value))")
+            #expect(
+                rules.validate(name: disguise, points: 1) == [.forbiddenName(disguise)],
+                "\(disguise.unicodeScalars.map(\.value))")
+        }
+        #expect(!rules.isForbidden("dar\u{200D}nn"))
+    }
+
+    @Test("names that differ only in default-ignorable code points are the same name")
+    func ignorablesDoNotCount() {
+        #expect(PlayerName.same("Colin", "Col\u{200B}in"))
+        #expect(PlayerName.same("Colin", "\u{FEFF}colin\u{2060}"))
+        #expect(PlayerName.same("Zoë", "Zo\u{AD}e\u{308}"))
+        #expect(!PlayerName.same("Colin", "Colin2"))
+        #expect(PlayerName.comparisonKey("Col\u{200B}in") == "colin")
+    }
+
+    @Test("a name of only whitespace and default-ignorable code points is empty")
+    func ignorablesAloneAreEmpty() throws {
+        for blank in ["\u{200B}", " \u{FEFF} ", "\u{2060}\u{AD}", "\u{3000}\u{200D}"] {
+            #expect(
+                PlayerRules.defaults.validate(name: blank, points: 1) == [.emptyName],
+                "\(blank.unicodeScalars.map(\.value))")
+        }
+        #expect(throws: RulesError.blankForbiddenName(index: 1)) {
+            try PlayerRules(forbiddenNames: ["darn", "\u{200B}"])
+        }
+    }
+}
