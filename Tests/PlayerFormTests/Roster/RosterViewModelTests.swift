@@ -39,6 +39,11 @@ private actor ScriptedStore: ScoreStore {
     func read() async throws -> ScoreReading {
         ScoreReading(records: try await records(), problems: problems)
     }
+
+    func problems() async throws -> [String] {
+        if let readFailure { throw Failure(description: readFailure) }
+        return problems
+    }
 }
 
 /// A store whose reads wait until they are cancelled, so a spec can cancel a refresh mid-read.
