@@ -183,6 +183,22 @@ public actor InMemoryScoreStore: ScoreStore {
         (roster, keys, indexByKey) = Self.group(records)
     }
 
+    /// Creates a store that keeps what `other` keeps now, and changes apart from it from then on:
+    /// O(1) until the first change of either, which copies what it changes.
+    public init(
+        copying other: InMemoryScoreStore,
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> UUID = { UUID() }
+    ) async {
+        self.now = now
+        self.makeID = makeID
+        (kept, roster, keys, indexByKey, changes) = await other.contents()
+    }
+
+    private func contents() -> ([ScoreRecord], [Player], [String], [String: Int], UInt64) {
+        (kept, roster, keys, indexByKey, changes)
+    }
+
     public func upload(name: String, points: Double) async throws -> ScoreRecord {
         let record = ScoreRecord(id: makeID(), name: name, points: points, uploadedAt: now())
         kept.append(record)

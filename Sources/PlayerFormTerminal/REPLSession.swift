@@ -96,10 +96,10 @@ public final class REPLSession {
             _ = rosterView.takeAlerts()
         }
         loop: while true {
-            if let rosterView {
-                for line in await rosterView.catchUp() { output.write(line) }
-            }
+            // Changes by others show before the prompt, and again before the command.
+            if reader.isInteractive { await catchUp() }
             let input = await read()
+            await catchUp()
             lineNumber += 1
             log.lineNumber = reader.isInteractive ? nil : lineNumber
             let result: StepResult
@@ -126,6 +126,12 @@ public final class REPLSession {
         }
         output.flush()
         return failed && !reader.isInteractive ? .failed : .succeeded
+    }
+
+    /// Shows what changed in the store since the roster last read it.
+    private func catchUp() async {
+        guard let rosterView else { return }
+        for line in await rosterView.catchUp() { output.write(line) }
     }
 
     /// Reads a line; at an interactive prompt, meanwhile checks the store at every idle tick and
