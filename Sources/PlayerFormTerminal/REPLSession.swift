@@ -292,8 +292,16 @@ public final class REPLSession {
             } catch {
                 return reportLookupError(error)
             }
+            let inView = view.isInView(row: row)
+            let output = self.output
             return await report { () async throws(ActionError) in
-                _ = try await roster.toggleSelection.apply(name)
+                let selected = try await roster.toggleSelection.apply(name)
+                // A row in view says so in its change line; another needs a line of its own.
+                if !inView {
+                    output.write(
+                        "\(selected ? "selected" : "deselected") row \(RosterView.grouped(row)): "
+                            + TerminalText.escaped(name))
+                }
             }
         case .delete(let row, let confirmed):
             let name: String
@@ -317,7 +325,14 @@ public final class REPLSession {
                     return .succeeded
                 }
             }
-            return await report { () async throws(ActionError) in _ = try await roster.delete.apply(name) }
+            let inView = view.isInView(row: row)
+            let output = self.output
+            return await report { () async throws(ActionError) in
+                _ = try await roster.delete.apply(name)
+                if !inView {
+                    output.write("deleted row \(RosterView.grouped(row)): " + TerminalText.escaped(name))
+                }
+            }
         case .refresh:
             return await report { () async throws(ActionError) in _ = try await roster.refresh.apply(()) }
         default:

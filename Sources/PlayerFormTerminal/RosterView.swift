@@ -185,6 +185,12 @@ final class RosterView: Sendable {
         throw TableBindingError.noSuchRow(index: row - 1, count: try await roster.playerCountNow())
     }
 
+    /// Whether row `row` of the whole roster (counting from 1) is in view.
+    func isInView(row: Int) -> Bool {
+        let first = table.firstIndex
+        return (first..<first + table.count).contains(row - 1)
+    }
+
     /// `value` with thousands separated by commas: 1,000,000.
     static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
