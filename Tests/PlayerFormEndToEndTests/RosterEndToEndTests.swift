@@ -74,7 +74,8 @@ struct RosterEndToEndTests {
         #expect(run.errorLines == ["error: " + problem, "line 3: " + problem])
         #expect(
             run.outputLines == [
-                "Players: rows 1-1 of 1", "  1 Colin 100", "+ 2 Bob 5", "Players: rows 1-2 of 2", "  1 Colin 100", "  2 Bob 5",
+                "Players: rows 1-1 of 1", "  1 Colin 100", "+ 2 Bob 5", "Players: rows 1-2 of 2",
+                "  1 Colin 100", "  2 Bob 5",
             ])
         #expect(run.status == 1)
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
