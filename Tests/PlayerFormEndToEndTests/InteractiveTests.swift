@@ -302,7 +302,9 @@ struct InteractiveTests {
         #expect(other.status == 0)
         // The line above the prompt may end in the blanks that cleared the prompt.
         try terminal.waitFor("the change above the prompt, then the typed line") { screen in
-            let lines = screen.split(separator: "\n").map { String($0.reversed().drop { $0 == " " }.reversed()) }
+            let lines = screen.split(separator: "\n").map {
+                String($0.reversed().drop { $0 == " " }.reversed())
+            }
             return zip(lines, lines.dropFirst()).contains { $0 == ("+ 1 Zed 9", "Colin 100 ok> name Par") }
         }
 
