@@ -65,9 +65,9 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
     /// The player as the row shows it now.
     public var player: Player { current.state.value.player }
 
-    /// The player's name.
+    /// The player's name, as its latest upload spells it.
     public var name: Property<String> {
-        output(\.name) { showing in Property(value: showing.state.value.player.name) }
+        output(\.name) { showing in showing.state.readOnly.map(skippingRepeats: { $0.player.name }) }
     }
 
     /// The points of the player's latest upload; announced only when they change.
@@ -98,9 +98,8 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
     /// The name, followed by the percentage while an upload is running and has made progress;
     /// announced only when the text changes.
     public var title: Property<String> {
-        output(\.title) { showing in
-            let name = showing.state.value.player.name
-            return Property.combineLatest(isUploading, percentComplete) { running, percent in
+        output(\.title) { _ in
+            Property.combineLatest(name, isUploading, percentComplete).map { name, running, percent in
                 running && percent > 0 ? "\(name) \(percent)%" : name
             }
             .skipRepeats()
