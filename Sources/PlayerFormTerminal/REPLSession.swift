@@ -99,7 +99,7 @@ public final class REPLSession {
             // Changes by others show before the prompt, and again before the command.
             if reader.isInteractive { await catchUp() }
             let input = await read()
-            await catchUp()
+            await catchUp(ifDue: true)
             lineNumber += 1
             log.lineNumber = reader.isInteractive ? nil : lineNumber
             let result: StepResult
@@ -128,9 +128,23 @@ public final class REPLSession {
         return failed && !reader.isInteractive ? .failed : .succeeded
     }
 
-    /// Shows what changed in the store since the roster last read it.
-    private func catchUp() async {
+    /// When the store was last asked whether it changed.
+    private var lastCatchUp: ContinuousClock.Instant?
+
+    /// How long a script's commands that do not touch the roster may run back to back before the
+    /// store is asked again: asking before each of them would cost more than most commands do.
+    static let scriptedCatchUpInterval = Duration.milliseconds(10)
+
+    /// Shows what changed in the store since the roster last read it. With `ifDue`, in a script
+    /// only when the last asking is older than ``scriptedCatchUpInterval``; at a terminal, and
+    /// before every roster command, always.
+    private func catchUp(ifDue: Bool = false) async {
         guard let rosterView else { return }
+        let now = ContinuousClock.now
+        if ifDue, !reader.isInteractive, let last = lastCatchUp, now - last < Self.scriptedCatchUpInterval {
+            return
+        }
+        lastCatchUp = now
         for line in await rosterView.catchUp() { output.write(line) }
     }
 
@@ -190,6 +204,8 @@ public final class REPLSession {
                 log.error("This session has no roster.")
                 return .failed
             }
+            // Others' changes first, so that this command works on the roster as it is.
+            await catchUp()
             _ = rosterView.takeAlerts()
             let result = await run(command, on: rosterView)
             log.flushState()
