@@ -9,8 +9,9 @@ import ReactiveCore
 /// With a roster, the session reads the roster's first page once when it starts, without
 /// printing it (`players` draws it); from then on every change of the rows in view is printed as
 /// it happens, and the form's uploads appear in it. Changes made by other processes sharing the
-/// store are picked up before every prompt and, at an idle interactive prompt, at every tick of
-/// `idleTicks` (printed above the prompt).
+/// store are picked up before every prompt, every roster command and every command at a terminal
+/// (a script's other commands ask at most every 10 ms), and, at an idle interactive prompt, at
+/// every tick of `idleTicks` (printed above the prompt).
 ///
 /// ```swift
 /// let form = PlayerViewModel(store: InMemoryScoreStore())
