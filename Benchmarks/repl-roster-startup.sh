@@ -4,7 +4,7 @@
 # per player). Prints for each size the median wall time, its ratio to the empty file, the peak
 # resident memory, and the extra time the first `players` page adds to a session.
 #
-#   Benchmarks/repl-roster-startup.sh [rounds] [sizes...]     (default: 5 rounds; 0 10000 1000000)
+#   Benchmarks/repl-roster-startup.sh [rounds] [sizes...]     (default: 3 rounds; 0 10000 1000000)
 #
 # The REPL reads its default store, the JSON Lines score file, whole when it starts (O(players));
 # the roster above it reads only the page in view. Benchmarks/roster.sh measures the roster alone
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="/opt/swift/usr/bin:$PATH"
-rounds="${1:-5}"
+rounds="${1:-3}"
 shift || true
 sizes="${*:-0 10000 1000000}"
 work="$(mktemp -d)"
