@@ -1,46 +1,73 @@
 #!/usr/bin/env bash
-# Start-up of the REPL with its score file: `quit` piped into `playerform` (release build) with an
-# empty score file and with one of N players (one upload each), side by side in one run. The REPL
-# reads the whole file and builds the roster before the first command. Prints the medians and the
-# ratio to the empty file.
+# Start-up of the REPL with its score file, side by side in one run: `quit`, and `players` then
+# `quit`, piped into `playerform` (release build) with score files of several sizes (one upload
+# per player). Prints for each size the median wall time, its ratio to the empty file, the peak
+# resident memory, and the extra time the first `players` page adds to a session.
 #
-#   Benchmarks/repl-roster-startup.sh [players] [rounds]
+#   Benchmarks/repl-roster-startup.sh [rounds] [sizes...]     (default: 3 rounds; 0 10000 1000000)
+#
+# The REPL reads its default store, the JSON Lines score file, whole when it starts (O(players));
+# the roster above it reads only the page in view. Benchmarks/roster.sh measures the roster alone
+# over a million players in memory.
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="/opt/swift/usr/bin:$PATH"
-players="${1:-100000}"
-rounds="${2:-9}"
+rounds="${1:-3}"
+shift || true
+sizes="${*:-0 10000 1000000}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 swift build -c release --package-path .. --product playerform >/dev/null
 playerform="$(swift build -c release --package-path .. --show-bin-path)/playerform"
 
-python3 - "$players" "$rounds" "$playerform" "$work" <<'PY'
+python3 - "$rounds" "$playerform" "$work" $sizes <<'PY'
 import os, statistics, subprocess, sys, time, uuid
 
-players, rounds, playerform, work = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-empty = os.path.join(work, "empty.jsonl")
-full = os.path.join(work, "full.jsonl")
-open(empty, "w").close()
-with open(full, "w") as file:
-    for index in range(players):
-        file.write(
-            '{"id":"%s","kind":"score","name":"Player %d","points":%d,"uploadedAt":"2026-11-21T08:00:00.000Z"}\n'
-            % (str(uuid.uuid4()).upper(), index, index % 10000))
+rounds, playerform, work = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+sizes = [int(size) for size in sys.argv[4:]]
+files = {}
+for size in sizes:
+    path = os.path.join(work, f"{size}.jsonl")
+    with open(path, "w") as file:
+        for index in range(size):
+            file.write(
+                '{"id":"%s","kind":"score","name":"Player %d","points":%d,"uploadedAt":"2026-11-21T08:00:00.000Z"}\n'
+                % (str(uuid.uuid4()).upper(), index, index % 10000))
+    files[size] = path
 
-candidates = {
-    "empty score file": [playerform, "--store", empty],
-    f"{players} players": [playerform, "--store", full],
-}
-times = {name: [] for name in candidates}
+def run(path, script):
+    """Wall time in seconds and peak resident memory in MiB of one session."""
+    start = time.perf_counter()
+    process = subprocess.Popen(
+        [playerform, "--store", path], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    process.stdin.write(script)
+    process.stdin.close()
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit(f"playerform exited {process.returncode} with {path}")
+    return elapsed, usage.ru_maxrss / 1024
+
+quit_times = {size: [] for size in sizes}
+page_times = {size: [] for size in sizes}
+memory = {size: 0.0 for size in sizes}
 for _ in range(rounds):
-    for name, command in candidates.items():
-        start = time.perf_counter()
-        subprocess.run(command, input=b"quit\n", stdout=subprocess.DEVNULL, check=True)
-        times[name].append(time.perf_counter() - start)
-base = statistics.median(times["empty score file"])
-for name, values in times.items():
-    median = statistics.median(values)
-    print(f"{name:<20} median {median * 1000:8.1f} ms  ({median / base:6.1f} x empty)")
+    # Side by side: every size in each round, so that all see the same load.
+    for size in sizes:
+        elapsed, peak = run(files[size], b"quit\n")
+        quit_times[size].append(elapsed)
+        memory[size] = max(memory[size], peak)
+        elapsed, peak = run(files[size], b"players\nquit\n")
+        page_times[size].append(elapsed)
+        memory[size] = max(memory[size], peak)
+base = statistics.median(quit_times[sizes[0]])
+print(f"{rounds} rounds; ratios to {sizes[0]:,} players")
+for size in sizes:
+    quit = statistics.median(quit_times[size])
+    page = statistics.median(page_times[size])
+    print(
+        f"{size:>10,} players  start-up + quit median {quit * 1000:9.1f} ms ({quit / base:7.1f} x)"
+        f"  peak {memory[size]:8.1f} MiB  first players page adds {(page - quit) * 1000:7.1f} ms")
 PY

@@ -1,5 +1,6 @@
 // Drives the roster with no user interface: a score file, the player form uploading to it, and
-// the roster's rows bound to a table whose line changes are printed as they happen.
+// the roster's window of rows bound to a table whose line changes are printed as they happen,
+// numbered in the whole roster.
 //
 //   swift run HeadlessRoster [PATH]   (a new file in the temporary folder when no path is given)
 import Foundation
@@ -11,10 +12,10 @@ let path =
     CommandLine.arguments.dropFirst().first
     ?? FileManager.default.temporaryDirectory.appendingPathComponent("headless-roster-\(UUID()).jsonl").path
 let store = FileScoreStore(path: path)
-let roster = RosterViewModel(store: store)
+let roster = RosterViewModel(store: store, windowSize: 20)
 let form = PlayerViewModel(store: store)
 let bindings = DisposeBag()
-let table = TableBinding<PlayerRowTemplate>(rows: roster.rows, selection: roster.rowSelected)
+let table = TableBinding<PlayerRowTemplate>(window: roster.window, selection: roster.rowSelected)
 
 print("store: \(path)")
 table.changes.observeValues(in: bindings) { print($0) }
@@ -22,10 +23,15 @@ roster.alertMessages.observeValues(in: bindings) { print("alert: \($0)") }
 roster.isLoading.changes.observeValues(in: bindings) { print("loading: \($0)") }
 roster.follow(form).dispose(in: bindings)
 
+/// The rows in view, numbered in the whole roster.
+func printTable() {
+    print("\(roster.title): \(table.count) of \(table.totalCount) in view")
+    for (index, line) in table.lines.enumerated() { print("  \(table.firstIndex + index + 1) \(line)") }
+}
+
 do {
     try await roster.refresh.apply(())
-    print(roster.title)
-    for (index, line) in table.lines.enumerated() { print("  \(index + 1) \(line)") }
+    printTable()
 
     _ = await form.uploadTapped()
     try form.nameEdited("Alice")
@@ -41,8 +47,7 @@ do {
     roster.newNameEdited("darn")
     print("add enabled: \(roster.addPlayer.isEnabled.value); \(roster.inputIssues.value.map(\.message))")
 
-    print(roster.title)
-    for (index, line) in table.lines.enumerated() { print("  \(index + 1) \(line)") }
+    printTable()
 } catch {
     print("refused: \(error)")
 }

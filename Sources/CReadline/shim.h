@@ -70,4 +70,16 @@ static inline void playerform_rl_release_terminal(void) {
     rl_deprep_terminal();
 }
 
+/// Writes `text` (whole lines) above the line being edited: clears the prompt and what is typed,
+/// writes the text, then draws the prompt and the typed text again, with the cursor where it was.
+static inline void playerform_rl_print_above(const char *text) {
+    FILE *out = rl_outstream != NULL ? rl_outstream : stdout;
+    rl_clear_visible_line();
+    fputs(text, out);
+    fflush(out);
+    rl_on_new_line();
+    rl_forced_update_display();
+    fflush(out);
+}
+
 #endif

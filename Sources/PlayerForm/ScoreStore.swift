@@ -82,6 +82,10 @@ public protocol ScoreStore: Sendable {
     /// A value that differs after any change was kept, by this client or any other sharing the
     /// store; a roster compares two readings to learn that it must read its window again.
     func revision() async throws -> UInt64
+    /// A message for each part of the store that cannot be read, as ``read()`` reports them, for
+    /// a roster that reads a window of players and not every record. Added with a default: a
+    /// store that cannot be partly damaged has none.
+    func problems() async throws -> [String]
 }
 
 extension ScoreStore {
@@ -124,6 +128,11 @@ extension ScoreStore {
         return player
     }
 
+    /// None: a store is read whole or not at all unless it says otherwise.
+    public func problems() async throws -> [String] {
+        []
+    }
+
     /// A hash of every record: correct, and O(records).
     public func revision() async throws -> UInt64 {
         var hasher = Hasher()
@@ -133,8 +142,19 @@ extension ScoreStore {
 }
 
 /// A score store in memory, for tests and embedding.
+///
+/// It keeps its players as well as its records, so that it answers the roster's questions as a
+/// store meant for large rosters does: ``playerCount()``, ``player(named:)`` and ``revision()`` in
+/// O(1), ``players(from:limit:)`` in O(rows asked for), an upload in O(1) (amortised). Deleting
+/// is O(records), which is rare. ``init(records:now:makeID:)`` fills it in one pass.
 public actor InMemoryScoreStore: ScoreStore {
     private var kept: [ScoreRecord] = []
+    /// The players in roster order, and where each comparison key is in it.
+    private var roster: [Player] = []
+    /// The comparison key of each player, parallel to `roster`.
+    private var keys: [String] = []
+    private var indexByKey: [String: Int] = [:]
+    private var changes: UInt64 = 0
     private let now: @Sendable () -> Date
     private let makeID: @Sendable () -> UUID
 
@@ -150,9 +170,48 @@ public actor InMemoryScoreStore: ScoreStore {
         self.makeID = makeID
     }
 
+    /// Creates a store that already keeps `records` (oldest first), grouped into players in one
+    /// pass: the quick way to a store of a million players.
+    public init(
+        records: [ScoreRecord],
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> UUID = { UUID() }
+    ) {
+        self.now = now
+        self.makeID = makeID
+        kept = records
+        (roster, keys, indexByKey) = Self.group(records)
+    }
+
+    /// Creates a store that keeps what `other` keeps now, and changes apart from it from then on:
+    /// O(1) until the first change of either, which copies what it changes.
+    public init(
+        copying other: InMemoryScoreStore,
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> UUID = { UUID() }
+    ) async {
+        self.now = now
+        self.makeID = makeID
+        (kept, roster, keys, indexByKey, changes) = await other.contents()
+    }
+
+    private func contents() -> ([ScoreRecord], [Player], [String], [String: Int], UInt64) {
+        (kept, roster, keys, indexByKey, changes)
+    }
+
     public func upload(name: String, points: Double) async throws -> ScoreRecord {
         let record = ScoreRecord(id: makeID(), name: name, points: points, uploadedAt: now())
         kept.append(record)
+        let key = PlayerName.comparisonKey(name)
+        if let index = indexByKey[key] {
+            roster[index] = roster[index].updated(with: record)
+        } else {
+            indexByKey[key] = roster.count
+            keys.append(key)
+            roster.append(
+                Player(name: name, points: points, uploadedAt: record.uploadedAt, recordIDs: [record.id]))
+        }
+        changes &+= 1
         return record
     }
 
@@ -162,6 +221,64 @@ public actor InMemoryScoreStore: ScoreStore {
 
     public func delete(ids: [UUID]) async throws {
         let removed = Set(ids)
+        let before = kept.count
         kept.removeAll { removed.contains($0.id) }
+        guard kept.count != before else { return }
+        (roster, keys, indexByKey) = Self.group(kept)
+        changes &+= 1
+    }
+
+    public func playerCount() async throws -> Int {
+        roster.count
+    }
+
+    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+        let start = min(max(offset, 0), roster.count)
+        return Array(roster[start..<min(start + max(limit, 0), roster.count)])
+    }
+
+    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+        guard let index = indexByKey[PlayerName.comparisonKey(name)] else { return nil }
+        return (index, roster[index])
+    }
+
+    public func deletePlayer(named name: String) async throws -> Player? {
+        let key = PlayerName.comparisonKey(name)
+        guard let index = indexByKey.removeValue(forKey: key) else { return nil }
+        let player = roster.remove(at: index)
+        keys.remove(at: index)
+        for later in index..<keys.count { indexByKey[keys[later]] = later }
+        let removed = Set(player.recordIDs)
+        kept.removeAll { removed.contains($0.id) }
+        changes &+= 1
+        return player
+    }
+
+    public func revision() async throws -> UInt64 {
+        changes
+    }
+
+    /// The players of `records` and the index of each key, as ``Player/roster(from:)`` groups them.
+    private static func group(_ records: [ScoreRecord]) -> ([Player], [String], [String: Int]) {
+        var players: [Player] = []
+        var keys: [String] = []
+        var indexByKey: [String: Int] = [:]
+        players.reserveCapacity(records.count)
+        keys.reserveCapacity(records.count)
+        indexByKey.reserveCapacity(records.count)
+        for record in records {
+            let key = PlayerName.comparisonKey(record.name)
+            if let index = indexByKey[key] {
+                players[index] = players[index].updated(with: record)
+            } else {
+                indexByKey[key] = players.count
+                keys.append(key)
+                players.append(
+                    Player(
+                        name: record.name, points: record.points, uploadedAt: record.uploadedAt,
+                        recordIDs: [record.id]))
+            }
+        }
+        return (players, keys, indexByKey)
     }
 }

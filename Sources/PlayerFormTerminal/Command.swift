@@ -20,8 +20,9 @@ public enum Command: Equatable, Sendable {
     case reset
     /// `show` draws the whole form; `show --json` prints it as one JSON object.
     case show(json: Bool)
-    /// `players` draws the roster; `players --json` prints it as one JSON array.
-    case players(json: Bool)
+    /// `players` draws a page of the roster; `players N` (or `players --page N`) page N,
+    /// `players --all` every row, `players --json` the whole roster as one JSON array.
+    case players(PlayersRequest)
     /// `add NAME POINTS` adds a player to the roster (or new points for a player in it).
     case add(name: String, points: Double)
     /// `select N` selects or deselects the player in row N (counting from 1).
@@ -35,4 +36,16 @@ public enum Command: Equatable, Sendable {
     case help(String?)
     /// `quit` or `exit` ends the session.
     case quit
+}
+
+/// What `players` shows.
+public enum PlayersRequest: Equatable, Sendable {
+    /// The page the roster is on (`players`).
+    case currentPage
+    /// Page N, counting from 1 (`players N`, `players --page N`).
+    case page(Int)
+    /// Every row, read a page at a time (`players --all`).
+    case all
+    /// The whole roster as one JSON array on one line, read a page at a time (`players --json`).
+    case json
 }

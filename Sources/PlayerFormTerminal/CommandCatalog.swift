@@ -36,20 +36,24 @@ public enum CommandCatalog {
             name: "show", usage: "show [--json]",
             summary: "Draw the whole form; with --json, print it as one JSON object on one line."),
         Entry(
-            name: "players", usage: "players [--json]",
+            name: "players", usage: "players [N | --page N | --all | --json]",
             summary:
-                "Draw the roster: row number, name, points, * when selected. With --json, print it as"
-                + " one JSON array on one line (keys name, points, uploadedAt, selected)."),
+                "Draw the page of the roster in view: row number, name, points, * when selected; with N,"
+                + " page N. With --all, every row; with --json, the whole roster as one JSON array on one"
+                + " line (keys name, points, uploadedAt, selected)."),
         Entry(
             name: "add", usage: "add NAME POINTS",
             summary:
                 "Add a player to the roster, or new points for a player in it, by the form's rules;"
                 + " quote the name to keep spaces at its ends (add \"Ann Lee\" 120)."),
-        Entry(name: "select", usage: "select N", summary: "Select or deselect the player in row N."),
+        Entry(
+            name: "select", usage: "select N",
+            summary: "Select or deselect the player in row N of the roster, on any page."),
         Entry(
             name: "delete", usage: "delete N [--yes]",
             summary:
-                "Delete the player in row N and every score of it. At a terminal it asks first,"
+                "Delete the player in row N of the roster (on any page) and every score of it. At a"
+                + " terminal it asks first,"
                 + " unless --yes is given; in a script --yes is required."),
         Entry(
             name: "refresh", usage: "refresh", summary: "Read the score store again and show what changed."),

@@ -43,9 +43,7 @@ public enum CommandParser {
             if rest == "--json" { return .show(json: true) }
             throw CommandError("show accepts only --json, not \(TerminalText.quoted(rest)).")
         case "players":
-            if rest.isEmpty { return .players(json: false) }
-            if rest == "--json" { return .players(json: true) }
-            throw CommandError("players accepts only --json, not \(TerminalText.quoted(rest)).")
+            return .players(try playersArguments(rest))
         case "add":
             return try addArguments(rest)
         case "select":
@@ -238,6 +236,30 @@ public enum CommandParser {
         let name = try nameArgument(trimmed(rest[..<blank]))
         let pointsText = String(rest[bytes.index(after: blank)...])
         return .add(name: name, points: try number(pointsText))
+    }
+
+    /// `players`, `players N`, `players --page N`, `players --all`, `players --json`.
+    static func playersArguments(_ rest: String) throws(CommandError) -> PlayersRequest {
+        let words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let usage = "type players, players N (or --page N) for page N, players --all, or players --json."
+        switch words.count {
+        case 0: return .currentPage
+        case 1 where words[0] == "--all": return .all
+        case 1 where words[0] == "--json": return .json
+        case 1 where !words[0].hasPrefix("--"): return .page(try pageNumber(words[0]))
+        case 2 where words[0] == "--page": return .page(try pageNumber(words[1]))
+        default: throw CommandError("players does not accept \(TerminalText.quoted(rest)); " + usage)
+        }
+    }
+
+    /// A page number: a whole number from 1.
+    static func pageNumber(_ text: String) throws(CommandError) -> Int {
+        guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let page = Int(text), page >= 1 else {
+            throw CommandError(
+                "\(TerminalText.quoted(text)) is not a page number; pages are numbered from 1, such as players 2."
+            )
+        }
+        return page
     }
 
     /// `delete N [--yes]`, with `--yes` before or after N.

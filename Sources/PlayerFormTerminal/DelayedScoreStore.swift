@@ -31,3 +31,31 @@ public struct DelayedScoreStore: ScoreStore {
         try await base.read()
     }
 }
+
+extension DelayedScoreStore {
+    // The roster's questions go to the wrapped store at once: only uploads are delayed.
+
+    public func playerCount() async throws -> Int {
+        try await base.playerCount()
+    }
+
+    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+        try await base.players(from: offset, limit: limit)
+    }
+
+    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+        try await base.player(named: name)
+    }
+
+    public func deletePlayer(named name: String) async throws -> Player? {
+        try await base.deletePlayer(named: name)
+    }
+
+    public func revision() async throws -> UInt64 {
+        try await base.revision()
+    }
+
+    public func problems() async throws -> [String] {
+        try await base.problems()
+    }
+}

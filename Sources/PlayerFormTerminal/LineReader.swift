@@ -26,11 +26,20 @@ public protocol LineReader: AnyObject {
     /// Reads the answer to a question, such as `Delete Bob? [y/N] `; unlike a command, an
     /// answer is not kept in the history.
     func answer(prompt: String) async -> LineInput
+    /// Shows `lines` above the prompt while a line is being read, keeping what is being typed;
+    /// returns false when the reader cannot, and the caller writes them itself. Called from another
+    /// task while ``read(prompt:)`` runs, so it must be safe to call from any thread.
+    func showAbovePrompt(_ lines: [String]) -> Bool
 }
 
 extension LineReader {
     /// Reads the answer as a line; readers that keep no history need nothing more.
     public func answer(prompt: String) async -> LineInput {
         await read(prompt: prompt)
+    }
+
+    /// Cannot: readers with no prompt on screen leave the lines to their caller.
+    public func showAbovePrompt(_ lines: [String]) -> Bool {
+        false
     }
 }

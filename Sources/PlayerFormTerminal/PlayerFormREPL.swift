@@ -58,6 +58,30 @@ public enum PlayerFormREPL {
         return (form, RosterViewModel(store: store, rules: rules))
     }
 
+    /// Rows of `players` that fit the terminal with the title and the prompt, or the default page
+    /// when the terminal does not say its size.
+    static func terminalPageSize() -> Int {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else {
+            return REPLSession.defaultPageSize
+        }
+        return max(5, Int(size.ws_row) - 4)
+    }
+
+    /// A tick a second, until the stream is dropped.
+    static func everySecond() -> AsyncStream<Void> {
+        AsyncStream { continuation in
+            let ticking = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(1))
+                    continuation.yield()
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in ticking.cancel() }
+        }
+    }
+
     /// Runs a session on standard input and output and returns the exit status: 0 when every
     /// command succeeded (always at a terminal), 1 when a scripted command failed.
     public static func run(_ options: Options, environment: [String: String]) async -> Int32 {
@@ -83,7 +107,7 @@ public enum PlayerFormREPL {
         }
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, style: style, bail: false,
-            interrupts: interrupts)
+            interrupts: interrupts, pageSize: terminalPageSize(), idleTicks: { everySecond() })
         let status = await session.run().exitStatus
         reader.close()
         return status

@@ -6,9 +6,12 @@ import ReactiveCore
 /// holds no rules: every refusal and every shown value comes from ``PlayerViewModel`` or
 /// ``RosterViewModel``.
 ///
-/// With a roster, the session reads the roster once when it starts, without printing it
-/// (`players` draws it); from then on every change of the roster is printed as it happens, and
-/// the form's uploads appear in it.
+/// With a roster, the session reads the roster's first page once when it starts, without
+/// printing it (`players` draws it); from then on every change of the rows in view is printed as
+/// it happens, and the form's uploads appear in it. Changes made by other processes sharing the
+/// store are picked up before every prompt, every roster command and every command at a terminal
+/// (a script's other commands ask at most every 10 ms), and, at an idle interactive prompt, at
+/// every tick of `idleTicks` (printed above the prompt).
 ///
 /// ```swift
 /// let form = PlayerViewModel(store: InMemoryScoreStore())
@@ -37,6 +40,10 @@ public final class REPLSession {
     /// The prompt, bound to the form; scripted sessions show none, so they have none.
     private let prompt: Property<String>?
     private let rosterView: RosterView?
+    private let idleTicks: (@Sendable () -> AsyncStream<Void>)?
+
+    /// How many rows `players` shows in a script, or when the terminal's size is unknown.
+    public static let defaultPageSize = 40
 
     /// Creates a session.
     /// - Parameters:
@@ -49,11 +56,16 @@ public final class REPLSession {
     ///   - style: colours; plain by default.
     ///   - bail: stop at the first failed command (scripted mode).
     ///   - interrupts: Ctrl-C, which cancels a running upload; nil when Ctrl-C is not caught.
+    ///   - pageSize: how many rows a page of `players` holds.
+    ///   - idleTicks: makes the ticks at which an idle interactive prompt checks the store for
+    ///     changes by others (once a second at a terminal); nil for no checks while idle.
     public init(
         form: PlayerViewModel, roster: RosterViewModel? = nil, reader: any LineReader,
         output: any TerminalOutput, style: TerminalStyle = .plain, bail: Bool = false,
-        interrupts: (any InterruptSource)? = nil
+        interrupts: (any InterruptSource)? = nil, pageSize: Int = REPLSession.defaultPageSize,
+        idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil
     ) {
+        self.idleTicks = idleTicks
         self.form = form
         self.reader = reader
         self.output = output
@@ -62,7 +74,9 @@ public final class REPLSession {
         self.interrupts = interrupts
         let log = FormEventLog(form: form, output: output, renderer: renderer)
         self.log = log
-        self.rosterView = roster.map { RosterView(roster: $0, output: output, log: log) }
+        self.rosterView = roster.map {
+            RosterView(roster: $0, output: output, log: log, pageSize: pageSize)
+        }
         roster?.follow(form)
         let renderer = self.renderer
         self.prompt =
@@ -83,7 +97,10 @@ public final class REPLSession {
             _ = rosterView.takeAlerts()
         }
         loop: while true {
-            let input = await reader.read(prompt: prompt?.value ?? "")
+            // Changes by others show before the prompt, and again before the command.
+            if reader.isInteractive { await catchUp() }
+            let input = await read()
+            await catchUp(ifDue: true)
             lineNumber += 1
             log.lineNumber = reader.isInteractive ? nil : lineNumber
             let result: StepResult
@@ -110,6 +127,52 @@ public final class REPLSession {
         }
         output.flush()
         return failed && !reader.isInteractive ? .failed : .succeeded
+    }
+
+    /// When the store was last asked whether it changed.
+    private var lastCatchUp: ContinuousClock.Instant?
+
+    /// How long a script's commands that do not touch the roster may run back to back before the
+    /// store is asked again: asking before each of them would cost more than most commands do.
+    static let scriptedCatchUpInterval = Duration.milliseconds(10)
+
+    /// Shows what changed in the store since the roster last read it. With `ifDue`, in a script
+    /// only when the last asking is older than ``scriptedCatchUpInterval``; at a terminal, and
+    /// before every roster command, always.
+    private func catchUp(ifDue: Bool = false) async {
+        guard let rosterView else { return }
+        let now = ContinuousClock.now
+        if ifDue, !reader.isInteractive, let last = lastCatchUp, now - last < Self.scriptedCatchUpInterval {
+            return
+        }
+        lastCatchUp = now
+        for line in await rosterView.catchUp() { output.write(line) }
+    }
+
+    /// Reads a line; at an interactive prompt, meanwhile checks the store at every idle tick and
+    /// shows what others changed above the prompt.
+    private func read() async -> LineInput {
+        let prompt = prompt?.value ?? ""
+        guard let rosterView, reader.isInteractive, let idleTicks else {
+            return await reader.read(prompt: prompt)
+        }
+        // Only showAbovePrompt is called from the watcher, which the protocol allows while a line
+        // is being read.
+        nonisolated(unsafe) let reader = self.reader
+        let output = self.output
+        let ticks = idleTicks()
+        let watcher = Task {
+            for await _ in ticks {
+                if Task.isCancelled { break }
+                let lines = await rosterView.catchUp()
+                guard !lines.isEmpty else { continue }
+                if !reader.showAbovePrompt(lines) { for line in lines { output.write(line) } }
+            }
+        }
+        let input = await reader.read(prompt: prompt)
+        watcher.cancel()
+        await watcher.value
+        return input
     }
 
     private enum StepResult {
@@ -142,6 +205,8 @@ public final class REPLSession {
                 log.error("This session has no roster.")
                 return .failed
             }
+            // Others' changes first, so that this command works on the roster as it is.
+            await catchUp()
             _ = rosterView.takeAlerts()
             let result = await run(command, on: rosterView)
             log.flushState()
@@ -205,11 +270,27 @@ public final class REPLSession {
     private func run(_ command: Command, on view: RosterView) async -> StepResult {
         let roster = view.roster
         switch command {
-        case .players(let json):
-            if json {
-                output.write(view.json())
-            } else {
-                for line in view.tableLines() { output.write(line) }
+        case .players(let request):
+            do {
+                switch request {
+                case .currentPage:
+                    for line in view.tableLines() { output.write(line) }
+                case .page(let page):
+                    try await view.show(page: page)
+                    for line in view.tableLines() { output.write(line) }
+                case .all:
+                    try await view.writeAll()
+                case .json:
+                    try await view.writeJSON()
+                }
+            } catch let error as PageError {
+                log.error(error.description)
+                return .failed
+            } catch let error as ActionError {
+                return reportActionError(error)
+            } catch {
+                log.error(TerminalText.escaped("Could not read the scores: \(error)"))
+                return .failed
             }
             return .succeeded
         case .add(let name, let points):
@@ -222,22 +303,29 @@ public final class REPLSession {
             }
             return await report(roster.addTapped)
         case .select(let row):
+            let name: String
             do {
-                try await view.table.select(at: row - 1)
-            } catch let error as TableBindingError {
-                log.error(Self.sentence(error.description))
-                return .failed
+                name = try await view.name(inRow: row)
             } catch {
-                return reportActionError(error)
+                return reportLookupError(error)
             }
-            return .succeeded
+            let inView = view.isInView(row: row)
+            let output = self.output
+            return await report { () async throws(ActionError) in
+                let selected = try await roster.toggleSelection.apply(name)
+                // A row in view says so in its change line; another needs a line of its own.
+                if !inView {
+                    output.write(
+                        "\(selected ? "selected" : "deselected") row \(RosterView.grouped(row)): "
+                            + TerminalText.escaped(name))
+                }
+            }
         case .delete(let row, let confirmed):
             let name: String
             do {
-                name = try view.name(inRow: row)
+                name = try await view.name(inRow: row)
             } catch {
-                log.error(Self.sentence(error.description))
-                return .failed
+                return reportLookupError(error)
             }
             if !confirmed {
                 guard reader.isInteractive else {
@@ -254,7 +342,14 @@ public final class REPLSession {
                     return .succeeded
                 }
             }
-            return await report { () async throws(ActionError) in _ = try await roster.delete.apply(name) }
+            let inView = view.isInView(row: row)
+            let output = self.output
+            return await report { () async throws(ActionError) in
+                _ = try await roster.delete.apply(name)
+                if !inView {
+                    output.write("deleted row \(RosterView.grouped(row)): " + TerminalText.escaped(name))
+                }
+            }
         case .refresh:
             return await report { () async throws(ActionError) in _ = try await roster.refresh.apply(()) }
         default:
@@ -270,6 +365,16 @@ public final class REPLSession {
         } catch {
             return reportActionError(error)
         }
+    }
+
+    /// A row number that names no player, or a store that cannot say.
+    private func reportLookupError(_ error: any Error) -> StepResult {
+        if let error = error as? TableBindingError {
+            log.error(Self.sentence(error.description))
+        } else {
+            log.error(TerminalText.escaped("Could not read the scores: \(error)"))
+        }
+        return .failed
     }
 
     private func reportActionError(_ error: any Error) -> StepResult {

@@ -21,6 +21,8 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     private let wake: (read: Int32, write: Int32)
     private let warn: @Sendable (String) -> Void
     private var hasReadALine = false
+    /// Lines to show above the prompt, from ``showAbovePrompt(_:)``.
+    private let above = Mutex<[String]>([])
 
     /// Creates the reader.
     /// - Parameters:
@@ -80,6 +82,17 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         }
     }
 
+    /// Shows `lines` above the prompt, keeping what is being typed: the reading loop is woken to
+    /// write them between keys. Lines given while no line is being read are written before the
+    /// next prompt.
+    public func showAbovePrompt(_ lines: [String]) -> Bool {
+        guard !lines.isEmpty else { return true }
+        above.withLock { $0.append(contentsOf: lines) }
+        var byte: UInt8 = 0
+        _ = Glibc.write(wake.write, &byte, 1)
+        return true
+    }
+
     /// Gives the terminal back and writes the history file down to its size limit. Call at the
     /// end of the session.
     public func close() {
@@ -135,6 +148,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         if hasReadALine { _ = playerform_rl_reprepare_if_needed() }
         hasReadALine = true
         let interruptsBefore = interrupts.count
+        writeAbove(prompting: false)
         rl_callback_handler_install(prompt) { line in
             // Removing the handler here keeps readline from showing the next prompt before the
             // command's output.
@@ -160,6 +174,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
             if descriptors[1].revents != 0 {
                 drainWake()
                 if playerform_rl_reprepare_if_needed() != 0 { rl_forced_update_display() }
+                writeAbove(prompting: true)
             }
             // Decided by the count, not by the wake-up: keys typed after Ctrl-C may be readable
             // before the wake-up arrives, and a late wake-up must not interrupt the next line.
@@ -176,6 +191,23 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
                     return input
                 }
             }
+        }
+    }
+
+    /// Writes the lines waiting to be shown: above the prompt while it is on screen, else as they
+    /// are.
+    private func writeAbove(prompting: Bool) {
+        let lines = above.withLock { lines in
+            defer { lines.removeAll() }
+            return lines
+        }
+        guard !lines.isEmpty else { return }
+        let text = lines.map { $0 + "\n" }.joined()
+        if prompting {
+            playerform_rl_print_above(text)
+        } else {
+            var bytes = Array(text.utf8)
+            _ = Glibc.write(1, &bytes, bytes.count)
         }
     }
 

@@ -4,32 +4,41 @@ import PlayerFormText
 import ReactiveCore
 import Synchronization
 
-/// The REPL's view of the roster: the players bound to a table of lines, whose changes are
-/// written as they happen (`+ 3 Bob 120`, `~ 1 Colin 105`, `- 2 Alice`), and the roster's alerts,
-/// written as errors.
+/// The REPL's view of the roster: a page of players bound to a table of lines, whose changes are
+/// written as they happen (`+ 3 Bob 120`, `~ 1 Colin 105`, `- 2 Alice`, numbered in the whole
+/// roster), and the roster's alerts, written as errors.
 ///
-/// Nothing is redrawn in full: ``tableLines()`` draws the table once, when `players` asks.
+/// Only the page in view is bound: the roster's window is one page, so a roster of a million
+/// players costs a page of rows. Nothing is redrawn in full: ``tableLines()`` draws the page once,
+/// when `players` asks; `players --all` and `players --json` read the store a page at a time.
 final class RosterView: Sendable {
     private struct State {
         /// Whether changes are written; off while the roster is first read.
         var showsChanges = false
         /// Whether an alert was written since ``takeAlerts()`` was last called.
         var alerted = false
+        /// Where change lines go instead of the output, while they are collected.
+        var collected: [String]?
     }
 
     /// The roster this view shows.
     let roster: RosterViewModel
-    /// The table of the roster's rows; its selection action is the roster's.
+    /// The table of the rows in view; its selection action is the roster's.
     let table: TableBinding<PlayerRowTemplate>
+    /// How many rows a page holds.
+    let pageSize: Int
+    private let output: any TerminalOutput
     private let state = Mutex(State())
     private let bindings = DisposeBag()
 
-    init(roster: RosterViewModel, output: any TerminalOutput, log: FormEventLog) {
+    init(roster: RosterViewModel, output: any TerminalOutput, log: FormEventLog, pageSize: Int) {
         self.roster = roster
-        table = TableBinding<PlayerRowTemplate>(rows: roster.rows, selection: roster.rowSelected)
+        self.output = output
+        self.pageSize = max(1, pageSize)
+        roster.windowSizeChanged(to: self.pageSize)
+        table = TableBinding<PlayerRowTemplate>(window: roster.window, selection: roster.rowSelected)
         table.changes.observeValues(in: bindings) { [weak self] change in
-            guard self?.state.withLock({ $0.showsChanges }) == true else { return }
-            output.write(TerminalText.escaped(change.description))
+            self?.writeChange(TerminalText.escaped(change.description))
         }
         roster.alerts.observeValues(in: bindings) { [weak self] alert in
             self?.state.withLock { $0.alerted = true }
@@ -52,38 +61,160 @@ final class RosterView: Sendable {
         }
     }
 
-    /// The table as `players` draws it: a title with the count, then `  1 Colin 100 *`.
-    func tableLines() -> [String] {
-        let lines = table.lines
-        let title =
-            roster.title + (lines.isEmpty ? ": none yet (add NAME POINTS, or upload)" : " (\(lines.count))")
-        return [title]
-            + lines.enumerated().map { index, line in "  \(index + 1) " + TerminalText.escaped(line) }
+    /// Reads the page again when the store changed (by this session or another); returns the
+    /// lines to show: the changes of rows in view, then a line with the count when players were
+    /// added or removed out of view. Reading failures show nothing: the next command reports them.
+    func catchUp() async -> [String] {
+        state.withLock { $0.collected = [] }
+        let found = try? await roster.refreshIfStoreChanged()
+        var lines = state.withLock { state in
+            defer { state.collected = nil }
+            return state.collected ?? []
+        }
+        if let found, found.changedOutOfView != 0 {
+            let count = found.changedOutOfView
+            lines.append(
+                "players: \(Self.grouped(found.countAfter)) (\(Self.grouped(abs(count))) "
+                    + (count > 0 ? "added" : "removed") + " out of view)")
+        }
+        return lines
     }
 
-    /// The roster as one JSON array on one line: for each player, in table order, `name`,
-    /// `points`, `uploadedAt` (ISO 8601 in UTC, with milliseconds) and `selected`.
-    func json() -> String {
-        let selected = roster.selectedNames.value
+    private func writeChange(_ line: String) {
+        let written = state.withLock { state -> Bool in
+            guard state.showsChanges else { return true }
+            guard state.collected != nil else { return false }
+            state.collected!.append(line)
+            return true
+        }
+        if !written { output.write(line) }
+    }
+
+    // MARK: Drawing
+
+    /// The page as `players` draws it: a title with the rows shown and the count, then
+    /// `  41 Colin 100 *`, numbered in the whole roster.
+    func tableLines() -> [String] {
+        let lines = table.lines
+        let total = table.totalCount
+        guard total > 0 else { return [roster.title + ": none yet (add NAME POINTS, or upload)"] }
+        let first = table.firstIndex
+        let pages = pageCount(total)
+        var title =
+            lines.isEmpty
+            ? "\(roster.title): \(Self.grouped(total))"
+            : "\(roster.title): rows \(Self.grouped(first + 1))-\(Self.grouped(first + lines.count)) of "
+                + Self.grouped(total)
+        if pages > 1 { title += " (page \(Self.grouped(first / pageSize + 1)) of \(Self.grouped(pages)))" }
+        return [title]
+            + lines.enumerated().map { index, line in
+                "  \(first + index + 1) " + TerminalText.escaped(line)
+            }
+    }
+
+    /// How many pages `total` players fill.
+    func pageCount(_ total: Int) -> Int {
+        max(1, (total + pageSize - 1) / pageSize)
+    }
+
+    /// Moves the view to page `page` (from 1).
+    /// - Throws: ``PageError`` when there is no such page; the roster's ``ActionError`` when the
+    ///   store cannot be read (the alert says why).
+    func show(page: Int) async throws {
+        let total = roster.playerCount.value
+        let pages = pageCount(total)
+        guard page <= pages else { throw PageError(page: page, pages: pages, total: total) }
+        let (first, overflow) = (page - 1).multipliedReportingOverflow(by: pageSize)
+        _ = try await roster.moveWindow.apply(overflow ? Int.max : first)
+    }
+
+    /// Writes every row, a page at a time: the title, then `  1 Colin 100 *` for each player.
+    func writeAll() async throws {
+        var offset = 0
+        var wroteTitle = false
+        while true {
+            let page = try await roster.players(from: offset, limit: pageSize)
+            if !wroteTitle {
+                output.write(
+                    page.isEmpty
+                        ? roster.title + ": none yet (add NAME POINTS, or upload)"
+                        : "\(roster.title): all \(Self.grouped(roster.playerCount.value))")
+                wroteTitle = true
+            }
+            for (index, player) in page.enumerated() {
+                let mark = roster.isSelected(player.name) ? " *" : ""
+                output.write(
+                    "  \(offset + index + 1) "
+                        + TerminalText.escaped("\(player.name) \(PointsFormat.text(player.points))\(mark)"))
+            }
+            if page.count < pageSize { return }
+            offset += page.count
+        }
+    }
+
+    /// Writes the roster as one JSON array on one line, a page at a time: for each player, in
+    /// roster order, `name`, `points`, `uploadedAt` (ISO 8601 in UTC, with milliseconds) and
+    /// `selected`.
+    func writeJSON() async throws {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         formatter.timeZone = TimeZone(identifier: "UTC")
-        let objects = roster.players.value.map { player in
-            "{\"name\":" + JSONText.quoted(player.name) + ",\"points\":"
-                + FormRenderer.jsonNumber(player.points) + ",\"uploadedAt\":\""
-                + formatter.string(from: player.uploadedAt) + "\",\"selected\":"
-                + String(selected.contains(player.name)) + "}"
+        var offset = 0
+        var separator = "["
+        while true {
+            // Read before writing, so that a failure leaves no half-written array.
+            let page = try await roster.players(from: offset, limit: pageSize)
+            for player in page {
+                output.writePart(
+                    separator + "{\"name\":" + JSONText.quoted(player.name) + ",\"points\":"
+                        + FormRenderer.jsonNumber(player.points) + ",\"uploadedAt\":\""
+                        + formatter.string(from: player.uploadedAt) + "\",\"selected\":"
+                        + String(roster.isSelected(player.name)) + "}")
+                separator = ","
+            }
+            if page.count < pageSize { break }
+            offset += page.count
         }
-        return "[" + objects.joined(separator: ",") + "]"
+        output.write(separator == "[" ? "[]" : "]")
     }
 
-    /// The name of the player in row `row` (counting from 1).
+    /// The name of the player in row `row` of the whole roster (counting from 1), in view or not.
     /// - Throws: ``TableBindingError/noSuchRow(index:count:)`` when there is no such row.
-    func name(inRow row: Int) throws(TableBindingError) -> String {
-        let rows = roster.rows.value
-        guard rows.indices.contains(row - 1) else {
-            throw .noSuchRow(index: row - 1, count: rows.count)
+    func name(inRow row: Int) async throws -> String {
+        if let player = try await roster.players(from: row - 1, limit: 1).first { return player.name }
+        throw TableBindingError.noSuchRow(index: row - 1, count: try await roster.playerCountNow())
+    }
+
+    /// Whether row `row` of the whole roster (counting from 1) is in view.
+    func isInView(row: Int) -> Bool {
+        let first = table.firstIndex
+        return (first..<first + table.count).contains(row - 1)
+    }
+
+    /// `value` with thousands separated by commas: 1,000,000.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
         }
-        return rows[row - 1].id
+        return (value < 0 ? "-" : "") + result
+    }
+}
+
+/// There is no page with this number.
+struct PageError: Error, Equatable, CustomStringConvertible {
+    let page: Int
+    let pages: Int
+    let total: Int
+
+    var description: String {
+        total == 0
+            ? "There is no page \(RosterView.grouped(page)): the roster is empty."
+            : "There is no page \(RosterView.grouped(page)): the roster has \(RosterView.grouped(total)) "
+                + "players on \(RosterView.grouped(pages)) "
+                + (pages == 1
+                    ? "page (players 1)." : "pages (players 1 to players \(RosterView.grouped(pages))).")
     }
 }

@@ -10,6 +10,9 @@ import Synchronization
 public protocol TerminalOutput: Sendable {
     /// Writes one line of results.
     func write(_ line: String)
+    /// Writes part of a line of results; the next ``write(_:)`` ends the line. For output too
+    /// long to build at once, such as the whole roster as one JSON array.
+    func writePart(_ text: String)
     /// Writes one line about an error.
     func writeError(_ line: String)
     /// Makes everything written so far visible.
@@ -42,6 +45,13 @@ public final class StandardOutput: TerminalOutput {
             buffers.out.append(contentsOf: line.utf8)
             buffers.out.append(UInt8(ascii: "\n"))
             if !buffered || buffers.out.count >= 64 * 1024 { Self.writeAll(&buffers.out, to: 1) }
+        }
+    }
+
+    public func writePart(_ text: String) {
+        pending.withLock { buffers in
+            buffers.out.append(contentsOf: text.utf8)
+            if buffers.out.count >= 64 * 1024 { Self.writeAll(&buffers.out, to: 1) }
         }
     }
 

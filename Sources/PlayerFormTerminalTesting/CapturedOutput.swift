@@ -11,23 +11,30 @@ public final class CapturedOutput: TerminalOutput {
         case error(String)
     }
 
-    private let kept = Mutex<[Line]>([])
+    private let kept = Mutex<(lines: [Line], part: String)>(([], ""))
 
     /// Creates an empty output.
     public init() {}
 
     public func write(_ line: String) {
-        kept.withLock { $0.append(.out(line)) }
+        kept.withLock { kept in
+            kept.lines.append(.out(kept.part + line))
+            kept.part = ""
+        }
+    }
+
+    public func writePart(_ text: String) {
+        kept.withLock { $0.part += text }
     }
 
     public func writeError(_ line: String) {
-        kept.withLock { $0.append(.error(line)) }
+        kept.withLock { $0.lines.append(.error(line)) }
     }
 
     public func flush() {}
 
     /// Every line, in order.
-    public var lines: [Line] { kept.withLock { $0 } }
+    public var lines: [Line] { kept.withLock { $0.lines } }
 
     /// The results only.
     public var results: [String] {

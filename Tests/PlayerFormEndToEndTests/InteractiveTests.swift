@@ -285,6 +285,39 @@ struct InteractiveTests {
         #expect(commands == ["add Bob 120", "delete 1"])
     }
 
+    @Test("at an idle prompt, another process's upload shows above the prompt and the typed line is kept")
+    func changesWhileIdle() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start(["--history-file", "/dev/null"])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("name Par")
+        try terminal.waitFor("Colin 100 ok> name Par")
+
+        // Another process adds a player to the same store; nothing is typed meanwhile.
+        let store = home.appendingPathComponent("data/playerform/scores.jsonl").path
+        let other = try BuiltBinary.run(["--store", store], input: Data("add Zed 9\n".utf8))
+        #expect(other.status == 0)
+        // The line above the prompt may end in the blanks that cleared the prompt.
+        try terminal.waitFor("the change above the prompt, then the typed line") { screen in
+            let lines = screen.split(separator: "\n").map {
+                String($0.reversed().drop { $0 == " " }.reversed())
+            }
+            return zip(lines, lines.dropFirst()).contains { $0 == ("+ 1 Zed 9", "Colin 100 ok> name Par") }
+        }
+
+        try terminal.type("tial")
+        try terminal.keys("Enter")
+        try terminal.waitFor("name: \"Partial\"")
+        try terminal.type("players")
+        try terminal.keys("Enter")
+        try terminal.waitFor("Players: rows 1-1 of 1\n  1 Zed 9")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test("~/.inputrc applies under the name playerform")
     func inputrc() throws {
         defer { try? FileManager.default.removeItem(at: home) }

@@ -20,16 +20,16 @@ struct RosterEndToEndTests {
         #expect(second.status == 0)
         #expect(
             second.outputLines == [
-                "Players (2)", "  1 Colin 100", "  2 Bob 120", "+ 3 Ann 7", "~ 2 Bob 130",
+                "Players: rows 1-2 of 2", "  1 Colin 100", "  2 Bob 120", "+ 3 Ann 7", "~ 2 Bob 130",
             ])
 
         let third = try BuiltBinary.run(store, input: Data("delete 1 --yes\nplayers\n".utf8))
-        #expect(third.outputLines == ["- 1 Colin", "Players (2)", "  1 Bob 130", "  2 Ann 7"])
+        #expect(third.outputLines == ["- 1 Colin", "Players: rows 1-2 of 2", "  1 Bob 130", "  2 Ann 7"])
         let fourth = try BuiltBinary.run(store, input: Data("players\n".utf8))
-        #expect(fourth.outputLines == ["Players (2)", "  1 Bob 130", "  2 Ann 7"])
+        #expect(fourth.outputLines == ["Players: rows 1-2 of 2", "  1 Bob 130", "  2 Ann 7"])
     }
 
-    @Test("two sessions at once on the same --store: one's upload reaches the other on refresh")
+    @Test("two sessions at once on the same --store: one's upload reaches the other before its next command")
     func concurrentSessions() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -46,12 +46,13 @@ struct RosterEndToEndTests {
         let second = try BuiltBinary.run(store, input: Data("add Bob 120\nupload\n".utf8))
         #expect(second.status == 0)
 
-        try first.send("refresh\nadd Ann 7\n")
+        // No refresh: the first session sees the file changed before it runs its next command.
+        try first.send("add Ann 7\n")
         let (rest, status) = try first.finish()
         #expect(rest == "+ 1 Bob 120\n+ 2 Colin 100\n+ 3 Ann 7\n")
         #expect(status == 0)
         let third = try BuiltBinary.run(store, input: Data("players\n".utf8))
-        #expect(third.outputLines == ["Players (3)", "  1 Bob 120", "  2 Colin 100", "  3 Ann 7"])
+        #expect(third.outputLines == ["Players: rows 1-3 of 3", "  1 Bob 120", "  2 Colin 100", "  3 Ann 7"])
     }
 
     @Test("a damaged line is reported with the file and line; the other records are shown and kept")
@@ -73,7 +74,8 @@ struct RosterEndToEndTests {
         #expect(run.errorLines == ["error: " + problem, "line 3: " + problem])
         #expect(
             run.outputLines == [
-                "Players (1)", "  1 Colin 100", "+ 2 Bob 5", "Players (2)", "  1 Colin 100", "  2 Bob 5",
+                "Players: rows 1-1 of 1", "  1 Colin 100", "+ 2 Bob 5", "Players: rows 1-2 of 2",
+                "  1 Colin 100", "  2 Bob 5",
             ])
         #expect(run.status == 1)
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")

@@ -169,10 +169,13 @@ struct CommandParserTests {
 
 @Suite("CommandParser: roster commands")
 struct RosterCommandParserTests {
-    @Test("players, players --json, refresh, select and delete parse to their commands")
+    @Test("players, players N, --page N, --all, --json, refresh, select and delete parse to their commands")
     func words() throws {
-        #expect(try CommandParser.parse("players") == .players(json: false))
-        #expect(try CommandParser.parse("players --json") == .players(json: true))
+        #expect(try CommandParser.parse("players") == .players(.currentPage))
+        #expect(try CommandParser.parse("players 3") == .players(.page(3)))
+        #expect(try CommandParser.parse("players --page 12") == .players(.page(12)))
+        #expect(try CommandParser.parse("players --all") == .players(.all))
+        #expect(try CommandParser.parse("players --json") == .players(.json))
         #expect(try CommandParser.parse("refresh") == .refresh)
         #expect(try CommandParser.parse("select 2") == .select(row: 2))
         #expect(try CommandParser.parse("delete 3") == .delete(row: 3, confirmed: false))
@@ -231,10 +234,25 @@ struct RosterCommandParserTests {
         }
     }
 
-    @Test("players accepts only --json, and refresh no arguments")
+    @Test("players accepts a page number, --page N, --all or --json, and refresh no arguments")
     func extraArguments() {
-        #expect(throws: CommandError("players accepts only --json, not \"--xml\".")) {
+        let usage = "type players, players N (or --page N) for page N, players --all, or players --json."
+        #expect(throws: CommandError("players does not accept \"--xml\"; " + usage)) {
             try CommandParser.parse("players --xml")
+        }
+        #expect(throws: CommandError("players does not accept \"2 3\"; " + usage)) {
+            try CommandParser.parse("players 2 3")
+        }
+        #expect(throws: CommandError("players does not accept \"--page\"; " + usage)) {
+            try CommandParser.parse("players --page")
+        }
+        for bad in ["0", "-1", "x", "1.5", "99999999999999999999"] {
+            #expect(
+                throws: CommandError(
+                    "\"\(bad)\" is not a page number; pages are numbered from 1, such as players 2.")
+            ) {
+                try CommandParser.parse("players --page \(bad)")
+            }
         }
         #expect(throws: CommandError("refresh takes no arguments.")) {
             try CommandParser.parse("refresh now")

@@ -32,9 +32,14 @@ actor DamagedStore: ScoreStore {
     func records() async throws -> [ScoreRecord] { kept }
 
     func read() async throws -> ScoreReading {
+        ScoreReading(records: kept, problems: try await problems())
+    }
+
+    /// Each refresh asks once; the asking after the first `readsBeforeFailing` fails.
+    func problems() async throws -> [String] {
         reads += 1
         if reads > readsBeforeFailing { throw StoreFailure() }
-        return ScoreReading(records: kept, problems: problems)
+        return problems
     }
 
     func delete(ids: [UUID]) async throws {
@@ -80,7 +85,7 @@ struct RosterSessionTests {
     func silentStart() async {
         let store = DamagedStore(names: [("Ann", 5), ("Bob", 120)])
         #expect(await run(store, "players\n") == .succeeded)
-        #expect(output.lines == [.out("Players (2)"), .out("  1 Ann 5"), .out("  2 Bob 120")])
+        #expect(output.lines == [.out("Players: rows 1-2 of 2"), .out("  1 Ann 5"), .out("  2 Bob 120")])
     }
 
     @Test("an empty roster says how to fill it")
@@ -101,7 +106,7 @@ struct RosterSessionTests {
                 "uploading...", "Updated Colin with 105 points", "~ 2 Colin 105", "uploads: 2 done, 3 left",
                 "~ 1 Bob 120 *",
                 "- 1 Bob",
-                "Players (1)", "  1 Colin 105",
+                "Players: rows 1-1 of 1", "  1 Colin 105",
             ])
     }
 
@@ -138,7 +143,7 @@ struct RosterSessionTests {
             output.lines == [
                 .error(
                     "line 1: delete asks before deleting, and a script cannot answer; type delete 1 --yes."),
-                .out("Players (1)"), .out("  1 Ann 5"),
+                .out("Players: rows 1-1 of 1"), .out("  1 Ann 5"),
             ])
     }
 
@@ -162,7 +167,7 @@ struct RosterSessionTests {
         #expect(
             output.lines == [
                 .error("error: Some scores could not be read: scores.jsonl:2: not a score record"),
-                .out("Players (1)"), .out("  1 Ann 5"),
+                .out("Players: rows 1-1 of 1"), .out("  1 Ann 5"),
                 .error("line 2: Some scores could not be read: scores.jsonl:2: not a score record"),
             ])
     }
@@ -176,7 +181,7 @@ struct RosterSessionTests {
                 .error(
                     "line 1: Could not read the scores: scores.jsonl: cannot read the file: Input/output error"
                 ),
-                .out("Players (1)"), .out("  1 Ann 5"), .out("+ 2 Bob 1"),
+                .out("Players: rows 1-1 of 1"), .out("  1 Ann 5"), .out("+ 2 Bob 1"),
             ])
     }
 
@@ -185,7 +190,8 @@ struct RosterSessionTests {
         #expect(await run(CancellingStore(), "delete 1 --yes\nplayers\n") == .failed)
         #expect(
             output.lines == [
-                .error("line 1: The change was cancelled."), .out("Players (1)"), .out("  1 Ann 5"),
+                .error("line 1: The change was cancelled."), .out("Players: rows 1-1 of 1"),
+                .out("  1 Ann 5"),
             ])
     }
 
@@ -196,7 +202,7 @@ struct RosterSessionTests {
         #expect(await session(InMemoryScoreStore(), reader: reader).session.run() == .succeeded)
         #expect(
             output.results == [
-                "+ 1 a\\u{1B}[2Jb 5", "Players (1)", "  1 a\\u{1B}[2Jb 5", "- 1 a\\u{1B}[2Jb",
+                "+ 1 a\\u{1B}[2Jb 5", "Players: rows 1-1 of 1", "  1 a\\u{1B}[2Jb 5", "- 1 a\\u{1B}[2Jb",
             ])
         #expect(reader.prompts.contains("Delete a\\u{1B}[2Jb? [y/N] "))
     }

@@ -1,15 +1,19 @@
-// Measures the roster at scale: a refresh of 100,000 players and the memory it takes, the
-// changeset for one upload into 100,000 rows, and the cost of one append to a score file holding
-// 1,000 versus 100,000 records (appending must not depend on the file's size).
+// Measures the roster at scale: a window of 40 rows over 1,000,000 in-memory players next to the
+// same window over 1,000 (time to the first page, memory, moving the window, an add, another
+// client's change); a refresh from a score file of 100,000 players; the changeset for one upload
+// into 100,000 rows; and one append to a score file holding 1,000 versus 100,000 records
+// (appending must not depend on the file's size).
 //
 // Written against the public API of PlayerForm and PlayerFormStore. Run it with
-// Benchmarks/roster.sh, which builds it in release mode; ROSTER_PLAYERS sets the roster size.
+// Benchmarks/roster.sh, which builds it in release mode; ROSTER_PLAYERS sets the size of the
+// file and changeset sections, WINDOW_PLAYERS the large in-memory roster.
 import Foundation
 import PlayerForm
 import PlayerFormStore
 import ReactiveCore
 
 let players = ProcessInfo.processInfo.environment["ROSTER_PLAYERS"].flatMap(Int.init) ?? 100_000
+let windowPlayers = ProcessInfo.processInfo.environment["WINDOW_PLAYERS"].flatMap(Int.init) ?? 1_000_000
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("roster-benchmark-\(UUID())")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }
@@ -69,6 +73,88 @@ func writeScoreFile(at path: String, count: Int) throws {
 
 print("roster benchmark: \(players) players, \(ProcessInfo.processInfo.activeProcessorCount) cores")
 
+// MARK: A window over a large roster
+
+/// A store of `count` players, one record each, made in one pass.
+func inMemoryStore(_ count: Int) -> InMemoryScoreStore {
+    InMemoryScoreStore(
+        records: (0..<count).map {
+            ScoreRecord(
+                id: UUID(), name: "Player \($0)", points: Double($0 % 10_000),
+                uploadedAt: Date(timeIntervalSince1970: 0))
+        })
+}
+
+/// What one roster size measured.
+struct WindowFigures {
+    var firstPage: [Double] = []
+    var move: [Double] = []
+    var add: [Double] = []
+    var catchUp: [Double] = []
+    var memory = 0.0
+}
+
+let windowSize = 40
+let smallRoster = 1_000
+var storeTime = 0.0
+var stores: [Int: InMemoryScoreStore] = [:]
+for size in [smallRoster, windowPlayers] {
+    let time = milliseconds { stores[size] = inMemoryStore(size) }
+    if size == windowPlayers { storeTime = time }
+}
+var figures: [Int: WindowFigures] = [smallRoster: WindowFigures(), windowPlayers: WindowFigures()]
+var kept: [(RosterViewModel, TableBinding<PlayerRowTemplate>)] = []
+for run in 0..<11 {
+    // Side by side, alternating, so that both sizes see the same machine.
+    for size in [smallRoster, windowPlayers] {
+        let store = stores[size]!
+        let before = residentMiB()
+        var roster: RosterViewModel!
+        var table: TableBinding<PlayerRowTemplate>!
+        let first = try await milliseconds {
+            roster = RosterViewModel(store: store, windowSize: windowSize)
+            table = TableBinding(window: roster.window, selection: roster.rowSelected)
+            try await roster.refresh.apply(())
+        }
+        // Kept alive, so that the memory of each roster adds up and is not reused.
+        kept.append((roster, table))
+        figures[size]!.memory += residentMiB() - before
+        precondition(table.count == windowSize && roster.rowViewModelsMade == windowSize)
+        figures[size]!.firstPage.append(first)
+        let page = (run * 7919) % (size / windowSize)
+        figures[size]!.move.append(
+            try await milliseconds { try await roster.moveWindow.apply(page * windowSize) })
+        roster.newNameEdited("Added \(run)")
+        roster.newPointsEdited(1)
+        figures[size]!.add.append(try await milliseconds { try await roster.addTapped() })
+        _ = try await store.upload(name: "Elsewhere \(run)", points: 2)
+        figures[size]!.catchUp.append(try await milliseconds { try await roster.refreshIfStoreChanged() })
+        precondition(roster.rowViewModelsMade == windowSize, "rows were made, not reused")
+    }
+}
+kept.removeAll()
+print(
+    "window of \(windowSize) rows over \(windowPlayers) in-memory players, next to the same over \(smallRoster) (11 runs each):"
+)
+print(
+    "  making the store of \(windowPlayers) players from records (not the roster's cost): \(format(storeTime)) ms"
+)
+for (label, pick) in [
+    ("roster + table + first page", \WindowFigures.firstPage), ("moving the window to another page", \.move),
+    ("add of one player, through to the rows in view", \.add),
+    ("catching up with another client's upload", \.catchUp),
+] as [(String, KeyPath<WindowFigures, [Double]>)] {
+    let large = median(figures[windowPlayers]![keyPath: pick])
+    let base = median(figures[smallRoster]![keyPath: pick])
+    print(
+        "  \(label): median \(format(large)) ms at \(windowPlayers), \(format(base)) ms at \(smallRoster); ratio \(format(large / base))"
+    )
+}
+print(
+    "  memory per roster and table: \(format(figures[windowPlayers]!.memory / 11)) MiB at \(windowPlayers), "
+        + "\(format(figures[smallRoster]!.memory / 11)) MiB at \(smallRoster) (resident, mean of 11)")
+stores.removeAll()
+
 // MARK: Refresh of a large roster
 
 let bigFile = folder.appendingPathComponent("big.jsonl").path
@@ -79,7 +165,7 @@ let bigStore = FileScoreStore(path: bigFile)
 let residentBefore = residentMiB()
 var measured: RosterViewModel? = RosterViewModel(store: bigStore)
 var refreshTimes = [try await milliseconds { try await measured!.refresh.apply(()) }]
-precondition(measured!.players.value.count == players)
+precondition(measured!.playerCount.value == players)
 let memory = residentMiB() - residentBefore
 measured = nil
 
@@ -107,12 +193,13 @@ for index in 0..<players {
 }
 let roster = RosterViewModel(store: inMemory)
 try await roster.refresh.apply(())
+var allPlayers = try await inMemory.players(from: 0, limit: players)
 
 var changesetTimes: [Double] = []
 var movedTimes: [Double] = []
 var addTimes: [Double] = []
 for run in 0..<21 {
-    let old = roster.players.value
+    let old = allPlayers
     let new = old + [Player(name: "New \(run)", points: 1, uploadedAt: Date(), recordIDs: [UUID()])]
     var changeset = Changeset()
     changesetTimes.append(milliseconds { changeset = Changeset(old: old, new: new) })
@@ -125,6 +212,7 @@ for run in 0..<21 {
     roster.newNameEdited("Added \(run)")
     roster.newPointsEdited(7)
     addTimes.append(try await milliseconds { try await roster.addTapped() })
+    allPlayers = new
 }
 let changesetMedian = median(changesetTimes)
 let movedMedian = median(movedTimes)
@@ -135,37 +223,8 @@ print(
     "  baseline, changeset hashing every row (first row moved to the end): median \(format(movedMedian)) ms; "
         + "ratio insertion / baseline \(format(changesetMedian / movedMedian))")
 print(
-    "roster add of one player among \(players) (in-memory store, rows and changeset included): "
+    "roster add of one player among \(players) (in-memory store, window and changeset included): "
         + "median \(format(median(addTimes))) ms (21 runs)")
-
-// MARK: A table bound to every row
-
-let residentBeforeTable = residentMiB()
-var table: TableBinding<PlayerRowTemplate>?
-let bindTime = milliseconds { table = TableBinding(rows: roster.rows, selection: roster.rowSelected) }
-let tableMemory = residentMiB() - residentBeforeTable
-precondition(table!.count == roster.rows.value.count)
-let announced = Locked<[String]>([])
-let observation = table!.changes.observeValues { change in
-    announced.withLock { $0.append(change.description) }
-}
-var tableAddTimes: [Double] = []
-for run in 0..<21 {
-    roster.newNameEdited("Shown \(run)")
-    roster.newPointsEdited(3)
-    tableAddTimes.append(try await milliseconds { try await roster.addTapped() })
-}
-observation.dispose()
-precondition(
-    announced.value.count == 21 && announced.value[0].hasPrefix("+ "), "\(announced.value.prefix(3))")
-let rowCount = roster.rows.value.count
-print(
-    "table bound to all \(rowCount) rows: \(format(bindTime)) ms, \(format(tableMemory)) MiB resident, "
-        + "\(format(tableMemory * 1_048_576 / Double(rowCount))) bytes per row")
-print(
-    "roster add with the table bound, through to its \"+\" line: median \(format(median(tableAddTimes))) ms "
-        + "(21 runs); one line announced per add, e.g. \"\(announced.value[0])\"")
-table = nil
 
 // MARK: Appending to a small and a large file
 

@@ -6,8 +6,11 @@ import ReactiveCore
 /// While an upload of the player is running and has reported a percentage above zero, the title
 /// reads "Colin 40%"; otherwise it is the name.
 ///
-/// A roster holds one row per player, so a row keeps a single stored property and makes each
-/// output the first time it is asked for: a row nobody binds to costs little.
+/// A roster holds rows only for the players in view and reuses a row for another player when
+/// the view moves, as a table reuses its cells: ``reuse(for:isSelected:)`` drops every binding
+/// to the outputs of the old player (they stop changing), cancels the work bound to the row
+/// with ``bindWork(_:)``, and shows the new player through outputs made anew. Each output is
+/// made the first time it is asked for, so a row nobody binds to costs little.
 ///
 /// ```swift
 /// let row = PlayerRowViewModel(player)
@@ -16,9 +19,6 @@ import ReactiveCore
 /// row.uploadProgressed(percent: 40)             // Prints "Colin 40%"
 /// ```
 public final class PlayerRowViewModel: Sendable, Identifiable {
-    /// The player's name, which identifies the row.
-    public let id: String
-
     /// Everything a row shows, stored together.
     private struct State: Sendable {
         var player: Player
@@ -38,56 +38,68 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
         var title: Property<String>?
     }
 
-    private let state: MutableProperty<State>
-    private let outputs = Locked(Outputs())
+    /// What the row shows for one player: replaced whole when the row is reused, so that
+    /// bindings to the old player's outputs hear nothing more.
+    private final class Showing: Sendable {
+        let state: MutableProperty<State>
+        let outputs = Locked(Outputs())
+        let work = DisposeBag()
+
+        init(_ state: State) {
+            self.state = MutableProperty(state)
+        }
+    }
+
+    private let showing: Locked<Showing>
 
     /// Creates the row of `player`.
     public init(_ player: Player, isSelected: Bool = false) {
-        id = player.name
-        state = MutableProperty(State(player: player, isSelected: isSelected))
+        showing = Locked(Showing(State(player: player, isSelected: isSelected)))
     }
 
     // MARK: Outputs: continuous
 
-    /// The player as the row shows it now.
-    public var player: Player { state.value.player }
+    /// The name of the player the row shows now, which identifies the row.
+    public var id: String { player.name }
 
-    /// The player's name.
+    /// The player as the row shows it now.
+    public var player: Player { current.state.value.player }
+
+    /// The player's name, as its latest upload spells it.
     public var name: Property<String> {
-        output(\.name) { Property(value: id) }
+        output(\.name) { showing in showing.state.readOnly.map(skippingRepeats: { $0.player.name }) }
     }
 
     /// The points of the player's latest upload; announced only when they change.
     public var points: Property<Double> {
-        output(\.points) { state.readOnly.map(skippingRepeats: { $0.player.points }) }
+        output(\.points) { showing in showing.state.readOnly.map(skippingRepeats: { $0.player.points }) }
     }
 
     /// The points as the table shows them: "100", "0.5".
     public var pointsText: Property<String> {
-        output(\.pointsText) { points.map(PointsFormat.text) }
+        output(\.pointsText) { _ in points.map(PointsFormat.text) }
     }
 
     /// Whether an upload of this player is running.
     public var isUploading: Property<Bool> {
-        output(\.isUploading) { state.readOnly.map(skippingRepeats: { $0.isUploading }) }
+        output(\.isUploading) { showing in showing.state.readOnly.map(skippingRepeats: { $0.isUploading }) }
     }
 
     /// How far the running upload has got, 0 to 100.
     public var percentComplete: Property<Int> {
-        output(\.percentComplete) { state.readOnly.map(skippingRepeats: { $0.percent }) }
+        output(\.percentComplete) { showing in showing.state.readOnly.map(skippingRepeats: { $0.percent }) }
     }
 
     /// Whether the player is selected.
     public var isSelected: Property<Bool> {
-        output(\.isSelected) { state.readOnly.map(skippingRepeats: { $0.isSelected }) }
+        output(\.isSelected) { showing in showing.state.readOnly.map(skippingRepeats: { $0.isSelected }) }
     }
 
     /// The name, followed by the percentage while an upload is running and has made progress;
     /// announced only when the text changes.
     public var title: Property<String> {
-        output(\.title) {
-            let name = id
-            return Property.combineLatest(isUploading, percentComplete) { running, percent in
+        output(\.title) { _ in
+            Property.combineLatest(name, isUploading, percentComplete).map { name, running, percent in
                 running && percent > 0 ? "\(name) \(percent)%" : name
             }
             .skipRepeats()
@@ -96,15 +108,37 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
 
     // MARK: Inputs
 
-    /// A later upload of the player was kept: the row shows its points.
+    /// A later upload of the player was kept: the row shows its points (and its spelling of the
+    /// name, which names the same player).
     public func playerUpdated(_ player: Player) {
-        precondition(player.name == id, "a row shows one player; \(player.name) is not \(id)")
+        let state = current.state
+        precondition(
+            PlayerName.same(player.name, state.value.player.name),
+            "a row shows one player until it is reused; \(player.name) is not \(state.value.player.name)")
         state.modify { $0.player = player }
+    }
+
+    /// The row is reused for `player`: work bound to it is cancelled, bindings to the outputs of
+    /// the player it showed hear nothing more, and its outputs, made anew when asked for, show
+    /// `player` with no upload running.
+    public func reuse(for player: Player, isSelected: Bool) {
+        let old = showing.withLock { showing in
+            defer { showing = Showing(State(player: player, isSelected: isSelected)) }
+            return showing
+        }
+        old.work.dispose()
+    }
+
+    /// Ties `work` the row started for its player (a load, an observation) to that player:
+    /// disposed when the row is reused for another player. Disposed at once when called on a
+    /// row that is being reused.
+    public func bindWork(_ work: Disposable) {
+        current.work.insert(work)
     }
 
     /// An upload of this player started; its percentage starts at 0.
     public func uploadStarted() {
-        state.modify { state in
+        current.state.modify { state in
             state.percent = 0
             state.isUploading = true
         }
@@ -112,27 +146,30 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
 
     /// The running upload reports how far it has got; values are clamped to 0...100.
     public func uploadProgressed(percent value: Int) {
-        state.modify { $0.percent = Swift.min(100, Swift.max(0, value)) }
+        current.state.modify { $0.percent = Swift.min(100, Swift.max(0, value)) }
     }
 
     /// The upload ended, kept or not.
     public func uploadEnded() {
-        state.modify { $0.isUploading = false }
+        current.state.modify { $0.isUploading = false }
     }
 
     /// The player was selected or deselected.
     public func selectionChanged(_ isSelected: Bool) {
-        state.modify { $0.isSelected = isSelected }
+        current.state.modify { $0.isSelected = isSelected }
     }
 
-    /// The output at `key`, made by `make` the first time; `make` runs outside the lock because
-    /// it may ask for other outputs.
+    private var current: Showing { showing.value }
+
+    /// The output at `key` for the player shown now, made by `make` the first time; `make` runs
+    /// outside the lock because it may ask for other outputs.
     private func output<Value>(
-        _ key: WritableKeyPath<Outputs, Property<Value>?>, make: () -> Property<Value>
+        _ key: WritableKeyPath<Outputs, Property<Value>?>, make: (Showing) -> Property<Value>
     ) -> Property<Value> {
-        if let made = outputs.withLock({ $0[keyPath: key] }) { return made }
-        let made = make()
-        return outputs.withLock { outputs in
+        let showing = current
+        if let made = showing.outputs.withLock({ $0[keyPath: key] }) { return made }
+        let made = make(showing)
+        return showing.outputs.withLock { outputs in
             if let existing = outputs[keyPath: key] { return existing }
             outputs[keyPath: key] = made
             return made

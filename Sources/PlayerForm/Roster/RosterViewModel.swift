@@ -1,35 +1,53 @@
 import Foundation
 import ReactiveCore
 
-/// The roster's view model: the players kept in a score store, their rows, the selection, and a
-/// small form to add a player. The port of SwiftGoal's ManagePlayersViewModel.
+/// The roster's view model: the players kept in a score store, seen through a window of rows,
+/// the selection, and a small form to add a player. The port of SwiftGoal's
+/// ManagePlayersViewModel, for rosters of any size.
 ///
-/// Every change of the players is announced once, as a ``Changeset`` from the previous list to
-/// the new one, after ``rows`` and ``players`` hold the new list. Store failures never empty
-/// the roster: it keeps what it shows and announces an alert (a cancelled operation is not a
-/// failure and raises none).
+/// The roster never holds every player: it holds the count, the window's first index and size,
+/// and a row view model for each player in the window. Moving the window, a refresh, an add
+/// and a delete each ask the store for the count and the players in the window (and look up a
+/// few players by name), so they cost the window, never the roster. Rows are reused as the
+/// window moves, as a table reuses cells: a roster makes at most as many row view models as
+/// its window is large.
+///
+/// Every change of the window is announced once, on ``window`` with the changes of its rows;
+/// changes of the players in view (not moves of the window) are also announced on
+/// ``contentChanges``, after ``rows`` and ``players`` hold the new rows. Store failures never
+/// empty the roster: it keeps what it shows and announces an alert (a cancelled operation is not
+/// a failure and raises none).
 ///
 /// ```swift
-/// let roster = RosterViewModel(store: store)
-/// roster.contentChanges.observeValues { print($0) }
-/// try await roster.refresh.apply(())
-/// roster.follow(form)  // uploads from the form appear as changes
+/// let roster = RosterViewModel(store: store, windowSize: 40)
+/// let table = TableBinding<PlayerRowTemplate>(window: roster.window, selection: roster.rowSelected)
+/// try await roster.refresh.apply(())      // the first 40 players
+/// try await roster.moveWindow.apply(400)  // rows 401 to 440, the same row view models
+/// roster.follow(form)                     // uploads from the form appear as changes
 /// ```
 public final class RosterViewModel: Sendable {
     // MARK: Outputs: continuous
 
     /// The screen's title.
     public let title = "Players"
-    /// The players, in the order their names were first uploaded.
+    /// The players in the window, in roster order (the order their names were first uploaded).
     public let players: Property<[Player]>
-    /// One view model per player, parallel to ``players``; a row keeps its identity while its
-    /// player stays in the roster.
+    /// One view model per player in the window, parallel to ``players``; a row keeps its identity
+    /// while its player stays in the window, and is reused for another player when it leaves.
     public let rows: Property<[PlayerRowViewModel]>
+    /// The window: its first index, the count of players, its rows, and how they changed.
+    public let window: Property<RowWindow<PlayerRowViewModel>>
+    /// How many players the store keeps, as last read.
+    public let playerCount: Property<Int>
+    /// The 0-based index in the roster of the window's first row.
+    public let firstIndex: Property<Int>
+    /// How many rows the window holds at most.
+    public let windowSize: Property<Int>
     /// Whether a refresh is running.
     public let isLoading: Property<Bool>
-    /// The names of the selected players.
+    /// The names of the selected players, in view or not.
     public let selectedNames: Property<Set<String>>
-    /// The selected players, in roster order.
+    /// The selected players in the window, in roster order.
     public let selectedPlayers: Property<[Player]>
     /// The name typed for a new player.
     public let newName: Property<String>
@@ -42,7 +60,7 @@ public final class RosterViewModel: Sendable {
 
     // MARK: Outputs: discrete
 
-    /// What changed in the players, each time they change.
+    /// What changed in the players in view, each time they change (window indices).
     public let contentChanges: Signal<Changeset>
     /// Alerts for the user, such as store failures.
     public let alerts: Signal<RosterAlert>
@@ -51,36 +69,68 @@ public final class RosterViewModel: Sendable {
 
     // MARK: Actions
 
-    /// Reads the store again and announces what changed.
+    /// Reads the window again, and any damage the store reports, and announces what changed.
     public let refresh: Action<Void, [Player]>
+    /// Moves the window to start at this 0-based index of the roster (kept within the roster)
+    /// and reads its players; returns them.
+    public let moveWindow: Action<Int, [Player]>
     /// Uploads a new player (or new points for a player). Enabled only while the input is valid;
     /// prefer ``addTapped()``, which uploads the input.
     public let addPlayer: Action<UploadRequest, ScoreRecord>
-    /// Deletes the player with this name and every record of it.
+    /// Deletes the player with this name (as ``PlayerName`` compares names) and every record of
+    /// it, in view or not.
     public let delete: Action<String, Player>
-    /// Selects or deselects the player with this name; returns whether it is now selected.
+    /// Selects or deselects the player with this name, in view or not; returns whether it is now
+    /// selected.
     public let toggleSelection: Action<String, Bool>
     /// Selects or deselects the player of a row: the selection action for a ``TableBinding``.
     public let rowSelected: Action<PlayerRowViewModel, Bool>
 
     // MARK: Storage
 
+    /// What the roster shows, changed only under `commitLock`.
+    private struct Shown {
+        var firstIndex = 0
+        var size: Int
+        var total = 0
+        var players: [Player] = []
+        var keys: [String] = []
+        var rows: [PlayerRowViewModel] = []
+        /// Rows that left the window, kept for reuse.
+        var spare: [PlayerRowViewModel] = []
+        /// The store's revision when the window was last read.
+        var revision: UInt64?
+        /// The selected players: comparison key to name.
+        var selected: [String: String] = [:]
+        var rowsMade = 0
+    }
+
+    private let shown: Locked<Shown>
+    private let store: any ScoreStore
     private let playersStore = MutableProperty<[Player]>([])
     private let loadingStore = MutableProperty(false)
     private let rowsStore = MutableProperty<[PlayerRowViewModel]>([])
+    private let windowStore = MutableProperty(RowWindow<PlayerRowViewModel>.empty)
+    private let countStore = MutableProperty(0)
+    private let firstIndexStore = MutableProperty(0)
+    private let sizeStore: MutableProperty<Int>
     private let selectedStore = MutableProperty<Set<String>>([])
     private let nameStore: MutableProperty<String>
     private let pointsStore: MutableProperty<Double>
     private let changesInput: Signal<Changeset>.Input
     private let alertsInput: Signal<RosterAlert>.Input
-    /// Serialises changes of the players, so that changesets are announced in the order they
-    /// were computed; recursive, so an observer of a change may change the roster again.
+    /// Serialises changes of the window, so that changes are announced in the order they were
+    /// computed; recursive, so an observer of a change may change the roster again.
     private let commitLock = NSRecursiveLock()
     private let observations = DisposeBag()
 
-    /// Creates a roster of the players in `store`, with `rules` for new players. The roster is
-    /// empty until the first ``refresh``.
-    public init(store: any ScoreStore, rules: PlayerRules = .defaults) {
+    /// Creates a roster of the players in `store`, with `rules` for new players and a window of
+    /// `windowSize` rows (at least 1). The roster is empty until the first ``refresh``.
+    public init(store: any ScoreStore, rules: PlayerRules = .defaults, windowSize: Int = 40) {
+        self.store = store
+        let size = max(1, windowSize)
+        shown = Locked(Shown(size: size))
+        sizeStore = MutableProperty(size)
         nameStore = MutableProperty("")
         pointsStore = MutableProperty(rules.points)
         (contentChanges, changesInput) = Signal<Changeset>.pipe()
@@ -89,9 +139,14 @@ public final class RosterViewModel: Sendable {
 
         players = playersStore.readOnly
         rows = rowsStore.readOnly
+        window = windowStore.readOnly
+        playerCount = countStore.readOnly
+        firstIndex = firstIndexStore.readOnly
+        self.windowSize = sizeStore.readOnly
         selectedNames = selectedStore.readOnly
         selectedPlayers = Property.combineLatest(players, selectedNames).map { players, selected in
-            players.filter { selected.contains($0.name) }
+            let keys = Set(selected.map(PlayerName.comparisonKey))
+            return players.filter { keys.contains(PlayerName.comparisonKey($0.name)) }
         }
         newName = nameStore.readOnly
         newPoints = pointsStore.readOnly
@@ -108,33 +163,41 @@ public final class RosterViewModel: Sendable {
         // As in SwiftGoal: isLoading true, fetch, isLoading false, then the changeset.
         let loading = loadingStore
         refresh = Action { () async throws -> [Player] in
+            guard let current = roster.value else { return [] }
             loading.value = true
-            // An upload or a deletion may land in the roster while the store is read; the older
-            // reading must not undo it. Such a reading is discarded and the store read again; if the
-            // roster still moves, it keeps what it shows and the next refresh catches up.
-            var reading: ScoreReading
-            var players: [Player]
-            var generation = 0
-            var attempts = 0
-            repeat {
-                attempts += 1
-                generation = roster.value?.generation ?? 0
-                do {
-                    reading = try await store.read()
-                } catch {
+            let problems: [String]
+            do {
+                problems = try await store.problems()
+                // As in SwiftGoal, the changes are announced after isLoading returns to false.
+                let announced = Locked(false)
+                try await current.reload(.content) {
                     loading.value = false
-                    if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
-                    throw error
+                    let first = announced.withLock { announced in
+                        defer { announced = true }
+                        return !announced
+                    }
+                    guard first else { return }
+                    for problem in problems { alertsInput.send(.damagedStore(problem: problem)) }
                 }
-                players = Player.roster(from: reading.records)
-            } while roster.value?.generation != generation && attempts < RosterViewModel.refreshAttempts
-            loading.value = false
-            for problem in reading.problems { alertsInput.send(.damagedStore(problem: problem)) }
-            let settled = players
-            roster.value?.commit(ifUnchangedSince: generation) { _ in settled }
-            return players
+            } catch {
+                loading.value = false
+                if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
+                throw error
+            }
+            return current.players.value
         }
         isLoading = loadingStore.readOnly
+
+        moveWindow = Action { first in
+            guard let current = roster.value else { return [] }
+            do {
+                try await current.reload(.move(to: first))
+            } catch {
+                if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
+                throw error
+            }
+            return current.players.value
+        }
 
         addPlayer = Action(enabledIf: inputIsValid) { request in
             let issues = rules.validate(name: request.name, points: request.points)
@@ -151,33 +214,44 @@ public final class RosterViewModel: Sendable {
                 }
                 throw error
             }
-            roster.value?.merge(record)
+            if let current = roster.value, !current.merge(record) {
+                // The window cannot tell where the player is: read it again. The record is kept
+                // either way, so a failed reading leaves the roster to catch up later.
+                _ = try? await current.reload(.content)
+            }
             return record
         }
 
         delete = Action { name in
-            guard let player = roster.value?.players.value.first(where: { $0.name == name }) else {
-                alertsInput.send(.noSuchPlayer(name: name))
-                throw RosterError.noSuchPlayer(name: name)
-            }
+            let removed: Player?
             do {
-                try await store.delete(ids: player.recordIDs)
+                removed = try await store.deletePlayer(named: name)
             } catch {
                 if !(error is CancellationError) {
                     alertsInput.send(.deleteFailed(name: name, reason: "\(error)"))
                 }
                 throw error
             }
-            roster.value?.commit { players in players.filter { $0.name != name } }
-            return player
-        }
-
-        toggleSelection = Action { name in
-            guard let roster = roster.value, let selected = roster.toggle(name) else {
+            guard let removed else {
                 alertsInput.send(.noSuchPlayer(name: name))
                 throw RosterError.noSuchPlayer(name: name)
             }
-            return selected
+            if let current = roster.value {
+                current.deselect(key: PlayerName.comparisonKey(name))
+                _ = try? await current.reload(.content)
+            }
+            return removed
+        }
+
+        toggleSelection = Action { name in
+            guard let current = roster.value else { throw RosterError.noSuchPlayer(name: name) }
+            if let selected = current.toggle(name) { return selected }
+            // Not in view: the store says whether there is such a player.
+            guard let (_, player) = try await store.player(named: name) else {
+                alertsInput.send(.noSuchPlayer(name: name))
+                throw RosterError.noSuchPlayer(name: name)
+            }
+            return current.toggle(player.name, known: true) ?? false
         }
 
         let toggleSelection = toggleSelection
@@ -205,6 +279,13 @@ public final class RosterViewModel: Sendable {
         pointsStore.value = points
     }
 
+    /// The window holds at most `size` rows (at least 1) from the next reading on.
+    public func windowSizeChanged(to size: Int) {
+        let size = max(1, size)
+        shown.withLock { $0.size = size }
+        sizeStore.value = size
+    }
+
     /// The user tapped add: uploads the name and points typed, captured now.
     /// - Throws: ``ActionError/disabled`` when the input is not valid or an add is running;
     ///   ``ActionError/failed(_:)`` when the store fails (the alert says so too).
@@ -213,8 +294,54 @@ public final class RosterViewModel: Sendable {
         try await addPlayer.apply(UploadRequest(name: nameStore.value, points: pointsStore.value))
     }
 
+    /// Reads the window again when the store changed since it was last read, by this roster or
+    /// any other client: asks the store for its revision (one cheap call) and, only when it moved,
+    /// for the count and the window. Changes of players in view are announced as by ``refresh``;
+    /// rows that only moved into or out of view are not.
+    /// - Returns: how the count changed, when the store had changed; nil when it had not.
+    /// - Throws: the store's error; the roster keeps what it shows.
+    @discardableResult
+    public func refreshIfStoreChanged() async throws -> RosterCatchUp? {
+        let revision = try await store.revision()
+        guard revision != shown.withLock({ $0.revision }) else { return nil }
+        let before = shown.withLock { $0.total }
+        let change = try await reload(.content)
+        let after = shown.withLock { $0.total }
+        return RosterCatchUp(
+            countBefore: before, countAfter: after, addedInView: change?.additions.count ?? 0,
+            removedInView: change?.removals.count ?? 0)
+    }
+
+    /// At most `limit` players of the roster from the 0-based `offset`, in view or not, read
+    /// from the store without changing the window: for views that list the whole roster a page
+    /// at a time, or look up a row by its number.
+    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+        try await store.players(from: offset, limit: limit)
+    }
+
+    /// How many players the store keeps now, asked of the store (``playerCount`` is the count as
+    /// last read).
+    public func playerCountNow() async throws -> Int {
+        try await store.playerCount()
+    }
+
+    /// Whether the player named `name` (as ``PlayerName`` compares names) is selected, in view or
+    /// not.
+    public func isSelected(_ name: String) -> Bool {
+        let key = PlayerName.comparisonKey(name)
+        return shown.withLock { $0.selected[key] != nil }
+    }
+
+    /// How many row view models this roster has made: at most the largest window it showed,
+    /// however many players it showed through it.
+    public var rowViewModelsMade: Int {
+        shown.withLock { $0.rowsMade }
+    }
+
     /// Shows the uploads of `form` in the roster as they happen: while an upload of a player in
-    /// the roster runs, its row shows it; a kept upload becomes a change of the roster.
+    /// the window runs, its row shows it; a kept upload of a player in the window, or of a new
+    /// player when the window shows the whole roster, becomes a change of the roster at once;
+    /// other uploads appear at the next reading (``refreshIfStoreChanged()``).
     ///
     /// The form must upload to the same store as the roster. Dispose the result to stop
     /// following; following ends at the latest when the roster goes away.
@@ -229,7 +356,7 @@ public final class RosterViewModel: Sendable {
             self.row(named: name)?.uploadStarted()
         }
         form.upload.values.observeValues(in: following) { [weak self] record in
-            self?.merge(record)
+            _ = self?.merge(record)
         }
         form.upload.isExecuting.changes.observeValues(in: following) { [weak self] executing in
             guard !executing, let name = running.withLock({ $0.take() }) else { return }
@@ -240,93 +367,278 @@ public final class RosterViewModel: Sendable {
         return disposable
     }
 
-    // MARK: Changes
+    // MARK: Reading the window
 
-    /// Replaces the players with `transform(players)` and announces the change, if any.
-    /// How many times a refresh reads the store when the roster changes during the reading.
+    /// How many times a reading is taken again when the roster changed while it was taken.
     static let refreshAttempts = 3
 
-    /// Counts the commits that changed the roster, so a refresh can tell that its reading is older
-    /// than what the roster shows.
+    /// Counts the commits that changed the roster, so a reading can tell that it is older than
+    /// what the roster shows.
     private let commits = Locked(0)
 
-    /// The number of commits that changed the roster so far.
-    var generation: Int { commits.value }
-
-    /// Commits `transform` only when no other commit changed the roster since `generation`;
-    /// returns whether it did.
-    @discardableResult
-    private func commit(ifUnchangedSince generation: Int, _ transform: ([Player]) -> [Player]) -> Bool {
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        guard commits.value == generation else { return false }
-        commit(transform)
-        return true
+    private enum ReadingKind {
+        /// The same window, read again: rows that left or came only because others did are
+        /// scrolled, the others are changes.
+        case content
+        /// The window moved: every row that left or came is scrolled.
+        case move(to: Int)
     }
 
-    private func commit(_ transform: ([Player]) -> [Player]) {
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        let old = playersStore.value
-        let new = transform(old)
-        let changeset = Changeset(old: old, new: new, id: { $0.name }, hasSameContent: ==)
-        guard !changeset.isEmpty else { return }
-        commits.withLock { $0 += 1 }
+    /// What the store said about the window.
+    private struct Reading {
+        var firstIndex: Int
+        var total: Int
+        var players: [Player]
+        var revision: UInt64
+        /// Keys of players that left the window but are still in the roster.
+        var stillKept: Set<String>
+    }
 
-        let selected = selectedStore.value
-        if !selected.isEmpty, !changeset.deletions.isEmpty {
-            let remaining = Set(new.map(\.name))
-            if !selected.isSubset(of: remaining) {
-                selectedStore.value = selected.intersection(remaining)
+    /// Reads the window from the store and commits it; returns how the rows in view changed.
+    /// Retried when another change was committed while reading, so an older reading never
+    /// undoes a newer change; after the last attempt the roster keeps what it shows.
+    @discardableResult
+    private func reload(
+        _ kind: ReadingKind, afterReading: @Sendable () -> Void = {}
+    ) async throws -> WindowChange? {
+        for _ in 0..<Self.refreshAttempts {
+            let (generation, old) = commitState()
+            let reading = try await read(kind, old: old)
+            afterReading()
+            if let committed = commit(reading, kind: kind, ifUnchangedSince: generation) {
+                return committed.change
             }
         }
+        return nil
+    }
+
+    private func commitState() -> (Int, Shown) {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        return (commits.value, shown.value)
+    }
+
+    private func read(_ kind: ReadingKind, old: Shown) async throws -> Reading {
+        // The revision first: a change after it makes the next comparison read again.
+        let revision = try await store.revision()
+        let total = try await store.playerCount()
+        var first: Int
+        switch kind {
+        case .content: first = old.firstIndex
+        case .move(let index): first = index
+        }
+        // A window past the end shows the last rows.
+        if first >= total { first = max(0, total - old.size) }
+        first = max(0, first)
+        let players = try await store.players(from: first, limit: old.size)
+        var stillKept: Set<String> = []
+        if case .content = kind {
+            let newKeys = Set(players.map { PlayerName.comparisonKey($0.name) })
+            for (index, key) in old.keys.enumerated() where !newKeys.contains(key) {
+                if try await store.player(named: old.players[index].name) != nil { stillKept.insert(key) }
+            }
+        }
+        return Reading(
+            firstIndex: first, total: total, players: players, revision: revision, stillKept: stillKept)
+    }
+
+    /// A reading that was committed, and what it changed (nil: nothing).
+    private struct Committed {
+        let change: WindowChange?
+    }
+
+    /// Commits `reading` when no other commit happened since `generation`; nil when one did.
+    private func commit(
+        _ reading: Reading, kind: ReadingKind, ifUnchangedSince generation: Int
+    ) -> Committed? {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        guard commits.value == generation else { return nil }
+        let moved: Bool
+        if case .move = kind { moved = true } else { moved = false }
+        let change = commitWindow(
+            firstIndex: reading.firstIndex, total: reading.total, players: reading.players,
+            revision: reading.revision, moved: moved, stillKept: reading.stillKept)
+        return Committed(change: change)
+    }
+
+    /// Replaces the window with `players` from `firstIndex` and announces what changed; returns
+    /// the change, nil when nothing changed. Call with `commitLock` held.
+    @discardableResult
+    private func commitWindow(
+        firstIndex: Int, total: Int, players: [Player], revision: UInt64?, moved: Bool, stillKept: Set<String>
+    ) -> WindowChange? {
+        var state = shown.value
+        let keys = players.map { PlayerName.comparisonKey($0.name) }
+        let changeset = Changeset(
+            old: Array(zip(state.keys, state.players)), new: Array(zip(keys, players)), id: { $0.0 },
+            hasSameContent: { $0.1 == $1.1 })
+        if let revision { state.revision = revision }
+        let windowMoved = firstIndex != state.firstIndex || total != state.total
+        guard !changeset.isEmpty || windowMoved else {
+            shown.withLock { $0 = state }
+            return nil
+        }
+        commits.withLock { $0 += 1 }
+
+        // Which deletions and insertions only scrolled: all of them when the window moved;
+        // otherwise rows that left but are still kept, and rows that came from further down.
+        var scrolledOut: Set<Int> = []
+        var scrolledIn: Set<Int> = []
+        if moved {
+            scrolledOut = Set(changeset.deletions)
+            scrolledIn = Set(changeset.insertions)
+        } else {
+            scrolledOut = Set(changeset.deletions.filter { stillKept.contains(state.keys[$0]) })
+            let removed = changeset.deletions.count - scrolledOut.count
+            // Players are added only at the end of the roster: a row that came in above the old
+            // end (less the players removed in view) was already there.
+            scrolledIn = Set(changeset.insertions.filter { firstIndex + $0 < state.total - removed })
+        }
+
+        var spare = state.spare
+        for index in changeset.deletions { spare.append(state.rows[index]) }
+        let selected = state.selected
+        var made = 0
         let rows = changeset.apply(
-            to: rowsStore.value, from: new,
-            insert: { PlayerRowViewModel($0, isSelected: selected.contains($0.name)) },
+            to: state.rows, from: players,
+            insert: { player -> PlayerRowViewModel in
+                let isSelected = selected[PlayerName.comparisonKey(player.name)] != nil
+                if let row = spare.popLast() {
+                    row.reuse(for: player, isSelected: isSelected)
+                    return row
+                }
+                made += 1
+                return PlayerRowViewModel(player, isSelected: isSelected)
+            },
             modify: { row, player in
                 row.playerUpdated(player)
                 return row
             })
-        rowsStore.value = rows
-        playersStore.value = new
-        changesInput.send(changeset)
-    }
-
-    /// Adds a kept upload to the roster: new points for a known player, or a new player at the end.
-    private func merge(_ record: ScoreRecord) {
-        commit { players in
-            var players = players
-            if let index = players.firstIndex(where: { $0.name == record.name }) {
-                guard !players[index].recordIDs.contains(record.id) else { return players }
-                players[index] = players[index].updated(with: record)
-            } else {
-                players.append(
-                    Player(
-                        name: record.name, points: record.points, uploadedAt: record.uploadedAt,
-                        recordIDs: [record.id]))
-            }
-            return players
+        // Players removed in view leave the selection.
+        var selection = selected
+        for index in changeset.deletions where !scrolledOut.contains(index) {
+            selection[state.keys[index]] = nil
         }
+
+        let previousFirst = state.firstIndex
+        state.firstIndex = firstIndex
+        state.total = total
+        state.players = players
+        state.keys = keys
+        state.rows = rows
+        state.spare = spare
+        state.rowsMade += made
+        state.selected = selection
+        shown.withLock { $0 = state }
+
+        let change = WindowChange(
+            changeset: changeset, previousFirstIndex: previousFirst, scrolledOut: scrolledOut,
+            scrolledIn: scrolledIn)
+        let window = RowWindow(firstIndex: firstIndex, totalCount: total, rows: rows, change: change)
+        if selection.count != selected.count { selectedStore.value = Set(selection.values) }
+        rowsStore.value = rows
+        playersStore.value = players
+        countStore.value = total
+        firstIndexStore.value = firstIndex
+        windowStore.value = window
+        if !moved, !changeset.isEmpty { changesInput.send(changeset) }
+        return change
     }
 
-    /// Toggles the selection of `name`; nil when no player has that name.
-    private func toggle(_ name: String) -> Bool? {
+    /// Adds a kept upload to the window when the window can tell where it goes: new points for a
+    /// player in view, or a new player when the window shows the whole roster. Returns false when
+    /// it cannot (the player may be anywhere out of view).
+    private func merge(_ record: ScoreRecord) -> Bool {
         commitLock.lock()
         defer { commitLock.unlock() }
-        guard let row = rowsStore.value.first(where: { $0.id == name }) else { return nil }
-        let isSelected = selectedStore.modify { selected -> Bool in
-            if selected.remove(name) == nil {
-                selected.insert(name)
-                return true
-            }
-            return false
+        let state = shown.value
+        let key = PlayerName.comparisonKey(record.name)
+        var players = state.players
+        if let index = state.keys.firstIndex(of: key) {
+            guard !players[index].recordIDs.contains(record.id) else { return true }
+            players[index] = players[index].updated(with: record)
+            commitWindow(
+                firstIndex: state.firstIndex, total: state.total, players: players, revision: nil,
+                moved: false,
+                stillKept: [])
+            return true
         }
-        row.selectionChanged(isSelected)
+        guard state.firstIndex == 0, state.players.count == state.total else { return false }
+        // The window shows every player, so this one is new: it goes at the end.
+        if players.count < state.size {
+            players.append(
+                Player(
+                    name: record.name, points: record.points, uploadedAt: record.uploadedAt,
+                    recordIDs: [record.id]))
+        }
+        commitWindow(
+            firstIndex: 0, total: state.total + 1, players: players, revision: nil, moved: false,
+            stillKept: [])
+        return true
+    }
+
+    // MARK: Selection
+
+    /// Toggles the selection of `name` when its player is in view, or when `known` says the
+    /// store keeps it; nil when neither.
+    private func toggle(_ name: String, known: Bool = false) -> Bool? {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        let key = PlayerName.comparisonKey(name)
+        var state = shown.value
+        let index = state.keys.firstIndex(of: key)
+        guard index != nil || known else { return nil }
+        let isSelected: Bool
+        if state.selected.removeValue(forKey: key) == nil {
+            state.selected[key] = index.map { state.players[$0].name } ?? name
+            isSelected = true
+        } else {
+            isSelected = false
+        }
+        shown.withLock { $0 = state }
+        selectedStore.value = Set(state.selected.values)
+        if let index { state.rows[index].selectionChanged(isSelected) }
         return isSelected
     }
 
+    /// Removes the player with `key` from the selection.
+    private func deselect(key: String) {
+        commitLock.lock()
+        defer { commitLock.unlock() }
+        let removed = shown.withLock { $0.selected.removeValue(forKey: key) }
+        if removed != nil { selectedStore.value = Set(shown.value.selected.values) }
+    }
+
     private func row(named name: String) -> PlayerRowViewModel? {
-        rowsStore.value.first { $0.id == name }
+        let key = PlayerName.comparisonKey(name)
+        return shown.withLock { state in state.keys.firstIndex(of: key).map { state.rows[$0] } }
+    }
+}
+
+/// What ``RosterViewModel/refreshIfStoreChanged()`` found: how the count of players changed, and
+/// how many players were added and removed in view.
+public struct RosterCatchUp: Sendable, Equatable {
+    /// The count before the reading.
+    public let countBefore: Int
+    /// The count after it.
+    public let countAfter: Int
+    /// Players added in view.
+    public let addedInView: Int
+    /// Players removed in view.
+    public let removedInView: Int
+
+    /// Creates a catch-up.
+    public init(countBefore: Int, countAfter: Int, addedInView: Int, removedInView: Int) {
+        self.countBefore = countBefore
+        self.countAfter = countAfter
+        self.addedInView = addedInView
+        self.removedInView = removedInView
+    }
+
+    /// How the count changed by players added or removed out of view.
+    public var changedOutOfView: Int {
+        countAfter - countBefore - addedInView + removedInView
     }
 }
 

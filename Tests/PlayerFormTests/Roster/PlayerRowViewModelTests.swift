@@ -1,6 +1,7 @@
 import Foundation
 import PlayerForm
 import PlayerFormTesting
+import ReactiveCore
 import Testing
 
 func makePlayer(_ name: String, _ points: Double) -> Player {
@@ -68,5 +69,35 @@ struct PlayerRowViewModelTests {
         row.selectionChanged(false)
         row.selectionChanged(false)
         #expect(selected.values == [true, false])
+    }
+
+    @Test("a reused row shows its new player with no upload running, and old bindings and work end")
+    func reuse() {
+        let row = PlayerRowViewModel(makePlayer("Colin", 100))
+        let oldTitle = Recorder(row.title)
+        let oldPoints = Recorder(row.pointsText)
+        let work = Disposable {}
+        row.bindWork(work)
+        row.uploadStarted()
+        row.uploadProgressed(percent: 40)
+
+        row.reuse(for: makePlayer("Bob", 120), isSelected: true)
+
+        #expect(work.isDisposed)
+        #expect(row.id == "Bob")
+        #expect(row.title.value == "Bob")
+        #expect(row.pointsText.value == "120")
+        #expect(row.isUploading.value == false)
+        #expect(row.isSelected.value == true)
+        row.uploadStarted()
+        row.uploadProgressed(percent: 60)
+        row.playerUpdated(makePlayer("bob", 130))
+        #expect(row.title.value == "bob 60%")
+        #expect(oldTitle.values == ["Colin", "Colin 40%"])
+        #expect(oldPoints.values == ["100"])
+        // Work bound after the reuse belongs to the new player.
+        let later = Disposable {}
+        row.bindWork(later)
+        #expect(!later.isDisposed)
     }
 }

@@ -39,6 +39,11 @@ private actor ScriptedStore: ScoreStore {
     func read() async throws -> ScoreReading {
         ScoreReading(records: try await records(), problems: problems)
     }
+
+    func problems() async throws -> [String] {
+        if let readFailure { throw Failure(description: readFailure) }
+        return problems
+    }
 }
 
 /// A store whose reads wait until they are cancelled, so a spec can cancel a refresh mid-read.
@@ -473,5 +478,53 @@ struct RosterViewModelTests {
         try await roster.delete.apply("Alice")
 
         #expect(lines.values == ["+ 3 Bob 120", "~ 1 Colin 105", "- 2 Alice"])
+    }
+
+    // MARK: The window
+
+    @Test("a window moved past the end shows the last rows; a smaller window holds fewer rows")
+    func windowBounds() async throws {
+        let shared = InMemoryScoreStore(
+            records: (1...10).map {
+                ScoreRecord(id: UUID(), name: "P\($0)", points: 1, uploadedAt: Date(timeIntervalSince1970: 0))
+            })
+        let roster = RosterViewModel(store: shared, windowSize: 4)
+        try await roster.refresh.apply(())
+        #expect(roster.players.value.map(\.name) == ["P1", "P2", "P3", "P4"])
+        try await roster.moveWindow.apply(1_000)
+        #expect(roster.firstIndex.value == 6)
+        #expect(roster.players.value.map(\.name) == ["P7", "P8", "P9", "P10"])
+        try await roster.moveWindow.apply(-5)
+        #expect(roster.firstIndex.value == 0)
+        roster.windowSizeChanged(to: 2)
+        try await roster.refresh.apply(())
+        #expect(roster.windowSize.value == 2)
+        #expect(roster.players.value.map(\.name) == ["P1", "P2"])
+        #expect(roster.rowViewModelsMade == 4)
+    }
+
+    @Test("an upload from the form of a player out of view shows at the next reading of a changed store")
+    func formUploadOutOfView() async throws {
+        let shared = InMemoryScoreStore(
+            records: (1...5).map {
+                ScoreRecord(id: UUID(), name: "P\($0)", points: 1, uploadedAt: Date(timeIntervalSince1970: 0))
+            })
+        let roster = RosterViewModel(store: shared, windowSize: 2)
+        let form = PlayerViewModel(store: shared)
+        roster.follow(form)
+        try await roster.moveWindow.apply(3)
+        let changes = Recorder(roster.contentChanges)
+        try form.nameEdited("p4")
+        _ = await form.uploadTapped()
+        // In view: at once, under the new spelling.
+        #expect(changes.values == [Changeset(modifications: [0])])
+        #expect(roster.players.value.map(\.name) == ["p4", "P5"])
+        try form.nameEdited("P1")
+        _ = await form.uploadTapped()
+        #expect(changes.values.count == 1)
+        let found = try await roster.refreshIfStoreChanged()
+        #expect(found == RosterCatchUp(countBefore: 5, countAfter: 5, addedInView: 0, removedInView: 0))
+        #expect(changes.values.count == 1)
+        #expect(try await roster.refreshIfStoreChanged() == nil)
     }
 }

@@ -145,4 +145,65 @@ struct TableBindingTests {
         table = nil
         #expect(colin.pointsText.observerCount == 0)
     }
+
+    // MARK: A window onto a long list
+
+    @Test("a window is numbered in the whole list; rows that only scrolled are rebound without a line")
+    func windowNumbering() {
+        let window = MutableProperty(RowWindow(firstIndex: 100, totalCount: 500, rows: [colin, alice]))
+        let table = TableBinding<PlayerRowTemplate>(window: window.readOnly)
+        let changes = Recorder(table.changes.map(\.description))
+        #expect(table.lines == ["Colin 100", "Alice 50"])
+        #expect(table.firstIndex == 100)
+        #expect(table.totalCount == 500)
+
+        colin.playerUpdated(makePlayer("Colin", 105))
+        // Alice removed from the list; Bob scrolled in from below.
+        window.value = RowWindow(
+            firstIndex: 100, totalCount: 499, rows: [colin, bob],
+            change: WindowChange(
+                changeset: Changeset(deletions: [1], insertions: [1]), previousFirstIndex: 100,
+                scrolledIn: [1]))
+        // The window moved by one: Colin scrolled out, Dan is new at the end of the list.
+        let dan = PlayerRowViewModel(makePlayer("Dan", 1))
+        window.value = RowWindow(
+            firstIndex: 101, totalCount: 500, rows: [bob, dan],
+            change: WindowChange(
+                changeset: Changeset(deletions: [0], insertions: [1]), previousFirstIndex: 100,
+                scrolledOut: [0]))
+
+        #expect(changes.values == ["~ 101 Colin 105", "- 102 Alice", "+ 103 Dan 1"])
+        #expect(table.lines == ["Bob 120", "Dan 1"])
+        #expect(table.templateCount == 2)
+        #expect(colin.pointsText.observerCount == 0)
+        bob.playerUpdated(makePlayer("Bob", 130))
+        #expect(changes.values.last == "~ 102 Bob 130")
+    }
+
+    @Test("a window without a change is drawn anew, announcing nothing and reusing templates")
+    func windowRedrawn() {
+        let window = MutableProperty(RowWindow(firstIndex: 0, totalCount: 3, rows: [colin, alice]))
+        let table = TableBinding<PlayerRowTemplate>(window: window.readOnly)
+        let changes = Recorder(table.changes)
+        window.value = RowWindow(firstIndex: 1, totalCount: 3, rows: [alice, bob])
+        #expect(changes.values == [])
+        #expect(table.lines == ["Alice 50", "Bob 120"])
+        #expect(table.templateCount == 2)
+        #expect(colin.pointsText.observerCount == 0)
+    }
+
+    @Test("selecting by index in the whole list: rows in view are selected, others say why not")
+    func windowSelection() async throws {
+        let window = MutableProperty(RowWindow(firstIndex: 10, totalCount: 30, rows: [colin, alice]))
+        let select = Action<PlayerRowViewModel, String> { row in row.id }
+        let picked = Recorder(select.values)
+        let table = TableBinding<PlayerRowTemplate>(window: window.readOnly, selection: select)
+        try await table.select(at: 11)
+        #expect(picked.values == ["Alice"])
+        await #expect(throws: TableBindingError.notInView(index: 3)) { try await table.select(at: 3) }
+        await #expect(throws: TableBindingError.noSuchRow(index: 30, count: 30)) {
+            try await table.select(at: 30)
+        }
+        #expect(TableBindingError.notInView(index: 3).description == "row 4 is not in view")
+    }
 }

@@ -1,0 +1,229 @@
+import Foundation
+import PlayerForm
+import PlayerFormTerminalTesting
+import Synchronization
+import Testing
+
+@testable import PlayerFormTerminal
+
+/// Records "Player 1" with 1 point to "Player N" with N points, one each.
+func numberedRecords(_ count: Int, from first: Int = 1) -> [ScoreRecord] {
+    (first..<first + count).map {
+        ScoreRecord(
+            id: UUID(), name: "Player \($0)", points: Double($0), uploadedAt: Date(timeIntervalSince1970: 0))
+    }
+}
+
+/// A store of a million players, "Player 1" to "Player 1000000"; made once, copied by each spec.
+private let millionStore = Task { InMemoryScoreStore(records: numberedRecords(1_000_000)) }
+
+/// An in-memory store that remembers how it was asked for players.
+final class PagedReadsStore: ScoreStore {
+    let base: InMemoryScoreStore
+    /// The `limit` of every `players(from:limit:)` call, and whether every record was read.
+    let asked = Mutex<(limits: [Int], readEverything: Bool)>(([], false))
+
+    init(_ base: InMemoryScoreStore) { self.base = base }
+
+    func upload(name: String, points: Double) async throws -> ScoreRecord {
+        try await base.upload(name: name, points: points)
+    }
+    func records() async throws -> [ScoreRecord] {
+        asked.withLock { $0.readEverything = true }
+        return try await base.records()
+    }
+    func playerCount() async throws -> Int { try await base.playerCount() }
+    func players(from offset: Int, limit: Int) async throws -> [Player] {
+        asked.withLock { $0.limits.append(limit) }
+        return try await base.players(from: offset, limit: limit)
+    }
+    func player(named name: String) async throws -> (index: Int, player: Player)? {
+        try await base.player(named: name)
+    }
+    func deletePlayer(named name: String) async throws -> Player? { try await base.deletePlayer(named: name) }
+    func revision() async throws -> UInt64 { try await base.revision() }
+}
+
+/// A reader whose lines the spec gives one at a time; it says when the session waits for a line,
+/// and keeps what was shown above its prompt.
+final class StepReader: LineReader, @unchecked Sendable {
+    // @unchecked: read by one session from one task; the streams and the mutex are safe.
+    let isInteractive: Bool
+    private let lines = AsyncStream<LineInput>.makeStream()
+    private var next: AsyncStream<LineInput>.Iterator
+    let waiting = AsyncStream<Void>.makeStream()
+    let shown = AsyncStream<[String]>.makeStream()
+
+    init(interactive: Bool) {
+        isInteractive = interactive
+        next = lines.stream.makeAsyncIterator()
+    }
+
+    func read(prompt: String) async -> LineInput {
+        waiting.continuation.yield()
+        return await next.next() ?? .end
+    }
+
+    func send(_ line: String) { lines.continuation.yield(.line(Array(line.utf8))) }
+
+    func showAbovePrompt(_ lines: [String]) -> Bool {
+        shown.continuation.yield(lines)
+        return true
+    }
+}
+
+@Suite("REPLSession: the roster a page at a time")
+struct RosterPagingTests {
+    let output = CapturedOutput()
+
+    func session(_ store: any ScoreStore, reader: any LineReader, idleTicks: AsyncStream<Void>? = nil)
+        -> REPLSession
+    {
+        let (form, roster) = PlayerFormREPL.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let ticks = idleTicks.map { ticks in { @Sendable in ticks } }
+        return REPLSession(
+            form: form, roster: roster, reader: reader, output: output, pageSize: 40, idleTicks: ticks)
+    }
+
+    func run(_ store: any ScoreStore, _ script: String) async -> REPLSession.Outcome {
+        await session(store, reader: ScriptedLineReader(text: script)).run()
+    }
+
+    /// The lines of rows `range` (numbered from 1) as `players` draws them.
+    func rows(_ range: ClosedRange<Int>) -> [CapturedOutput.Line] {
+        range.map { .out("  \($0) Player \($0) \($0)") }
+    }
+
+    @Test(
+        "players draws the first page; players N and --page N move to page N; past the end says which pages exist"
+    )
+    func pages() async {
+        let store = InMemoryScoreStore(records: numberedRecords(100))
+        #expect(await run(store, "players\nplayers 3\nplayers --page 2\nplayers\nplayers 4\n") == .failed)
+        #expect(
+            output.lines
+                == [.out("Players: rows 1-40 of 100 (page 1 of 3)")] + rows(1...40)
+                + [.out("Players: rows 81-100 of 100 (page 3 of 3)")] + rows(81...100)
+                + [.out("Players: rows 41-80 of 100 (page 2 of 3)")] + rows(41...80)
+                + [.out("Players: rows 41-80 of 100 (page 2 of 3)")] + rows(41...80)
+                + [
+                    .error(
+                        "line 5: There is no page 4: the roster has 100 players on 3 pages (players 1 to players 3)."
+                    )
+                ])
+    }
+
+    @Test("past the end of an empty roster, players N says it is empty")
+    func emptyRosterPage() async {
+        #expect(await run(InMemoryScoreStore(), "players 2\n") == .failed)
+        #expect(output.lines == [.error("line 1: There is no page 2: the roster is empty.")])
+    }
+
+    @Test("players --all writes every row, reading the store a page at a time")
+    func all() async {
+        let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(100)))
+        #expect(await run(store, "players --all\n") == .succeeded)
+        #expect(output.lines == [.out("Players: all 100")] + rows(1...100))
+        let asked = store.asked.withLock { $0 }
+        #expect(!asked.readEverything)
+        #expect(asked.limits.allSatisfy { $0 == 40 })
+    }
+
+    @Test("players --json over several pages is one array with the keys name, points, uploadedAt, selected")
+    func json() async throws {
+        let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(100)))
+        #expect(await run(store, "select 2\nselect 45\nplayers --json\n") == .succeeded)
+        #expect(output.results.count == 3)
+        let line = try #require(output.results.last)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
+        #expect(array.count == 100)
+        #expect(array.allSatisfy { Set($0.keys) == ["name", "points", "uploadedAt", "selected"] })
+        #expect(array.map { $0["name"] as? String } == (1...100).map { "Player \($0)" })
+        #expect(
+            array.compactMap { $0["selected"] as? Bool == true ? $0["name"] as? String : nil } == [
+                "Player 2", "Player 45",
+            ])
+        #expect(
+            line.hasPrefix(
+                #"[{"name":"Player 1","points":1,"uploadedAt":"1970-01-01T00:00:00.000Z","selected":false},"#)
+        )
+        let asked = store.asked.withLock { $0 }
+        #expect(!asked.readEverything)
+        #expect(asked.limits.filter { $0 > 1 }.allSatisfy { $0 == 40 })
+    }
+
+    @Test("select N and delete N take row numbers of the whole roster, on any page")
+    func selectAndDeleteOutOfView() async throws {
+        let store = await InMemoryScoreStore(copying: millionStore.value)
+        let script = "select 700000\ndelete 800000 --yes\nplayers 17500\nselect 1\n"
+        #expect(await run(store, script) == .succeeded)
+        #expect(
+            output.lines
+                == [
+                    .out("selected row 700,000: Player 700000"),
+                    .out("deleted row 800,000: Player 800000"),
+                    .out("Players: rows 699,961-700,000 of 999,999 (page 17,500 of 25,000)"),
+                ] + rows(699_961...699_999) + [
+                    .out("  700000 Player 700000 700000 *"), .out("selected row 1: Player 1"),
+                ])
+        #expect(try await store.player(named: "Player 800000") == nil)
+    }
+
+    @Test("changes by another session show before the next command, without refresh", .timeLimit(.minutes(1)))
+    func otherSessionBeforeNextCommand() async throws {
+        let shared = InMemoryScoreStore(records: numberedRecords(3))
+        let reader = StepReader(interactive: false)
+        let running = Task { await session(shared, reader: reader).run() }
+        var waiting = reader.waiting.stream.makeAsyncIterator()
+        await waiting.next()
+
+        let other = CapturedOutput()
+        let (form, roster) = PlayerFormREPL.viewModels(rules: .defaults, store: shared, uploadDelay: .zero)
+        let script = "add Zed 9\ndelete 1 --yes\n" + (1...40).map { "add Extra \($0) 1\n" }.joined()
+        _ = await REPLSession(
+            form: form, roster: roster, reader: ScriptedLineReader(text: script), output: other
+        )
+        .run()
+
+        reader.send("players")
+        await waiting.next()
+        reader.send("quit")
+        #expect(await running.value == .succeeded)
+        #expect(
+            output.results == [
+                "- 1 Player 1", "+ 3 Zed 9", "+ 4 Extra 1 1",
+            ] + (2...37).map { "+ \($0 + 3) Extra \($0) 1" } + [
+                "players: 43 (3 added out of view)",
+                "Players: rows 1-40 of 43 (page 1 of 2)",
+                "  1 Player 2 2", "  2 Player 3 3", "  3 Zed 9",
+            ] + (1...37).map { "  \($0 + 3) Extra \($0) 1" })
+    }
+
+    @Test(
+        "at an idle prompt, another session's change is shown above the prompt at the next tick",
+        .timeLimit(.minutes(1)))
+    func otherSessionWhileIdle() async throws {
+        let shared = InMemoryScoreStore(records: numberedRecords(3))
+        let reader = StepReader(interactive: true)
+        let ticks = AsyncStream<Void>.makeStream()
+        let running = Task { await session(shared, reader: reader, idleTicks: ticks.stream).run() }
+        var waiting = reader.waiting.stream.makeAsyncIterator()
+        await waiting.next()
+
+        // Nothing changed: a tick shows nothing.
+        ticks.continuation.yield()
+        _ = try await shared.upload(name: "Zed", points: 9)
+        ticks.continuation.yield()
+        var shown = reader.shown.stream.makeAsyncIterator()
+        #expect(await shown.next() == ["+ 4 Zed 9"])
+
+        _ = try await shared.deletePlayer(named: "player 2")
+        ticks.continuation.yield()
+        #expect(await shown.next() == ["- 2 Player 2"])
+
+        reader.send("quit")
+        #expect(await running.value == .succeeded)
+        // Shown above the prompt, not written again.
+        #expect(output.lines == [])
+    }
+}
