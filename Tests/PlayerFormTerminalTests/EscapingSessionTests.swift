@@ -40,7 +40,7 @@ struct EscapingSessionTests {
         #expect(outcome == .succeeded)
         #expect(
             Array(output.results.prefix(5)) == [
-                #"+ 1 tab\there 1"#, #"+ 2 tab\\there 2"#, "Players (2)", #"  1 tab\there 1"#,
+                #"+ 1 tab\there 1"#, #"+ 2 tab\\there 2"#, "Players: rows 1-2 of 2", #"  1 tab\there 1"#,
                 #"  2 tab\\there 2"#,
             ])
         #expect(output.results.contains(#"Name:    [a\\b]"#))
