@@ -157,9 +157,9 @@ public final class REPLSession {
             case .name(let text?):
                 try form.nameEdited(text)
             case .up(let count):
-                return finish(try form.stepUpTapped(times: count))
+                return finishPresses(try form.stepUpTapped(times: count), command: "up", times: count)
             case .down(let count):
-                return finish(try form.stepDownTapped(times: count))
+                return finishPresses(try form.stepDownTapped(times: count), command: "down", times: count)
             case .points(nil):
                 output.write(renderer.pointsLine(form.pointsText.value))
             case .points(let value?):
@@ -299,6 +299,18 @@ public final class REPLSession {
         if let clamped = renderer.clampedLine(outcome) { output.write(clamped) }
         if let refusal = outcome.refusal {
             log.error(TerminalText.escaped(refusal.description))
+            return .failed
+        }
+        return .succeeded
+    }
+
+    /// Writes what a run of presses changed; a run stopped by a refusal fails, saying how many
+    /// presses counted, and one stopped at a bound succeeds, saying so.
+    private func finishPresses(_ outcome: StepperOutcome, command: String, times: Int) -> StepResult {
+        log.flushState()
+        if let line = renderer.boundLine(command: command, times: times, outcome) { output.write(line) }
+        if let line = renderer.stoppedLine(command: command, times: times, outcome) {
+            log.error(line)
             return .failed
         }
         return .succeeded
