@@ -119,6 +119,22 @@ struct StepperPressTests {
         }
     }
 
+    @Test("ten presses of 0.1 from 0 give exactly 1, and down is as exact as up")
+    func decimalStepping() throws {
+        let rules = try PlayerRules(points: 0, step: 0.1)
+        var points = 0.0
+        for _ in 0..<10 {
+            guard case .moved(let next, nil) = rules.press(.up, from: points) else { break }
+            points = next
+        }
+        #expect(points == 1)
+        var naive = 0.0
+        for _ in 0..<10 { naive += 0.1 }
+        #expect(naive != 1, "binary floating point drifts; stepping must not")
+        #expect(rules.press(.down, from: 0.3) == .moved(to: 0.2, bound: nil))
+        #expect(try PlayerRules().press(.down, from: 100) == .moved(to: 99, bound: nil))
+    }
+
     @Test("a billion presses with a billion updates are counted at once", .timeLimit(.minutes(1)))
     func billionPresses() throws {
         let rules = try PlayerRules(step: 0.1, max: 1e15, maxPointUpdates: 1_000_000_000)
