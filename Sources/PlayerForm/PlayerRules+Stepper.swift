@@ -95,7 +95,9 @@ extension PlayerRules {
 
     /// What pressing `times` times in `direction` does to `points` when `updatesLeft` point
     /// updates remain: exactly what `times` calls of ``press(_:from:)`` one after another do,
-    /// stopping at the first press that is refused, changes nothing, or finds no update left.
+    /// stopping at the first press that changes nothing (at a bound), finds no update left, or
+    /// is refused; a press at a bound needs no update, and no update left is the reason before
+    /// any refusal of the press.
     ///
     /// The cost does not grow with `times` or `updatesLeft`: runs of presses that move the
     /// points by exactly the step are computed at once.
@@ -118,7 +120,8 @@ extension PlayerRules {
                 bound = reached
                 stop = .bound(reached)
             case .refused(let refusal):
-                stop = .refused(refusal)
+                // With no update left, that is the reason, whatever the press would have done.
+                stop = counted < allowed ? .refused(refusal) : .noUpdatesLeft
             case .moved(let next, let kept):
                 guard counted < allowed else {
                     stop = .noUpdatesLeft

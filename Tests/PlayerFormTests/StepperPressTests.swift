@@ -81,7 +81,8 @@ struct StepperPressTests {
                 result.bound = bound
                 return result
             case .refused(let refusal):
-                result.refusal = refusal
+                let updatesLeft = result.counted < rules.maxPointUpdates
+                result.refusal = updatesLeft ? refusal : .noPointUpdatesLeft(limit: rules.maxPointUpdates)
                 return result
             case .moved(let points, let bound):
                 guard result.counted < rules.maxPointUpdates else {
@@ -111,10 +112,10 @@ struct StepperPressTests {
             switch scenario.rules.press(scenario.direction, from: scenario.rules.points) {
             case .moved(let points, _) where scenario.rules.maxPointUpdates > 0:
                 #expect(first.points == points && first.counted == 1, "\(scenario)")
-            case .refused(let refusal):
+            case .refused(let refusal) where scenario.rules.maxPointUpdates > 0:
                 #expect(first.refusal == refusal, "\(scenario)")
             default:
-                #expect(first.counted == 0, "\(scenario)")
+                #expect(first.counted == 0 && first.points == scenario.rules.points, "\(scenario)")
             }
         }
     }
@@ -172,6 +173,16 @@ struct StepperPressTests {
                 == "Step 1e-300 is too small to change 100 points.")
         #expect(form.points.value == 100)
         #expect(form.pointUpdatesRemaining.value == 10)
+    }
+
+    @Test("with no update left that is the reason, even for a press the step would refuse")
+    func noUpdatesBeforeRefusal() throws {
+        let form = PlayerViewModel(rules: try PlayerRules(points: 9990), store: InMemoryScoreStore())
+        try form.stepUpTapped(times: 10)
+        try form.stepChanged(to: 1e-300)
+        #expect(throws: PlayerRefusal.noPointUpdatesLeft(limit: 10)) { try form.stepDownTapped() }
+        #expect(try form.stepUpTapped().bound == .max, "a press at a bound needs no update")
+        #expect(form.points.value == 10000)
     }
 
     @Test("a press that cannot move the points by exactly the step is refused")
