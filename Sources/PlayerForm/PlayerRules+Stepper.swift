@@ -197,7 +197,7 @@ extension PlayerRules {
 /// of two such decimals, in Int64 significands.
 enum StepperDecimal {
     /// A decimal `significand × 10^exponent`.
-    struct Number {
+    struct Number: Equatable {
         var significand: Int64
         var exponent: Int
 
@@ -211,6 +211,16 @@ enum StepperDecimal {
 
         /// The nearest Double.
         var value: Double {
+            // Both operands exact, so one operation rounds once, as reading the text does.
+            if significand.magnitude < 1 << 53, exponent >= -22, exponent <= 22 {
+                let whole = Double(significand)
+                return exponent < 0 ? whole / exactPowers[-exponent] : whole * exactPowers[exponent]
+            }
+            return Double("\(significand)e\(exponent)") ?? .nan
+        }
+
+        /// The nearest Double, read from text: what ``value`` computes.
+        var valueFromText: Double {
             Double("\(significand)e\(exponent)") ?? .nan
         }
     }
@@ -264,11 +274,23 @@ enum StepperDecimal {
         return overflow ? nil : result
     }
 
+    /// 10^0 through 10^22, each exact in a Double.
+    static let exactPowers: [Double] = (0...22).map { Double("1e\($0)") ?? 0 }
+
     /// The shortest decimal that reads back as `value`, without trailing zeros; nil when
     /// `value` is not finite.
     static func shortest(_ value: Double) -> Number? {
         guard value.isFinite else { return nil }
         if value == 0 { return Number(significand: 0, exponent: 0) }
+        // A whole number below 10^15 is its own shortest decimal.
+        if let whole = Int64(exactly: value), whole.magnitude < 1_000_000_000_000_000 {
+            return stripped(Number(significand: whole, exponent: 0))
+        }
+        return shortestFromText(value)
+    }
+
+    /// ``shortest(_:)`` read from the description of a finite, nonzero `value`.
+    static func shortestFromText(_ value: Double) -> Number? {
         // The description is the shortest round-trip form: "100.0", "0.0001", "1e-05", "-1.5e+20".
         var significand: Int64 = 0
         var exponent = 0
@@ -292,10 +314,16 @@ enum StepperDecimal {
         if !text.isEmpty, let written = Int(String(decoding: text.dropFirst(), as: UTF8.self)) {
             exponent += written
         }
-        while significand != 0 && significand % 10 == 0 {
-            significand /= 10
-            exponent += 1
+        return stripped(Number(significand: negative ? -significand : significand, exponent: exponent))
+    }
+
+    /// `number` without trailing zeros in its significand.
+    private static func stripped(_ number: Number) -> Number {
+        var number = number
+        while number.significand != 0 && number.significand % 10 == 0 {
+            number.significand /= 10
+            number.exponent += 1
         }
-        return Number(significand: negative ? -significand : significand, exponent: exponent)
+        return number
     }
 }
