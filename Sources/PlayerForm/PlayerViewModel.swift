@@ -168,10 +168,15 @@ public final class PlayerViewModel: Sendable {
 
     /// The user pressed the stepper's plus button `times` times.
     ///
-    /// Each press that changes the points uses one point update; a press at the maximum changes
-    /// nothing and uses none. Pressing stops early when no point updates are left; the outcome
-    /// then carries the refusal.
-    /// - Throws: ``PlayerRefusal`` when not even one press is accepted.
+    /// Each press follows ``PlayerRules/press(_:from:)`` and the outcome is what that many single
+    /// presses give, at a cost that does not grow with `times`. Each press that changes the
+    /// points uses one point update; a press from the maximum outward changes nothing, uses none
+    /// and stops pressing (the outcome's `bound` says so). Pressing also stops when no point
+    /// updates are left or a press is refused (the step is too small, or the result cannot be
+    /// exact); the outcome then carries the refusal, and the presses before it stay counted.
+    /// The points change once, to where the presses end.
+    /// - Throws: ``PlayerRefusal`` when the form is locked, `times` is below 1, or the first
+    ///   press is refused.
     @discardableResult
     public func stepUpTapped(times: Int = 1) throws(PlayerRefusal) -> StepperOutcome {
         try press(times: times, direction: .up)
