@@ -88,20 +88,23 @@ public struct FormRenderer: Sendable {
     }
 
     /// What a run of presses did when the points were kept at a bound, said in terms of what was
-    /// pressed: `up 5 stopped at the maximum 10000 after 1 press`; nil when no press reached
-    /// beyond a bound or pressing failed.
-    public func boundLine(command: String, times: Int, _ outcome: StepperOutcome) -> String? {
+    /// pressed (`command` is the word typed for the button):
+    /// `up 5 stopped at the maximum 10000 after 1 press`; nil when no press reached beyond a bound
+    /// or pressing failed.
+    public func boundLine(command: String, _ outcome: StepperOutcome) -> String? {
         guard let bound = outcome.bound, outcome.refusal == nil else { return nil }
         let name = bound == .max ? "maximum" : "minimum"
-        return "\(pressed(command, times)) stopped at the \(name) \(PointsFormat.text(outcome.points))"
+        return
+            "\(pressed(command, outcome.presses)) stopped at the \(name) \(PointsFormat.text(outcome.points))"
             + " after \(Self.presses(outcome.updatesUsed))"
     }
 
     /// Why a run of presses stopped before every press counted, with how many did:
     /// `up 100: 10 of 100 presses counted. No point updates left: ...`; nil when none was refused.
-    public func stoppedLine(command: String, times: Int, _ outcome: StepperOutcome) -> String? {
+    public func stoppedLine(command: String, _ outcome: StepperOutcome) -> String? {
         guard let refusal = outcome.refusal else { return nil }
-        return "\(pressed(command, times)): \(outcome.updatesUsed) of \(Self.presses(times)) counted. "
+        let asked = outcome.presses
+        return "\(pressed(command, asked)): \(outcome.updatesUsed) of \(Self.presses(asked)) counted. "
             + TerminalText.escaped(refusal.description)
     }
 

@@ -157,9 +157,9 @@ public final class REPLSession {
             case .name(let text?):
                 try form.nameEdited(text)
             case .up(let count):
-                return finishPresses(try form.stepUpTapped(times: count), command: "up", times: count)
+                return finishPresses(try form.stepUpTapped(times: count), command: "up")
             case .down(let count):
-                return finishPresses(try form.stepDownTapped(times: count), command: "down", times: count)
+                return finishPresses(try form.stepDownTapped(times: count), command: "down")
             case .points(nil):
                 output.write(renderer.pointsLine(form.pointsText.value))
             case .points(let value?):
@@ -306,10 +306,10 @@ public final class REPLSession {
 
     /// Writes what a run of presses changed; a run stopped by a refusal fails, saying how many
     /// presses counted, and one stopped at a bound succeeds, saying so.
-    private func finishPresses(_ outcome: StepperOutcome, command: String, times: Int) -> StepResult {
+    private func finishPresses(_ outcome: StepperOutcome, command: String) -> StepResult {
         log.flushState()
-        if let line = renderer.boundLine(command: command, times: times, outcome) { output.write(line) }
-        if let line = renderer.stoppedLine(command: command, times: times, outcome) {
+        if let line = renderer.boundLine(command: command, outcome) { output.write(line) }
+        if let line = renderer.stoppedLine(command: command, outcome) {
             log.error(line)
             return .failed
         }
