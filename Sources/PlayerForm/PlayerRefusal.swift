@@ -14,6 +14,12 @@ public enum PlayerRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     case notANumber
     /// The stepper was asked to be pressed zero or a negative number of times.
     case invalidPressCount(Int)
+    /// A press of the stepper would leave the points as they are: the step is below the
+    /// precision of a Double at their magnitude.
+    case stepTooSmall(step: Double, points: Double)
+    /// A press of the stepper would not move the points by exactly the step: a Double cannot
+    /// keep the result to ``PlayerRules/stepperDigits`` significant digits.
+    case stepNotExact(step: Double, points: Double)
 
     public var description: String {
         switch self {
@@ -31,6 +37,11 @@ public enum PlayerRefusal: Error, Equatable, Sendable, CustomStringConvertible {
             "Points must be a number."
         case .invalidPressCount(let count):
             "The stepper can be pressed 1 or more times, not \(count)."
+        case .stepTooSmall(let step, let points):
+            "Step \(PointsFormat.text(step)) is too small to change \(PointsFormat.text(points)) points."
+        case .stepNotExact(let step, let points):
+            "Step \(PointsFormat.text(step)) cannot move \(PointsFormat.text(points)) points exactly: "
+                + "the result cannot be kept to \(PlayerRules.stepperDigits) significant digits."
         }
     }
 }
@@ -45,13 +56,23 @@ public struct StepperOutcome: Equatable, Sendable {
     public let updatesUsed: Int
     /// Why pressing stopped before every press was made, when it did.
     public let refusal: PlayerRefusal?
+    /// How many presses were asked for; 0 when the stepper was set to a value.
+    public let presses: Int
+    /// The bound the stepper kept the points at, or stopped at with presses left; nil when no
+    /// press reached beyond a bound.
+    public let bound: StepperBound?
 
     /// Creates an outcome.
-    public init(points: Double, requested: Double?, updatesUsed: Int, refusal: PlayerRefusal?) {
+    public init(
+        points: Double, requested: Double?, updatesUsed: Int, refusal: PlayerRefusal?, presses: Int = 0,
+        bound: StepperBound? = nil
+    ) {
         self.points = points
         self.requested = requested
         self.updatesUsed = updatesUsed
         self.refusal = refusal
+        self.presses = presses
+        self.bound = bound
     }
 
     /// Whether the requested value was clamped to min...max.

@@ -168,19 +168,24 @@ public final class PlayerViewModel: Sendable {
 
     /// The user pressed the stepper's plus button `times` times.
     ///
-    /// Each press that changes the points uses one point update; a press at the maximum changes
-    /// nothing and uses none. Pressing stops early when no point updates are left; the outcome
-    /// then carries the refusal.
-    /// - Throws: ``PlayerRefusal`` when not even one press is accepted.
+    /// Each press follows ``PlayerRules/press(_:from:)`` and the outcome is what that many single
+    /// presses give, at a cost that does not grow with `times`. Each press that changes the
+    /// points uses one point update; a press from the maximum outward changes nothing, uses none
+    /// and stops pressing (the outcome's `bound` says so). Pressing also stops when no point
+    /// updates are left or a press is refused (the step is too small, or the result cannot be
+    /// exact); the outcome then carries the refusal, and the presses before it stay counted.
+    /// The points change once, to where the presses end.
+    /// - Throws: ``PlayerRefusal`` when the form is locked, `times` is below 1, or the first
+    ///   press is refused.
     @discardableResult
     public func stepUpTapped(times: Int = 1) throws(PlayerRefusal) -> StepperOutcome {
-        try press(times: times, direction: 1)
+        try press(times: times, direction: .up)
     }
 
     /// The user pressed the stepper's minus button `times` times; see ``stepUpTapped(times:)``.
     @discardableResult
     public func stepDownTapped(times: Int = 1) throws(PlayerRefusal) -> StepperOutcome {
-        try press(times: times, direction: -1)
+        try press(times: times, direction: .down)
     }
 
     /// The user set the stepper to `value`. As a stepper does, the value is clamped to min...max;
@@ -279,31 +284,40 @@ public final class PlayerViewModel: Sendable {
         if !granted { throw .noPointUpdatesLeft(limit: limit) }
     }
 
-    private func press(times: Int, direction: Double) throws(PlayerRefusal) -> StepperOutcome {
+    /// `times` presses, computed at once by ``PlayerRules/press(_:from:times:updatesLeft:)``;
+    /// the points change once, and the updates the presses counted are spent together.
+    private func press(times: Int, direction: StepperDirection) throws(PlayerRefusal) -> StepperOutcome {
         try refuseIfLocked()
         guard times > 0 else { throw .invalidPressCount(times) }
-        var used = 0
-        var requested: Double?
-        for _ in 0..<times {
-            let rules = rulesStore.value
-            let current = pointsStore.value
-            let next = PointsFormat.stepped(current, by: rules.step, times: Int(direction))
-            let clamped = Swift.min(Swift.max(next, rules.min), rules.max)
-            if clamped != next { requested = next }
-            // At a bound every further press changes nothing, so stop instead of spinning.
-            guard clamped != current else { break }
-            do {
-                try useOnePointUpdate()
-            } catch {
-                guard used > 0 else { throw error }
-                return StepperOutcome(
-                    points: current, requested: requested, updatesUsed: used, refusal: error)
-            }
-            pointsStore.value = clamped
-            used += 1
+        let limit = configuredRules.maxPointUpdates
+        let rules = rulesStore.value
+        let start = pointsStore.value
+        var result: StepperPresses
+        repeat {
+            // Compare and set: the updates are spent only if none was spent meanwhile.
+            let used = pointUpdatesUsed.value
+            result = rules.press(direction, from: start, times: times, updatesLeft: limit - used)
+            let counted = result.counted
+            let spent =
+                counted == 0
+                || pointUpdatesUsed.update { current in
+                    guard current == used else { return false }
+                    current += counted
+                    return true
+                }
+            if spent { break }
+        } while true
+        var refusal: PlayerRefusal?
+        switch result.stop {
+        case .noUpdatesLeft: refusal = .noPointUpdatesLeft(limit: limit)
+        case .refused(let reason): refusal = reason
+        case .bound, nil: break
         }
+        if result.counted == 0, let refusal { throw refusal }
+        if result.counted > 0 { pointsStore.value = result.points }
         return StepperOutcome(
-            points: pointsStore.value, requested: requested, updatesUsed: used, refusal: nil)
+            points: result.points, requested: nil, updatesUsed: result.counted, refusal: refusal,
+            presses: times, bound: result.bound)
     }
 
     private func changeRules(

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How points are shown and stepped.
+/// How points are shown.
 public enum PointsFormat {
     /// Points as the score label shows them: whole numbers without a decimal part ("100", not
     /// "100.0"), fractions as the shortest decimal that reads back the same ("0.5").
@@ -18,23 +18,5 @@ public enum PointsFormat {
             return String(Int64(points))
         }
         return String(describing: points)
-    }
-
-    /// `points + steps * step`, computed in decimal so that stepping by 0.1 ten times from 0 gives
-    /// exactly 1 rather than 0.9999999999999999.
-    public static func stepped(_ points: Double, by step: Double, times steps: Int) -> Double {
-        // Whole numbers well below 2^53 add exactly in binary: the usual case needs no decimals.
-        let exactLimit = 1e15
-        if points == points.rounded(), step == step.rounded(), abs(points) < exactLimit,
-            abs(step) < exactLimit, abs(steps) < 1000, abs(step) * Double(abs(steps)) < exactLimit
-        {
-            return points + Double(steps) * step
-        }
-        guard points.isFinite, step.isFinite,
-            let start = Decimal(string: String(describing: points)),
-            let increment = Decimal(string: String(describing: step))
-        else { return points + Double(steps) * step }
-        let result = start + increment * Decimal(steps)
-        return Double(String(describing: result)) ?? points + Double(steps) * step
     }
 }

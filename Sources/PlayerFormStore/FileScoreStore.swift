@@ -80,8 +80,11 @@ public final class FileScoreStore: ScoreStore, Sendable {
     /// - Throws: ``StoreError`` when the record cannot be written; nothing else is changed then.
     public func appendRecord(name: String, points: Double) throws(StoreError) -> ScoreRecord {
         guard points.isFinite else { throw .notFinite(points: points) }
-        let record = ScoreRecord(
-            id: makeID(), name: name, points: points, uploadedAt: Timestamp.rounded(now()))
+        let now = now()
+        guard let uploadedAt = Timestamp.checked(now) else {
+            throw .unwritable(path: path, reason: Timestamp.unwritableReason(now))
+        }
+        let record = ScoreRecord(id: makeID(), name: name, points: points, uploadedAt: uploadedAt)
         try append(.score(record))
         return record
     }
@@ -89,7 +92,11 @@ public final class FileScoreStore: ScoreStore, Sendable {
     /// Appends a tombstone that deletes the records with `ids`, once it is on disk.
     public func appendTombstone(ids: [UUID]) throws(StoreError) {
         guard !ids.isEmpty else { return }
-        try append(.tombstone(ids: ids, at: Timestamp.rounded(now())))
+        let now = now()
+        guard let deletedAt = Timestamp.checked(now) else {
+            throw .unwritable(path: path, reason: Timestamp.unwritableReason(now))
+        }
+        try append(.tombstone(ids: ids, at: deletedAt))
     }
 
     /// Reads the whole file. A missing file holds no records.

@@ -72,8 +72,21 @@ enum Timestamp {
     private static let seconds = Date.ISO8601FormatStyle()
     private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
+    /// The times a file holds, in seconds since 1970: the years 1 to 9999, to the millisecond.
+    static let writable: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
+
     static func rounded(_ date: Date) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
+    }
+
+    /// `date` rounded to the millisecond, or nil when it lies outside ``writable``.
+    static func checked(_ date: Date) -> Date? {
+        writable.contains(date.timeIntervalSince1970) ? rounded(date) : nil
+    }
+
+    /// Why a time cannot be written.
+    static func unwritableReason(_ date: Date) -> String {
+        "the time \(date.timeIntervalSince1970) seconds since 1970 lies outside the years 1 to 9999"
     }
 
     /// The text of `date` to the millisecond; written from whole milliseconds, since formatting
@@ -88,10 +101,13 @@ enum Timestamp {
     }
 
     static func date(_ text: String) -> Date? {
-        (try? fractional.parse(text)).map(rounded)
+        (try? fractional.parse(text)).flatMap(checked)
     }
 
     private static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let value = (date.timeIntervalSince1970 * 1000).rounded()
+        // Times outside `writable` are refused before they get here; any other is held at the
+        // nearest end instead of trapping.
+        return Int64(exactly: value) ?? (value > 0 ? .max : .min)
     }
 }

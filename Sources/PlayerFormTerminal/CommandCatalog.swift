@@ -18,20 +18,38 @@ public enum CommandCatalog {
             summary:
                 "Set the name to the rest of the line; quote it to keep leading or trailing spaces"
                 + " (name \"\" clears it). Without TEXT, show the name."),
-        Entry(name: "up", usage: "up [N]", summary: "Press the stepper's + button N times (default 1)."),
-        Entry(name: "down", usage: "down [N]", summary: "Press the stepper's - button N times (default 1)."),
+        Entry(
+            name: "up", usage: "up [N]",
+            summary:
+                "Press the stepper's + button N times (default 1). Each press that changes the points"
+                + " uses one point update; pressing stops at the maximum, and fails when no update is"
+                + " left or a press is refused, saying how many presses counted."),
+        Entry(
+            name: "down", usage: "down [N]",
+            summary:
+                "Press the stepper's - button N times (default 1). Each press that changes the points"
+                + " uses one point update; pressing stops at the minimum, and fails when no update is"
+                + " left or a press is refused, saying how many presses counted."),
         Entry(
             name: "points", usage: "points [N]",
-            summary: "Set the stepper to N (kept within min and max). Without N, show the points."),
+            summary:
+                "Set the stepper to N (kept within min and max); a change of the points uses one point"
+                + " update. Without N, show the points."),
         Entry(
             name: "step", usage: "step N",
-            summary: "Change how far one press of the stepper moves the points."),
+            summary:
+                "Change how far one press of the stepper moves the points. A press moves them by"
+                + " exactly the step; one whose result would need more than 15 significant digits,"
+                + " or would not change them at all, is refused."),
         Entry(name: "min", usage: "min N", summary: "Change the lowest valid number of points."),
         Entry(name: "max", usage: "max N", summary: "Change the highest valid number of points."),
         Entry(name: "upload", usage: "upload", summary: "Upload the name and points (Ctrl-C cancels)."),
         Entry(
             name: "reset", usage: "reset",
-            summary: "Return the name, points and stepper to their starting values."),
+            summary:
+                "Return the name, points, step, min, max and forbidden names to their starting values."
+                + " Spent point updates and uploads are not given back, so with no update left the"
+                + " stepper stays hidden."),
         Entry(
             name: "show", usage: "show [--json]",
             summary: "Draw the whole form; with --json, print it as one JSON object on one line."),

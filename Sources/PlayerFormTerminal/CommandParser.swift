@@ -92,7 +92,10 @@ public enum CommandParser {
         }
         guard let value = Int(text) else {
             throw CommandError(
-                "\(TerminalText.quoted(text)) is too large; a count is a whole number up to \(Int.max).")
+                text.hasPrefix("-")
+                    ? "\(TerminalText.quoted(text)) is too small; the stepper can be pressed 1 or more times."
+                    : "\(TerminalText.quoted(text)) is too large; a count is a whole number up to \(Int.max)."
+            )
         }
         return value
     }
@@ -282,6 +285,10 @@ public enum CommandParser {
             throw CommandError("\(command) takes one row number, such as \(command) 1.")
         }
         let digits = rest.utf8.allSatisfy { (0x30...0x39).contains($0) }
+        if digits, Int(rest) == nil {
+            throw CommandError(
+                "\(TerminalText.quoted(rest)) is too large for a row number; players lists the rows.")
+        }
         guard digits, let row = Int(rest), row >= 1 else {
             throw CommandError(
                 "\(TerminalText.quoted(rest)) is not a row number; rows are numbered from 1, as players shows them."

@@ -87,6 +87,35 @@ public struct FormRenderer: Sendable {
             "clamped: asked for \(PointsFormat.text(requested)), points are \(PointsFormat.text(outcome.points))"
     }
 
+    /// What a run of presses did when the points were kept at a bound, said in terms of what was
+    /// pressed (`command` is the word typed for the button):
+    /// `up 5 stopped at the maximum 10000 after 1 press`; nil when no press reached beyond a bound
+    /// or pressing failed.
+    public func boundLine(command: String, _ outcome: StepperOutcome) -> String? {
+        guard let bound = outcome.bound, outcome.refusal == nil else { return nil }
+        let name = bound == .max ? "maximum" : "minimum"
+        return
+            "\(pressed(command, outcome.presses)) stopped at the \(name) \(PointsFormat.text(outcome.points))"
+            + " after \(Self.presses(outcome.updatesUsed))"
+    }
+
+    /// Why a run of presses stopped before every press counted, with how many did:
+    /// `up 100: 10 of 100 presses counted. No point updates left: ...`; nil when none was refused.
+    public func stoppedLine(command: String, _ outcome: StepperOutcome) -> String? {
+        guard let refusal = outcome.refusal else { return nil }
+        let asked = outcome.presses
+        return "\(pressed(command, asked)): \(outcome.updatesUsed) of \(Self.presses(asked)) counted. "
+            + TerminalText.escaped(refusal.description)
+    }
+
+    private func pressed(_ command: String, _ times: Int) -> String {
+        times == 1 ? command : "\(command) \(times)"
+    }
+
+    private static func presses(_ count: Int) -> String {
+        count == 1 ? "1 press" : "\(count) presses"
+    }
+
     // MARK: The whole form
 
     /// The sample's screen, one widget a line.

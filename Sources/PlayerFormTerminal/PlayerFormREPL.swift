@@ -25,6 +25,12 @@ public enum PlayerFormREPL {
         /// The time every upload is stamped with, for reproducible output; nil for the clock.
         public var uploadTime: Date?
 
+        /// The upload times, in seconds since 1970, that the score file can hold.
+        public static let uploadTimes = FileScoreStore.writableTimes
+        /// The upload delays accepted, in milliseconds: up to ten minutes, so that a script,
+        /// which has no Ctrl-C to cancel an upload, always finishes.
+        public static let uploadDelays = 0...600_000
+
         /// Creates options.
         public init(
             rules: PlayerRules = .defaults, noColor: Bool = false, bail: Bool = false,

@@ -222,9 +222,9 @@ public final class REPLSession {
             case .name(let text?):
                 try form.nameEdited(text)
             case .up(let count):
-                return finish(try form.stepUpTapped(times: count))
+                return finishPresses(try form.stepUpTapped(times: count), command: "up")
             case .down(let count):
-                return finish(try form.stepDownTapped(times: count))
+                return finishPresses(try form.stepDownTapped(times: count), command: "down")
             case .points(nil):
                 output.write(renderer.pointsLine(form.pointsText.value))
             case .points(let value?):
@@ -404,6 +404,18 @@ public final class REPLSession {
         if let clamped = renderer.clampedLine(outcome) { output.write(clamped) }
         if let refusal = outcome.refusal {
             log.error(TerminalText.escaped(refusal.description))
+            return .failed
+        }
+        return .succeeded
+    }
+
+    /// Writes what a run of presses changed; a run stopped by a refusal fails, saying how many
+    /// presses counted, and one stopped at a bound succeeds, saying so.
+    private func finishPresses(_ outcome: StepperOutcome, command: String) -> StepResult {
+        log.flushState()
+        if let line = renderer.boundLine(command: command, outcome) { output.write(line) }
+        if let line = renderer.stoppedLine(command: command, outcome) {
+            log.error(line)
             return .failed
         }
         return .succeeded

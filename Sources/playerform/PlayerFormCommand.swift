@@ -69,14 +69,21 @@ struct PlayerFormCommand: AsyncParsableCommand {
                 throw ValidationError(TerminalText.escaped(error.description))
             }
         }
-        if let delay = uploadDelayMilliseconds, delay < 0 {
-            throw ValidationError("--upload-delay-milliseconds must be 0 or more.")
+        let delays = PlayerFormREPL.Options.uploadDelays
+        if let delay = uploadDelayMilliseconds, !delays.contains(delay) {
+            throw ValidationError(
+                "--upload-delay-milliseconds must be from \(delays.lowerBound) to \(delays.upperBound), not \(delay)."
+            )
         }
         if store?.isEmpty == true {
             throw ValidationError("--store needs the path of a score file, such as --store scores.jsonl.")
         }
-        if let uploadTime, !uploadTime.isFinite {
-            throw ValidationError("--upload-time must be a number of seconds since 1970.")
+        let times = PlayerFormREPL.Options.uploadTimes
+        if let uploadTime, !times.contains(uploadTime) {
+            throw ValidationError(
+                "--upload-time must be a number of seconds since 1970 from \(PointsFormat.text(times.lowerBound))"
+                    + " (the year 1) to \(PointsFormat.text(times.upperBound)) (the end of the year 9999),"
+                    + " not \(uploadTime).")
         }
     }
 

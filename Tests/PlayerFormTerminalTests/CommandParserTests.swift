@@ -125,6 +125,46 @@ struct CommandParserTests {
         }
     }
 
+    @Test("numbers at the edges of a Double are read or refused with the range")
+    func extremeNumbers() throws {
+        #expect(try CommandParser.parse("points 1e308") == .points(1e308))
+        #expect(try CommandParser.parse("points -1e308") == .points(-1e308))
+        #expect(try CommandParser.parse("step 9223372036854775808") == .step(0x1p63))
+        #expect(try CommandParser.parse("min -9223372036854775808") == .min(-0x1p63))
+        for text in ["1e309", "-1e309"] {
+            #expect(
+                throws: CommandError(
+                    "\"\(text)\" is too large; numbers must lie between -1.79e308 and 1.79e308.")
+            ) { try CommandParser.parse("max \(text)") }
+        }
+        for text in ["inf", "-inf", "nan", "Infinity"] {
+            #expect(
+                throws: CommandError(
+                    "\"\(text)\" is not a number; type a decimal number such as 12, -3.5 or 1e3.")
+            ) { try CommandParser.parse("points \(text)") }
+        }
+    }
+
+    @Test("counts and rows at the edges of Int are read, or refused saying which way they overflow")
+    func extremeCounts() throws {
+        #expect(try CommandParser.parse("up 9223372036854775807") == .up(.max))
+        #expect(try CommandParser.parse("down -9223372036854775808") == .down(.min))
+        #expect(
+            throws: CommandError(
+                "\"9223372036854775808\" is too large; a count is a whole number up to 9223372036854775807.")
+        ) { try CommandParser.parse("up 9223372036854775808") }
+        #expect(
+            throws: CommandError(
+                "\"-9223372036854775809\" is too small; the stepper can be pressed 1 or more times.")
+        ) { try CommandParser.parse("down -9223372036854775809") }
+        #expect(try CommandParser.parse("select 9223372036854775807") == .select(row: .max))
+        #expect(
+            throws: CommandError(
+                "\"9223372036854775808\" is too large for a row number; players lists the rows.")
+        ) { try CommandParser.parse("delete 9223372036854775808 --yes") }
+        #expect(throws: CommandError.self) { try CommandParser.parse("select 1e16") }
+    }
+
     @Test("counts are whole numbers; their sign is left for the view model to judge")
     func counts() throws {
         #expect(try CommandParser.parse("up 99999999999") == .up(99_999_999_999))

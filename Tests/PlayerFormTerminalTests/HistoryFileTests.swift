@@ -42,4 +42,11 @@ struct HistoryFileTests {
     func unusable() {
         #expect(HistoryFile(path: "/proc/forbidden/history").prepare()?.contains("/proc/forbidden") == true)
     }
+
+    @Test("a line limit beyond what readline holds is kept within 0 and Int32.max")
+    func lineLimit() {
+        #expect(HistoryFile(path: nil, maxLines: .max).maxLines == Int(Int32.max))
+        #expect(HistoryFile(path: nil, maxLines: .min).maxLines == 0)
+        #expect(HistoryFile(path: nil, maxLines: 500).maxLines == 500)
+    }
 }

@@ -115,11 +115,88 @@ struct REPLSessionTests {
             output.results == ["points: 0", "point updates left: 9", "clamped: asked for -5, points are 0"])
     }
 
-    @Test("a huge count stops at the update limit with the view model's reason", .timeLimit(.minutes(1)))
+    @Test(
+        "a huge count stops at the update limit, says how many presses counted and why, and fails",
+        .timeLimit(.minutes(1)))
     func hugeCount() async {
         #expect(await run("up 99999999999\n") == .failed)
         #expect(form.points.value == 110)
-        #expect(output.errors == ["line 1: No point updates left: the points can be changed 10 times."])
+        #expect(
+            output.errors == [
+                "line 1: up 99999999999: 10 of 99999999999 presses counted. No point updates left: the points"
+                    + " can be changed 10 times."
+            ])
+    }
+
+    @Test("up 100 that runs out of updates changes the points, says 10 of 100 counted, and fails")
+    func partlyCounted() async {
+        #expect(await run("up 100\nshow --json\n") == .failed)
+        #expect(form.points.value == 110)
+        #expect(
+            output.errors == [
+                "line 1: up 100: 10 of 100 presses counted. No point updates left: the points can be changed"
+                    + " 10 times."
+            ])
+        #expect(output.results.prefix(3) == ["points: 110", "point updates left: 0", "stepper: hidden"])
+    }
+
+    @Test("pressing past the maximum says where it stopped in presses, not a value asked for")
+    func stoppedAtMaximum() async {
+        #expect(await run("points 9999\nup 5\nup\ndown 3\n") == .succeeded)
+        #expect(
+            output.results == [
+                "points: 9999", "point updates left: 9", "points: 10000", "point updates left: 8",
+                "up 5 stopped at the maximum 10000 after 1 press",
+                "up stopped at the maximum 10000 after 0 presses",
+                "points: 9997", "point updates left: 5",
+            ])
+        #expect(output.errors.isEmpty)
+    }
+
+    @Test("pressing down past the minimum says so in presses")
+    func stoppedAtMinimum() async {
+        #expect(await run("points 1.5\ndown 4\n") == .succeeded)
+        #expect(
+            output.results.suffix(3) == [
+                "points: 0", "point updates left: 7", "down 4 stopped at the minimum 0 after 2 presses",
+            ])
+    }
+
+    @Test("a step too small to change the points is refused by the view model's reason")
+    func stepTooSmall() async {
+        #expect(await run("step 1e-300\nup\ndown 3\n") == .failed)
+        #expect(
+            output.errors == [
+                "line 2: Step 1e-300 is too small to change 100 points.",
+                "line 3: Step 1e-300 is too small to change 100 points.",
+            ])
+        #expect(form.points.value == 100)
+        #expect(form.pointUpdatesRemaining.value == 10)
+    }
+
+    @Test("counts at the edges of Int reach the view model, which refuses those below one")
+    func extremeCounts() async {
+        #expect(
+            await run("up 9223372036854775807\ndown -9223372036854775808\nup 9223372036854775808\n")
+                == .failed)
+        #expect(
+            output.errors == [
+                "line 1: up 9223372036854775807: 10 of 9223372036854775807 presses counted. No point updates left:"
+                    + " the points can be changed 10 times.",
+                "line 2: The stepper can be pressed 1 or more times, not -9223372036854775808.",
+                "line 3: \"9223372036854775808\" is too large; a count is a whole number up to 9223372036854775807.",
+            ])
+    }
+
+    @Test("reset after the last point update leaves the stepper hidden, as help reset says")
+    func resetKeepsSpentUpdates() async {
+        #expect(await run("up 10\nreset\nhelp reset\nshow --json\n") == .succeeded)
+        #expect(!form.canChangePoints.value)
+        #expect(form.pointUpdatesRemaining.value == 0)
+        let help = output.results.first { $0.hasPrefix("  Return") } ?? ""
+        #expect(help.contains("Spent point updates and uploads are not given back"))
+        #expect(help.contains("stepper stays hidden"))
+        #expect(!output.results.contains("stepper: shown"))
     }
 
     @Test("invalid UTF-8 is refused with its bytes shown as \\xNN")

@@ -59,6 +59,16 @@ struct PlayerViewModelTests {
         #expect(validity.values == [[], [.forbiddenName], [.emptyName]])
     }
 
+    @Test("observers of the forbidden-name event see the name still holding the forbidden value")
+    func forbiddenNameHeldDuringEvent() throws {
+        let form = self.form
+        let seen = Locked<[String]>([])
+        form.forbiddenNameEntered.observeValues { _ in seen.withLock { $0.append(form.name.value) } }
+        try form.nameEdited("darn")
+        #expect(seen.withLock { $0 } == ["darn"], "the reset to \"\" comes after the event")
+        #expect(form.name.value == "")
+    }
+
     @Test("a name typed while the forbidden-name alert is handled is kept, not reset")
     func nameTypedDuringAlertIsKept() throws {
         let form = self.form
@@ -118,14 +128,18 @@ struct PlayerViewModelTests {
         #expect(throws: PlayerRefusal.notANumber) { try form.stepperSet(to: .nan) }
     }
 
-    @Test("pressing many times stops at a bound without spending updates")
+    @Test("pressing many times stops at a bound, says which, and spends updates only on changes")
     func pressingStopsAtBound() throws {
         try form.stepperSet(to: 9998)
         let outcome = try form.stepUpTapped(times: 99_999_999_999)
-        #expect(outcome.points == 10000)
-        #expect(outcome.updatesUsed == 2)
-        #expect(outcome.requested == 10001, "the press past the maximum is reported as clamped")
+        #expect(
+            outcome
+                == StepperOutcome(
+                    points: 10000, requested: nil, updatesUsed: 2, refusal: nil, presses: 99_999_999_999,
+                    bound: .max))
         #expect(form.pointUpdatesRemaining.value == 7)
+        let exact = try form.stepDownTapped(times: 2)
+        #expect(exact.bound == nil, "no press reached beyond a bound")
     }
 
     @Test("pressing more times than updates remain applies what it can and says why it stopped")

@@ -1,0 +1,38 @@
+import PropertyBased
+import Testing
+
+@testable import PlayerForm
+
+@Suite("Stepper decimals")
+struct StepperDecimalTests {
+    @Test("the arithmetic shortcuts give what reading and writing text gives")
+    func shortcutsMatchText() async {
+        let wholes = Gen.int(in: -999_999_999_999_999...999_999_999_999_999).map { Double($0) }
+        let significands = Gen.int(in: -(1 << 53) + 1...(1 << 53) - 1).map { Int64($0) }
+        await propertyCheck(count: 5000, input: wholes, significands, Gen.int(in: -22...22)) {
+            whole, significand, exponent in
+            if whole != 0 {
+                #expect(StepperDecimal.shortest(whole) == StepperDecimal.shortestFromText(whole), "\(whole)")
+            }
+            let number = StepperDecimal.Number(significand: significand, exponent: exponent)
+            #expect(number.value == number.valueFromText, "\(significand)e\(exponent)")
+        }
+    }
+
+    @Test("shortest decimals of typical and extreme values")
+    func shortestDecimals() {
+        let cases: [(Double, Int64, Int)] = [
+            (100, 1, 2), (0.1, 1, -1), (-2.5, -25, -1), (1e-300, 1, -300), (1e17, 1, 17),
+            (0.30000000000000004, 30_000_000_000_000_004, -17),
+            (.greatestFiniteMagnitude, 17_976_931_348_623_157, 292),
+        ]
+        for (value, significand, exponent) in cases {
+            #expect(
+                StepperDecimal.shortest(value)
+                    == StepperDecimal.Number(significand: significand, exponent: exponent),
+                "\(value)")
+        }
+        #expect(StepperDecimal.shortest(.nan) == nil)
+        #expect(StepperDecimal.shortest(.infinity) == nil)
+    }
+}
