@@ -171,11 +171,28 @@ public final class ViewModelTester<Model, State: Equatable> {
         _ signal: KeyPath<Model, Signal<Value>>, _ expected: Value,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
-        let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard let stream = streams.firstIndex(where: { $0.keyPath == signal }) else {
+        receive(
+            from: signal, expected, watchedAs: ".signal(\(shortName(signal)))",
+            at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Receives the oldest event not yet received: it must be a change of the property at
+    /// `property`, watched with ``EventStream/changes(_:named:)``, to `expected`.
+    public func receive<Value: Equatable & Sendable>(
+        _ property: KeyPath<Model, Property<Value>>, _ expected: Value,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) {
+        receive(
+            from: property, expected, watchedAs: ".changes(\(shortName(property)))",
+            at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    private func receive<Value: Equatable & Sendable>(
+        from keyPath: AnyKeyPath, _ expected: Value, watchedAs: String, at location: SourceLocation
+    ) {
+        guard let stream = streams.firstIndex(where: { $0.keyPath == keyPath }) else {
             fail(
-                "\(signal) is not watched: add .signal(\(signal)) to the tester's events",
-                at: location)
+                "\(shortName(keyPath)) is not watched: add \(watchedAs) to the tester's events", at: location)
             return
         }
         let name = streams[stream].name
@@ -377,14 +394,24 @@ public struct EventStream<Model> {
     let attach: (Model, @escaping @Sendable (any Sendable) -> Void) -> Disposable
 
     /// The events of the signal at `keyPath`, named `name` in failures (by default the key path).
-    ///
-    /// The changes of a property are a signal too: `.signal(\.name.changes)`.
+    /// A spec receives them with `receive(\.refused, "Enter a password")`.
     public static func signal<Value: Sendable>(
         _ keyPath: KeyPath<Model, Signal<Value>>, named name: String? = nil
     ) -> EventStream {
         EventStream(
             keyPath: keyPath, name: name ?? shortName(keyPath),
             attach: { model, sink in model[keyPath: keyPath].observeValues { sink($0) } })
+    }
+
+    /// Every change of the property at `keyPath` after the tester starts, as events: for a spec
+    /// that pins the values a property passes through within one step, not only where it ends.
+    /// A spec receives them with `receive(\.name, "darn")`.
+    public static func changes<Value: Sendable>(
+        _ keyPath: KeyPath<Model, Property<Value>>, named name: String? = nil
+    ) -> EventStream {
+        EventStream(
+            keyPath: keyPath, name: name ?? "\(shortName(keyPath)) (change)",
+            attach: { model, sink in model[keyPath: keyPath].changes.observeValues { sink($0) } })
     }
 }
 
@@ -403,11 +430,17 @@ struct Emitted: Sendable {
     let value: any Sendable
 }
 
-/// `\LoginViewModel.refused` → `refused`.
+/// `\LoginViewModel.loginRefused` → `loginRefused`. A computed component, which prints with its
+/// address, becomes `<computed>`.
 private func shortName(_ keyPath: AnyKeyPath) -> String {
-    let text = "\(keyPath)"
-    guard text.hasPrefix("\\"), let dot = text.firstIndex(of: ".") else { return text }
-    return String(text[text.index(after: dot)...])
+    var text = "\(keyPath)"
+    if text.hasPrefix("\\"), let dot = text.firstIndex(of: ".") {
+        text = String(text[text.index(after: dot)...])
+    }
+    while let start = text.range(of: "<computed "), let end = text[start.upperBound...].firstIndex(of: ">") {
+        text.replaceSubrange(start.lowerBound...end, with: "<computed>")
+    }
+    return text
 }
 
 private func dumped(_ value: Any) -> String {

@@ -76,14 +76,14 @@ struct PlayerUploadTests {
     func executingState() async {
         let store = ControlledScoreStore()
         let tester = PlayerFormTester(
-            PlayerViewModel(store: store), alsoWatching: [.signal(\.canUpload.changes)])
+            PlayerViewModel(store: store), alsoWatching: [.changes(\.canUpload)])
         let upload = tester.start { await $0.uploadTapped() }
         _ = await store.nextUpload()
         tester.assert {
             $0.isUploading = true
             $0.canUpload = false
         }
-        tester.receive(\.canUpload.changes, false)
+        tester.receive(\.canUpload, false)
         let second = await tester.send { await $0.uploadTapped() }
         #expect(second == .refused(.uploadInProgress))
         store.succeed()
@@ -94,7 +94,7 @@ struct PlayerUploadTests {
             $0.uploadsRemaining = 4
         }
         tester.receive(\.messages, .uploaded(name: "Colin", points: 100))
-        tester.receive(\.canUpload.changes, true)
+        tester.receive(\.canUpload, true)
         #expect(store.startedUploads.count == 1)
         tester.finish()
     }

@@ -355,6 +355,49 @@ struct ViewModelTesterTests {
         tester.finish()
     }
 
+    @Test("the changes of a property are received one by one, in order with other events")
+    func propertyChanges() {
+        let tester = ViewModelTester(
+            Counter(), state: CounterState.init, events: [.changes(\.count), .signal(\.evens)])
+        tester.send {
+            $0.increment()
+            $0.increment()
+        } assert: {
+            $0.count = 2
+            $0.label = "2 taps"
+        }
+        tester.receive(\.count, 1)
+        tester.receive(\.count, 2)
+        tester.receive(\.evens, 2)
+        tester.finish()
+        withKnownIssue {
+            let tester = ViewModelTester(Counter(), state: CounterState.init, events: [.changes(\.count)])
+            tester.send {
+                $0.increment()
+            } assert: {
+                $0.count = 1
+                $0.label = "1 taps"
+            }
+            tester.receive(\.count, 2)
+            tester.finish()
+        } matching: { issue in
+            text(issue).contains("Received count (change) does not match") && text(issue).contains("- 2")
+                && text(issue).contains("+ 1")
+        }
+    }
+
+    @Test("receiving from a signal the tester does not watch fails and says how to watch it")
+    func unwatchedSignal() {
+        withKnownIssue {
+            let tester = ViewModelTester(Counter(), state: CounterState.init, events: [.signal(\.evens)])
+            tester.send { $0.note("hello") }
+            tester.receive(\.notes, "hello")
+            tester.finish()
+        } matching: { issue in
+            text(issue).contains("notes is not watched: add .signal(notes) to the tester's events")
+        }
+    }
+
     @Test("the tester works from the main actor")
     @MainActor
     func onMainActor() async {

@@ -117,7 +117,7 @@ struct LoginViewModelTests {
     @Test("the enabled state is announced only when it changes")
     func enabledAnnouncedOnChange() {
         let tester = ViewModelTester(
-            LoginViewModel(), state: LoginState.init, events: [.signal(\.isLoginEnabled.changes)])
+            LoginViewModel(), state: LoginState.init, events: [.changes(\.isLoginEnabled)])
         tester.send {
             $0.usernameEdited("ann")
         } assert: {
@@ -130,7 +130,7 @@ struct LoginViewModelTests {
             $0.password = "s"
             $0.isLoginEnabled = true
         }
-        tester.receive(\.isLoginEnabled.changes, true)
+        tester.receive(\.isLoginEnabled, true)
         tester.send {
             $0.passwordEdited("se")
         } assert: {
