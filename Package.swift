@@ -37,7 +37,11 @@ let package = Package(
             dependencies: ["ReactiveCore", .product(name: "CustomDump", package: "swift-custom-dump")]),
         // Recorders, controllable doubles and the player form's state, for specs of the view models.
         .target(
-            name: "PlayerFormTesting", dependencies: ["ReactiveCore", "ReactiveCoreTesting", "PlayerForm"]),
+            name: "PlayerFormTesting",
+            dependencies: [
+                "ReactiveCore", "ReactiveCoreTesting", "PlayerForm",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]),
         // GNU readline (GPL-3) and its history library, from the system (apt: libreadline-dev).
         .systemLibrary(
             name: "CReadline",
@@ -93,6 +97,7 @@ let package = Package(
             name: "PlayerFormTests",
             dependencies: [
                 "PlayerForm", "ReactiveCore", "PlayerFormTesting", "ReactiveCoreTesting",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

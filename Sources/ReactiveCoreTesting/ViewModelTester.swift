@@ -362,7 +362,12 @@ public final class ViewModelTester<Model, State: Equatable> {
     }
 
     private func list(_ events: [Emitted]) -> String {
-        events.map { "  \(streams[$0.stream].name): \(dumped($0.value))" }.joined(separator: "\n")
+        events.map { event in
+            let value = dumped(event.value).split(separator: "\n", omittingEmptySubsequences: false)
+                .joined(separator: "\n    ")
+            return "  \(streams[event.stream].name): \(value)"
+        }
+        .joined(separator: "\n")
     }
 }
 
