@@ -364,7 +364,7 @@ public final class ViewModelTester<Model, State: Equatable> {
     private func list(_ events: [Emitted]) -> String {
         events.map { event in
             let value = dumped(event.value).split(separator: "\n", omittingEmptySubsequences: false)
-                .joined(separator: "\n    ")
+                .joined(separator: "\n  ")
             return "  \(streams[event.stream].name): \(value)"
         }
         .joined(separator: "\n")
