@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "PlayerForm", targets: ["ReactiveCore", "PlayerForm"]),
         .library(name: "PlayerFormStore", targets: ["PlayerFormStore"]),
+        .library(name: "ReactiveCoreTesting", targets: ["ReactiveCoreTesting"]),
         .library(name: "PlayerFormTesting", targets: ["PlayerFormTesting"]),
         .library(name: "PlayerFormTerminal", targets: ["PlayerFormTerminal"]),
         .executable(name: "playerform", targets: ["playerform"]),
@@ -15,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Property-based specs (random inputs, shrinking) for the tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Field-level diffs of values, for the failures of the view model tester.
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
     ],
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.
@@ -28,8 +31,17 @@ let package = Package(
         // Streaming readers of player record files (JSON Lines, CSV) and the batch validator that
         // checks each record with PlayerRules.
         .target(name: "PlayerFormRecords", dependencies: ["PlayerForm", "PlayerFormText"]),
-        // Recorders and controllable doubles for writing behaviour specs of view models.
-        .target(name: "PlayerFormTesting", dependencies: ["ReactiveCore", "PlayerForm"]),
+        // The exhaustive view model tester: specs of any view model built on the reactive core.
+        .target(
+            name: "ReactiveCoreTesting",
+            dependencies: ["ReactiveCore", .product(name: "CustomDump", package: "swift-custom-dump")]),
+        // Recorders, controllable doubles and the player form's state, for specs of the view models.
+        .target(
+            name: "PlayerFormTesting",
+            dependencies: [
+                "ReactiveCore", "ReactiveCoreTesting", "PlayerForm",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+            ]),
         // GNU readline (GPL-3) and its history library, from the system (apt: libreadline-dev).
         .systemLibrary(
             name: "CReadline",
@@ -67,7 +79,14 @@ let package = Package(
         // Drives a score file from a separate process, so the store specs can run real concurrent
         // writers and kill one in the middle of a write.
         .executableTarget(name: "ScoreStoreProbe", dependencies: ["PlayerForm", "PlayerFormStore"]),
+        // A user's own view model (a login form) and its specs written with the tester.
+        .target(name: "LoginFormExample", dependencies: ["ReactiveCore"], path: "Examples/LoginForm/Sources"),
+        .testTarget(
+            name: "LoginFormExampleTests",
+            dependencies: ["LoginFormExample", "ReactiveCoreTesting"],
+            path: "Examples/LoginForm/Tests"),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
+        .testTarget(name: "ReactiveCoreTestingTests", dependencies: ["ReactiveCore", "ReactiveCoreTesting"]),
         .testTarget(
             name: "PlayerFormRecordsTests",
             dependencies: [
@@ -77,7 +96,8 @@ let package = Package(
         .testTarget(
             name: "PlayerFormTests",
             dependencies: [
-                "PlayerForm", "ReactiveCore", "PlayerFormTesting",
+                "PlayerForm", "ReactiveCore", "PlayerFormTesting", "ReactiveCoreTesting",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -2,6 +2,7 @@ import Foundation
 import PlayerForm
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import Testing
 
 private struct StoreDown: Error, CustomStringConvertible {
@@ -12,83 +13,127 @@ private struct StoreDown: Error, CustomStringConvertible {
 struct PlayerUploadTests {
     @Test("an upload sends the message the sample showed")
     func uploadMessage() async {
-        let form = PlayerViewModel(store: InMemoryScoreStore())
-        let messages = Recorder(form.messages)
-        let result = await form.uploadTapped()
+        let tester = PlayerFormTester(PlayerViewModel(store: InMemoryScoreStore()))
+        let result = await tester.send {
+            await $0.uploadTapped()
+        } assert: {
+            $0.uploadsDone = 1
+            $0.uploadsRemaining = 4
+        }
         guard case .uploaded(let record) = result else {
             Issue.record("expected an upload, got \(result)")
             return
         }
         #expect(record.name == "Colin")
         #expect(record.points == 100)
-        #expect(messages.values.map(\.description) == ["Updated Colin with 100 points"])
+        tester.receive(\.messages, .uploaded(name: "Colin", points: 100))
         #expect(
-            FormSnapshot(form)
-                == FormSnapshot.initial.with {
-                    $0.uploadsDone = 1; $0.uploadsRemaining = 4
-                })
+            PlayerMessage.uploaded(name: "Colin", points: 100).description == "Updated Colin with 100 points")
+        tester.finish()
     }
 
     @Test("the upload captures the name and points when it starts")
     func capturesAtStart() async throws {
         let store = ControlledScoreStore()
-        let form = PlayerViewModel(store: store)
-        async let result = form.uploadTapped()
+        let tester = PlayerFormTester(PlayerViewModel(store: store))
+        let upload = tester.start { await $0.uploadTapped() }
         let request = await store.nextUpload()
-        try form.nameEdited("Dana")
-        try form.stepUpTapped()
+        tester.assert {
+            $0.isUploading = true
+            $0.canUpload = false
+        }
+        try tester.send {
+            try $0.nameEdited("Dana")
+        } assert: {
+            $0.name = "Dana"
+        }
+        try tester.send {
+            try $0.stepUpTapped()
+        } assert: {
+            $0.points = 101
+            $0.pointsText = "101"
+            $0.pointUpdatesRemaining = 9
+        }
         store.succeed()
-        guard case .uploaded(let record) = await result else {
+        let result = await tester.result(of: upload) {
+            $0.isUploading = false
+            $0.canUpload = true
+            $0.uploadsDone = 1
+            $0.uploadsRemaining = 4
+        }
+        guard case .uploaded(let record) = result else {
             Issue.record("expected an upload")
             return
         }
         #expect(request == UploadRequest(name: "Colin", points: 100))
         #expect(record.name == "Colin")
         #expect(record.points == 100)
+        tester.receive(\.messages, .uploaded(name: "Colin", points: 100))
+        tester.finish()
     }
 
     @Test("while an upload runs the form shows it and upload is disabled; it is enabled again after")
     func executingState() async {
         let store = ControlledScoreStore()
-        let form = PlayerViewModel(store: store)
-        let canUpload = Recorder(form.canUpload)
-        async let result = form.uploadTapped()
+        let tester = PlayerFormTester(
+            PlayerViewModel(store: store), alsoWatching: [.changes(\.canUpload)])
+        let upload = tester.start { await $0.uploadTapped() }
         _ = await store.nextUpload()
-        #expect(
-            FormSnapshot(form)
-                == FormSnapshot.initial.with {
-                    $0.isUploading = true; $0.canUpload = false
-                })
-        #expect(await form.uploadTapped() == .refused(.uploadInProgress))
+        tester.assert {
+            $0.isUploading = true
+            $0.canUpload = false
+        }
+        tester.receive(\.canUpload, false)
+        let second = await tester.send { await $0.uploadTapped() }
+        #expect(second == .refused(.uploadInProgress))
         store.succeed()
-        _ = await result
-        #expect(canUpload.values == [true, false, true])
+        await tester.result(of: upload) {
+            $0.isUploading = false
+            $0.canUpload = true
+            $0.uploadsDone = 1
+            $0.uploadsRemaining = 4
+        }
+        tester.receive(\.messages, .uploaded(name: "Colin", points: 100))
+        tester.receive(\.canUpload, true)
         #expect(store.startedUploads.count == 1)
+        tester.finish()
     }
 
     @Test("upload is enabled only when the form is valid")
     func onlyWhenValid() async throws {
         let store = ControlledScoreStore()
-        let form = PlayerViewModel(store: store)
-        try form.nameEdited("")
-        #expect(!form.canUpload.value)
-        #expect(await form.uploadTapped() == .refused(.invalid([.emptyName])))
+        let tester = PlayerFormTester(PlayerViewModel(store: store))
+        try tester.send {
+            try $0.nameEdited("")
+        } assert: {
+            $0.name = ""
+            $0.issues = [.emptyName]
+            $0.isValid = false
+            $0.canUpload = false
+        }
+        let result = await tester.send { await $0.uploadTapped() }
+        #expect(result == .refused(.invalid([.emptyName])))
         #expect(store.startedUploads.isEmpty)
         do {
-            try await form.upload.apply(UploadRequest(name: "", points: 100))
+            try await tester.send { form async throws(ActionError) in
+                try await form.upload.apply(UploadRequest(name: "", points: 100))
+            }
             Issue.record("a disabled upload action must refuse")
         } catch {
             #expect(error.isDisabled)
         }
+        tester.finish()
     }
 
     @Test("the upload action refuses an invalid request even while the form is valid")
     func invalidRequestIsRefused() async throws {
         let store = InMemoryScoreStore()
-        let form = PlayerViewModel(store: store)
-        #expect(form.canUpload.value)
+        let tester = PlayerFormTester(PlayerViewModel(store: store))
+        #expect(tester.state.canUpload)
         do {
-            try await form.upload.apply(UploadRequest(name: "darn", points: -5))
+            try await tester.send { form async throws(ActionError) in
+                try await form.upload.apply(UploadRequest(name: "darn", points: -5))
+            }
             Issue.record("an invalid request must not be uploaded")
         } catch {
             guard case .failed(let failure) = error else {
@@ -100,71 +145,107 @@ struct PlayerUploadTests {
                     == .invalid([.forbiddenName("darn"), .belowMin(points: -5, min: 0)]))
         }
         #expect(try await store.records().isEmpty)
-        #expect(form.uploadsDone.value == 0)
+        tester.finish()
     }
 
     @Test("the 5th upload succeeds and then the form is locked")
     func fifthUploadLocks() async throws {
         let store = InMemoryScoreStore()
-        let form = PlayerViewModel(store: store)
-        for number in 1...5 {
-            #expect(!form.isLocked.value)
-            guard case .uploaded = await form.uploadTapped() else {
+        let tester = PlayerFormTester(PlayerViewModel(store: store))
+        for number in 1...4 {
+            let result = await tester.send {
+                await $0.uploadTapped()
+            } assert: {
+                $0.uploadsDone = number
+                $0.uploadsRemaining = 5 - number
+            }
+            guard case .uploaded = result else {
                 Issue.record("upload \(number) should succeed")
                 return
             }
+            tester.receive(\.messages, .uploaded(name: "Colin", points: 100))
         }
-        #expect(
-            FormSnapshot(form)
-                == FormSnapshot.initial.with {
-                    $0.uploadsDone = 5
-                    $0.uploadsRemaining = 0
-                    $0.isLocked = true
-                    $0.canEditName = false
-                    $0.canChangePoints = false
-                    $0.canUpload = false
-                })
+        let fifth = await tester.send {
+            await $0.uploadTapped()
+        } assert: {
+            $0.uploadsDone = 5
+            $0.uploadsRemaining = 0
+            $0.isLocked = true
+            $0.canEditName = false
+            $0.canChangePoints = false
+            $0.canUpload = false
+        }
+        guard case .uploaded = fifth else {
+            Issue.record("upload 5 should succeed")
+            return
+        }
+        tester.receive(\.messages, .uploaded(name: "Colin", points: 100))
         #expect(try await store.records().count == 5)
-        #expect(await form.uploadTapped() == .refused(.locked(uploads: 5)))
-        #expect(throws: PlayerRefusal.locked(uploads: 5)) { try form.nameEdited("Dana") }
-        #expect(throws: PlayerRefusal.locked(uploads: 5)) { try form.stepUpTapped() }
-        #expect(throws: PlayerRefusal.locked(uploads: 5)) { try form.maxChanged(to: 5) }
-        #expect(throws: PlayerRefusal.locked(uploads: 5)) { try form.resetTapped() }
+        let sixth = await tester.send { await $0.uploadTapped() }
+        #expect(sixth == .refused(.locked(uploads: 5)))
+        #expect(throws: PlayerRefusal.locked(uploads: 5)) { try tester.send { try $0.nameEdited("Dana") } }
+        #expect(throws: PlayerRefusal.locked(uploads: 5)) { try tester.send { try $0.stepUpTapped() } }
+        #expect(throws: PlayerRefusal.locked(uploads: 5)) { try tester.send { try $0.maxChanged(to: 5) } }
+        #expect(throws: PlayerRefusal.locked(uploads: 5)) { try tester.send { try $0.resetTapped() } }
         #expect(try await store.records().count == 5)
+        tester.finish()
     }
 
     @Test("a failed upload reports why, counts nothing, and leaves upload enabled")
     func failedUpload() async {
         let store = ControlledScoreStore()
-        let form = PlayerViewModel(store: store)
-        let messages = Recorder(form.messages)
-        async let result = form.uploadTapped()
+        let tester = PlayerFormTester(PlayerViewModel(store: store))
+        let upload = tester.start { await $0.uploadTapped() }
         _ = await store.nextUpload()
+        tester.assert {
+            $0.isUploading = true
+            $0.canUpload = false
+        }
         store.fail(with: StoreDown())
-        #expect(await result == .failed("the store is down"))
-        #expect(messages.values == [.uploadFailed(name: "Colin", reason: "the store is down")])
-        #expect(FormSnapshot(form) == .initial)
+        let result = await tester.result(of: upload) {
+            $0.isUploading = false
+            $0.canUpload = true
+        }
+        #expect(result == .failed("the store is down"))
+        tester.receive(\.messages, .uploadFailed(name: "Colin", reason: "the store is down"))
+        #expect(tester.state == .initial)
+        tester.finish()
     }
 
     @Test("a running upload can be cancelled")
     func cancelUpload() async {
         let store = ControlledScoreStore()
-        let form = PlayerViewModel(store: store)
-        async let result = form.uploadTapped()
+        let tester = PlayerFormTester(PlayerViewModel(store: store))
+        let upload = tester.start { await $0.uploadTapped() }
         _ = await store.nextUpload()
-        form.uploadCancelTapped()
+        tester.assert {
+            $0.isUploading = true
+            $0.canUpload = false
+        }
+        tester.send { $0.uploadCancelTapped() }
         store.fail(with: CancellationError())
-        #expect(await result == .cancelled)
-        #expect(FormSnapshot(form) == .initial)
+        let result = await tester.result(of: upload) {
+            $0.isUploading = false
+            $0.canUpload = true
+        }
+        #expect(result == .cancelled)
+        tester.receive(\.messages, .uploadCancelled(name: "Colin"))
+        #expect(tester.state == .initial)
+        tester.finish()
     }
 
     @Test("reset spends no uploads and gives none back")
     func resetKeepsUploads() async throws {
-        let form = PlayerViewModel(store: InMemoryScoreStore())
-        _ = await form.uploadTapped()
-        try form.resetTapped()
-        #expect(form.uploadsDone.value == 1)
-        #expect(form.uploadsRemaining.value == 4)
+        let tester = PlayerFormTester(PlayerViewModel(store: InMemoryScoreStore()))
+        await tester.send {
+            await $0.uploadTapped()
+        } assert: {
+            $0.uploadsDone = 1
+            $0.uploadsRemaining = 4
+        }
+        tester.receive(\.messages, .uploaded(name: "Colin", points: 100))
+        try tester.send { try $0.resetTapped() }
+        tester.finish()
     }
 
     @Test("a view model and its observers are freed when the view that observes it goes away")

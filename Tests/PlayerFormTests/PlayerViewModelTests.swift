@@ -1,6 +1,7 @@
 import PlayerForm
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import Testing
 
 @Suite("Player view model")
@@ -9,43 +10,51 @@ struct PlayerViewModelTests {
 
     @Test("a new form shows the defaults and is valid")
     func initialState() {
-        #expect(FormSnapshot(form) == .initial)
+        let tester = PlayerFormTester(form)
+        #expect(tester.state == .initial)
+        tester.finish()
     }
 
     @Test("editing the name changes the name and nothing else")
     func editName() throws {
-        try form.nameEdited("Dana")
-        #expect(FormSnapshot(form) == FormSnapshot.initial.with { $0.name = "Dana" })
+        let tester = PlayerFormTester(form)
+        try tester.send {
+            try $0.nameEdited("Dana")
+        } assert: {
+            $0.name = "Dana"
+        }
+        tester.finish()
     }
 
     @Test("an empty name makes the form invalid and disables upload")
     func emptyName() throws {
-        try form.nameEdited("   ")
-        #expect(
-            FormSnapshot(form)
-                == FormSnapshot.initial.with {
-                    $0.name = "   "
-                    $0.issues = [.emptyName]
-                    $0.isValid = false
-                    $0.canUpload = false
-                })
+        let tester = PlayerFormTester(form)
+        try tester.send {
+            try $0.nameEdited("   ")
+        } assert: {
+            $0.name = "   "
+            $0.issues = [.emptyName]
+            $0.isValid = false
+            $0.canUpload = false
+        }
+        tester.finish()
     }
 
     @Test("a forbidden name emits the event once and the name is reset to empty")
     func forbiddenName() throws {
-        let events = Recorder(form.forbiddenNameEntered)
-        let names = Recorder(form.name)
-        try form.nameEdited("darn")
-        #expect(events.values == ["darn"])
-        #expect(names.values == ["Colin", "darn", ""])
-        #expect(
-            FormSnapshot(form)
-                == FormSnapshot.initial.with {
-                    $0.name = ""
-                    $0.issues = [.emptyName]
-                    $0.isValid = false
-                    $0.canUpload = false
-                })
+        let tester = PlayerFormTester(form, alsoWatching: [.changes(\.name)])
+        try tester.send {
+            try $0.nameEdited("darn")
+        } assert: {
+            $0.name = ""
+            $0.issues = [.emptyName]
+            $0.isValid = false
+            $0.canUpload = false
+        }
+        tester.receive(\.forbiddenNameEntered, "darn")
+        tester.receive(\.name, "darn")
+        tester.receive(\.name, "")
+        tester.finish()
     }
 
     @Test("every observer sees the forbidden name and then the empty name, in order")
@@ -158,25 +167,38 @@ struct PlayerViewModelTests {
 
     @Test("changing min re-evaluates validity without moving the points")
     func minChange() throws {
-        try form.minChanged(to: 200)
-        #expect(
-            FormSnapshot(form)
-                == FormSnapshot.initial.with {
-                    $0.min = 200
-                    $0.issues = [.belowMin(points: 100, min: 200)]
-                    $0.isValid = false
-                    $0.canUpload = false
-                })
+        let tester = PlayerFormTester(form)
+        try tester.send {
+            try $0.minChanged(to: 200)
+        } assert: {
+            $0.min = 200
+            $0.issues = [.belowMin(points: 100, min: 200)]
+            $0.isValid = false
+            $0.canUpload = false
+        }
+        tester.finish()
     }
 
     @Test("changing max re-evaluates validity without moving the points")
     func maxChange() throws {
-        let validity = Recorder(form.isValid)
-        try form.maxChanged(to: 50)
-        #expect(form.points.value == 100)
-        #expect(form.issues.value == [.aboveMax(points: 100, max: 50)])
-        try form.maxChanged(to: 100)
-        #expect(validity.values == [true, false, true])
+        let tester = PlayerFormTester(form)
+        try tester.send {
+            try $0.maxChanged(to: 50)
+        } assert: {
+            $0.max = 50
+            $0.issues = [.aboveMax(points: 100, max: 50)]
+            $0.isValid = false
+            $0.canUpload = false
+        }
+        try tester.send {
+            try $0.maxChanged(to: 100)
+        } assert: {
+            $0.max = 100
+            $0.issues = []
+            $0.isValid = true
+            $0.canUpload = true
+        }
+        tester.finish()
     }
 
     @Test("changing the step changes how far the stepper moves")
@@ -189,22 +211,34 @@ struct PlayerViewModelTests {
 
     @Test("an inconsistent stepper configuration is refused and changes nothing")
     func inconsistentConfiguration() {
+        let tester = PlayerFormTester(form)
         #expect(throws: PlayerRefusal.rejectedRules(.minAboveMax(min: 20000, max: 10000))) {
-            try form.minChanged(to: 20000)
+            try tester.send { try $0.minChanged(to: 20000) }
         }
-        #expect(throws: PlayerRefusal.rejectedRules(.stepNotPositive(0))) { try form.stepChanged(to: 0) }
-        #expect(FormSnapshot(form) == .initial)
+        #expect(throws: PlayerRefusal.rejectedRules(.stepNotPositive(0))) {
+            try tester.send { try $0.stepChanged(to: 0) }
+        }
+        tester.finish()
     }
 
     @Test("changing the forbidden names re-evaluates validity and leaves the name as it is")
     func forbiddenNamesChange() throws {
-        let events = Recorder(form.forbiddenNameEntered)
-        try form.forbiddenNamesChanged(to: ["colin"])
-        #expect(form.name.value == "Colin")
-        #expect(form.issues.value == [.forbiddenName("Colin")])
-        #expect(events.values.isEmpty)
-        try form.forbiddenNamesChanged(to: [])
-        #expect(form.isValid.value)
+        let tester = PlayerFormTester(form)
+        try tester.send {
+            try $0.forbiddenNamesChanged(to: ["colin"])
+        } assert: {
+            $0.issues = [.forbiddenName("Colin")]
+            $0.isValid = false
+            $0.canUpload = false
+        }
+        try tester.send {
+            try $0.forbiddenNamesChanged(to: [])
+        } assert: {
+            $0.issues = []
+            $0.isValid = true
+            $0.canUpload = true
+        }
+        tester.finish()
     }
 
     @Test("ten steps of 0.1 from 0 give exactly 1, shown as 1, valid at max 1")

@@ -1,0 +1,95 @@
+import PlayerForm
+import ReactiveCore
+import ReactiveCoreTesting
+
+/// Every continuous output of a ``PlayerViewModel`` at one moment: the state a
+/// ``ViewModelTester`` compares after each step of a spec.
+public struct PlayerFormState: Equatable, Sendable {
+    public var name: String
+    public var points: Double
+    public var pointsText: String
+    public var step: Double
+    public var min: Double
+    public var max: Double
+    public var issues: [ValidationIssue]
+    public var isValid: Bool
+    public var pointUpdatesRemaining: Int
+    public var uploadsDone: Int
+    public var uploadsRemaining: Int
+    public var isLocked: Bool
+    public var canEditName: Bool
+    public var canChangePoints: Bool
+    public var canUpload: Bool
+    public var isUploading: Bool
+
+    /// Reads every output of `form` now.
+    public init(_ form: PlayerViewModel) {
+        name = form.name.value
+        points = form.points.value
+        pointsText = form.pointsText.value
+        step = form.step.value
+        min = form.min.value
+        max = form.max.value
+        issues = form.issues.value
+        isValid = form.isValid.value
+        pointUpdatesRemaining = form.pointUpdatesRemaining.value
+        uploadsDone = form.uploadsDone.value
+        uploadsRemaining = form.uploadsRemaining.value
+        isLocked = form.isLocked.value
+        canEditName = form.canEditName.value
+        canChangePoints = form.canChangePoints.value
+        canUpload = form.canUpload.value
+        isUploading = form.isUploading.value
+    }
+
+    /// A state written out field by field, for a spec that pins every value.
+    public init(
+        name: String, points: Double, pointsText: String, step: Double, min: Double, max: Double,
+        issues: [ValidationIssue], isValid: Bool, pointUpdatesRemaining: Int, uploadsDone: Int,
+        uploadsRemaining: Int, isLocked: Bool, canEditName: Bool, canChangePoints: Bool, canUpload: Bool,
+        isUploading: Bool
+    ) {
+        self.name = name
+        self.points = points
+        self.pointsText = pointsText
+        self.step = step
+        self.min = min
+        self.max = max
+        self.issues = issues
+        self.isValid = isValid
+        self.pointUpdatesRemaining = pointUpdatesRemaining
+        self.uploadsDone = uploadsDone
+        self.uploadsRemaining = uploadsRemaining
+        self.isLocked = isLocked
+        self.canEditName = canEditName
+        self.canChangePoints = canChangePoints
+        self.canUpload = canUpload
+        self.isUploading = isUploading
+    }
+
+    /// A copy with some fields changed.
+    public func with(_ change: (inout PlayerFormState) -> Void) -> PlayerFormState {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+}
+
+/// A tester of the player form: its whole state, and its two signals.
+public typealias PlayerFormTester = ViewModelTester<PlayerViewModel, PlayerFormState>
+
+extension ViewModelTester where Model == PlayerViewModel, State == PlayerFormState {
+    /// Starts watching `form`: its ``PlayerFormState``, ``PlayerViewModel/forbiddenNameEntered``,
+    /// ``PlayerViewModel/messages``, and the signals of `alsoWatching` (such as
+    /// `.signal(\.name.changes)` to receive each value the name passes through).
+    public convenience init(
+        _ form: PlayerViewModel, exhaustivity: Exhaustivity = .on,
+        alsoWatching extra: [EventStream<PlayerViewModel>] = [],
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) {
+        self.init(
+            form, exhaustivity: exhaustivity, state: PlayerFormState.init,
+            events: [.signal(\.forbiddenNameEntered), .signal(\.messages)] + extra, fileID: fileID,
+            filePath: filePath, line: line, column: column)
+    }
+}
