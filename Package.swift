@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // Property-based specs (random inputs, shrinking) for the tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // SQLite access for the score store: transactions, migrations, prepared statements, and a
+        // busy handler and interrupt for a database another process holds.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.
@@ -23,6 +26,13 @@ let package = Package(
         .target(name: "PlayerForm", dependencies: ["ReactiveCore"]),
         // The score store on disk: an append-only JSON Lines file shared by several processes.
         .target(name: "PlayerFormStore", dependencies: ["PlayerForm"]),
+        // The score store in a SQLite database (through GRDB): the executable's default.
+        .target(
+            name: "PlayerFormSQLite",
+            dependencies: [
+                "PlayerForm", "PlayerFormStore", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         // Escaping of user text for terminals, and JSON string literals: one rule for every front end.
         .target(name: "PlayerFormText"),
         // Streaming readers of player record files (JSON Lines, CSV) and the batch validator that
@@ -81,7 +91,8 @@ let package = Package(
         .testTarget(
             name: "PlayerFormStoreTests",
             dependencies: [
-                "PlayerForm", "PlayerFormStore", "PlayerFormTesting", "ReactiveCore", "ScoreStoreProbe",
+                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormTesting", "ReactiveCore",
+                "ScoreStoreProbe",
             ]
         ),
         .testTarget(

@@ -1,0 +1,519 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import PlayerForm
+
+/// The score store in a SQLite database, shared safely by several processes.
+///
+/// - The database is in WAL mode with `synchronous=FULL`: an upload returns only after its
+///   transaction is committed and synced, so a record reported as kept survives a crash or a
+///   power cut.
+/// - A player is a row of its own (`player`), keyed by ``PlayerName/comparisonKey(_:)``, with
+///   the name, points and time of its latest record, its count of uploads and a dense
+///   `position` in roster order (order of first record). Scores are rows of `score`, each
+///   referring to its player. So every question of the roster costs O(log n) or O(rows asked
+///   for): a page is a range of `position`, a name is one index lookup, the count is the
+///   largest position. Deleting a player shifts the positions after it, O(players after it).
+/// - Every write transaction increments `meta.revision`, so ``revision()`` changes after any
+///   commit by any process.
+/// - A database another process keeps locked is waited for a bounded time (``busyTimeout``),
+///   saying so; Ctrl-C (cancelling the task) stops the wait.
+///
+/// ```swift
+/// let store = try SQLiteScoreStore(path: "scores.sqlite")
+/// let record = try await store.upload(name: "Colin", points: 100)
+/// ```
+public final class SQLiteScoreStore: ScoreStore, Sendable {
+    /// The database file.
+    public let path: String
+    /// How long an operation waits for a database that another process keeps locked.
+    public let busyTimeout: Duration
+    private let queue: DatabaseQueue
+    private let busy: BusyWait
+    private let now: @Sendable () -> Date
+    private let makeID: @Sendable () -> UUID
+
+    /// The `application_id` of a playerform score database ("PlFm"), set when the database is
+    /// created and checked when it is opened, so a SQLite file of another program is refused.
+    public static let applicationID: Int32 = 0x506C_466D
+
+    /// Opens the database at `path`, creating it (and its folders) when missing.
+    /// - Parameters:
+    ///   - busyTimeout: how long to wait for a database another process keeps locked.
+    ///   - waiting: told once per operation that waits for such a lock, with a sentence to show.
+    ///   - now: the clock that stamps uploads.
+    ///   - makeID: makes the identifier of each record.
+    /// - Throws: ``SQLiteStoreError`` naming the path: not a regular file, not a score database,
+    ///   a JSON Lines score file, locked for longer than `busyTimeout`, and so on.
+    public init(
+        path: String,
+        busyTimeout: Duration = .seconds(5),
+        waiting: @escaping @Sendable (String) -> Void = { _ in },
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> UUID = { UUID() }
+    ) throws(SQLiteStoreError) {
+        self.path = path
+        self.busyTimeout = busyTimeout
+        self.now = now
+        self.makeID = makeID
+        let busy = BusyWait(path: path, timeout: busyTimeout, announce: waiting)
+        self.busy = busy
+
+        let state = try StoreFile.inspect(path)
+        if state == .missing { try StoreFile.makeParentDirectories(of: path) }
+
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .callback { busy.shouldRetry($0) }
+        configuration.foreignKeysEnabled = true
+        configuration.label = "scores"
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let token = busy.makeToken()
+        busy.begin(token)
+        defer { busy.end() }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
+        }
+        if state == .missing { StoreFile.syncParent(of: path) }
+        let migrator = Self.migrator
+        do {
+            let complete = try queue.writeWithoutTransaction { db in
+                do {
+                    try Self.checkOwnership(db, path: path, migrator: migrator)
+                    return try migrator.hasCompletedMigrations(db)
+                } catch {
+                    let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
+                    throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
+                }
+            }
+            if !complete { try migrator.migrate(queue) }
+        } catch {
+            throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
+        }
+    }
+
+    /// `error` from opening the database, as a ``SQLiteStoreError``.
+    private static func openingError(
+        _ error: any Error, path: String, systemErrno: Int32, busy: BusyWait
+    ) -> SQLiteStoreError {
+        switch translate(error, path: path, systemErrno: systemErrno, busy: busy) {
+        case let error as SQLiteStoreError: error
+        case is CancellationError: .busy(path: path, waitedSeconds: busy.timeoutSeconds)
+        case let error: .sqlite(path: path, message: "\(error)")
+        }
+    }
+
+    // MARK: Schema
+
+    /// The versioned schema. A migration, once released, is never edited; a change is a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: players and scores") { db in
+            try db.execute(
+                sql: """
+                    PRAGMA application_id = \(applicationID);
+                    CREATE TABLE meta (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        revision INTEGER NOT NULL,
+                        legacy_import TEXT
+                    );
+                    INSERT INTO meta (id, revision) VALUES (1, 0);
+                    CREATE TABLE player (
+                        id INTEGER PRIMARY KEY,
+                        key TEXT NOT NULL UNIQUE,
+                        position INTEGER NOT NULL,
+                        first_score INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        points REAL NOT NULL,
+                        uploaded_at INTEGER NOT NULL,
+                        uploads INTEGER NOT NULL
+                    );
+                    CREATE INDEX player_position ON player (position);
+                    CREATE TABLE score (
+                        seq INTEGER PRIMARY KEY,
+                        id TEXT NOT NULL UNIQUE,
+                        player_id INTEGER NOT NULL REFERENCES player (id) ON DELETE CASCADE,
+                        name TEXT NOT NULL,
+                        points REAL NOT NULL,
+                        uploaded_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX score_player ON score (player_id, seq);
+                    """)
+        }
+        return migrator
+    }
+
+    /// Refuses a database of another program, or of a newer schema.
+    private static func checkOwnership(_ db: Database, path: String, migrator: DatabaseMigrator) throws {
+        let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if application == applicationID {
+            if try migrator.hasBeenSuperseded(db) { throw SQLiteStoreError.newerSchema(path: path) }
+            return
+        }
+        let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+        if application != 0 || objects > 0 { throw SQLiteStoreError.foreignDatabase(path: path) }
+    }
+
+    // MARK: ScoreStore
+
+    public func upload(name: String, points: Double) async throws -> ScoreRecord {
+        guard points.isFinite else { throw SQLiteStoreError.notFinite(points: points) }
+        let record = ScoreRecord(
+            id: makeID(), name: name, points: points, uploadedAt: Self.rounded(now()))
+        return try await write { db in
+            _ = try Self.insert(record, into: db, cursor: nil)
+            return record
+        }
+    }
+
+    public func records() async throws -> [ScoreRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, points, uploaded_at FROM score ORDER BY seq")
+                .map { try Self.record($0, path: self.path) }
+        }
+    }
+
+    public func delete(ids: [UUID]) async throws {
+        guard !ids.isEmpty else { return }
+        try await write { db in try Self.delete(ids: ids.map(\.uuidString), in: db) }
+    }
+
+    public func read() async throws -> ScoreReading {
+        ScoreReading(records: try await records())
+    }
+
+    public func playerCount() async throws -> Int {
+        try await read { db in try Self.count(db) }
+    }
+
+    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+        guard limit > 0 else { return [] }
+        return try await read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, name, points, uploaded_at FROM player
+                    WHERE position >= ? ORDER BY position LIMIT ?
+                    """,
+                arguments: [max(offset, 0), limit])
+            return try Self.players(rows, in: db)
+        }
+    }
+
+    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+        let key = PlayerName.comparisonKey(name)
+        return try await read { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT id, name, points, uploaded_at, position FROM player WHERE key = ?",
+                    arguments: [key])
+            else { return nil }
+            return (row[4], try Self.players([row], in: db)[0])
+        }
+    }
+
+    public func deletePlayer(named name: String) async throws -> Player? {
+        let key = PlayerName.comparisonKey(name)
+        return try await write { db in
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT id, name, points, uploaded_at, position FROM player WHERE key = ?",
+                    arguments: [key])
+            else { return nil }
+            let player = try Self.players([row], in: db)[0]
+            try Self.removePlayer(id: row[0], position: row[4], in: db)
+            return player
+        }
+    }
+
+    public func revision() async throws -> UInt64 {
+        try await read { db in
+            UInt64(bitPattern: try Int64.fetchOne(db, sql: "SELECT revision FROM meta") ?? 0)
+        }
+    }
+
+    // MARK: Writing
+
+    /// A prepared insertion for many records at once: the statements, and the next sequence
+    /// number and roster position, so that an import does not look them up for every record.
+    final class InsertCursor {
+        var nextSeq: Int64
+        var nextPosition: Int64
+
+        init(_ db: Database) throws {
+            nextSeq = (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) + 1 FROM score")) ?? 1
+            nextPosition = Int64(try SQLiteScoreStore.count(db))
+        }
+    }
+
+    /// Keeps `record` in `db`'s open transaction. Returns false when an identical record with
+    /// its id is already kept (a repeated import); throws when a different one is.
+    static func insert(_ record: ScoreRecord, into db: Database, cursor: InsertCursor?) throws -> Bool {
+        let id = record.id.uuidString
+        let milliseconds = Self.milliseconds(record.uploadedAt)
+        if let existing = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT name, points, uploaded_at FROM score WHERE id = ?"),
+            arguments: [id])
+        {
+            let name: String = existing[0]
+            let points: Double = existing[1]
+            let time: Int64 = existing[2]
+            guard name == record.name, points == record.points, time == milliseconds else {
+                throw SQLiteStoreError.conflictingRecord(id: id)
+            }
+            return false
+        }
+        let cursor = try cursor ?? InsertCursor(db)
+        let seq = cursor.nextSeq
+        let key = PlayerName.comparisonKey(record.name)
+        let playerID: Int64
+        if let found = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT id FROM player WHERE key = ?"), arguments: [key])
+        {
+            playerID = found
+            try db.cachedStatement(
+                sql: "UPDATE player SET name = ?, points = ?, uploaded_at = ?, uploads = uploads + 1 WHERE id = ?"
+            ).execute(arguments: [record.name, record.points, milliseconds, playerID])
+        } else {
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads)
+                    VALUES (?, ?, ?, ?, ?, ?, 1)
+                    """
+            ).execute(arguments: [key, cursor.nextPosition, seq, record.name, record.points, milliseconds])
+            playerID = db.lastInsertedRowID
+            cursor.nextPosition += 1
+        }
+        try db.cachedStatement(
+            sql: "INSERT INTO score (seq, id, player_id, name, points, uploaded_at) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [seq, id, playerID, record.name, record.points, milliseconds])
+        cursor.nextSeq += 1
+        return true
+    }
+
+    /// Removes the records with `ids` in `db`'s open transaction, and brings their players up to
+    /// date: a player with no record left is removed, one whose first record went moves to the
+    /// place of its new first record, one whose latest went shows its new latest.
+    static func delete(ids: [String], in db: Database) throws {
+        var affected: [Int64: Int] = [:]
+        for id in ids {
+            guard
+                let playerID = try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT player_id FROM score WHERE id = ?"), arguments: [id])
+            else { continue }
+            try db.cachedStatement(sql: "DELETE FROM score WHERE id = ?").execute(arguments: [id])
+            affected[playerID, default: 0] += 1
+        }
+        for (playerID, removed) in affected.sorted(by: { $0.key < $1.key }) {
+            guard
+                let player = try Row.fetchOne(
+                    db, sql: "SELECT position, first_score FROM player WHERE id = ?", arguments: [playerID])
+            else { continue }
+            let position: Int64 = player[0]
+            let oldFirst: Int64 = player[1]
+            guard
+                let latest = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT name, points, uploaded_at FROM score WHERE player_id = ?
+                        ORDER BY seq DESC LIMIT 1
+                        """, arguments: [playerID])
+            else {
+                try removePlayer(id: playerID, position: position, in: db)
+                continue
+            }
+            let first =
+                try Int64.fetchOne(
+                    db, sql: "SELECT seq FROM score WHERE player_id = ? ORDER BY seq LIMIT 1",
+                    arguments: [playerID]) ?? oldFirst
+            try db.execute(
+                sql: """
+                    UPDATE player SET name = ?, points = ?, uploaded_at = ?, uploads = uploads - ?,
+                    first_score = ? WHERE id = ?
+                    """,
+                arguments: [latest[0], latest[1], latest[2], removed, first, playerID])
+            if first != oldFirst {
+                // Rare: the player's first record went, so it moves back to where its new first
+                // record places it. O(players) once.
+                let place =
+                    try Int64.fetchOne(
+                        db, sql: "SELECT count(*) FROM player WHERE first_score < ? AND id != ?",
+                        arguments: [first, playerID]) ?? position
+                if place != position {
+                    try db.execute(
+                        sql: "UPDATE player SET position = position - 1 WHERE position > ? AND position <= ?",
+                        arguments: [position, place])
+                    try db.execute(
+                        sql: "UPDATE player SET position = ? WHERE id = ?", arguments: [place, playerID])
+                }
+            }
+        }
+        if !affected.isEmpty { try bumpRevision(db) }
+    }
+
+    /// Removes a player and (by cascade) its scores, and closes the gap in roster positions.
+    static func removePlayer(id: Int64, position: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM player WHERE id = ?", arguments: [id])
+        try db.execute(
+            sql: "UPDATE player SET position = position - 1 WHERE position > ?", arguments: [position])
+        try bumpRevision(db)
+    }
+
+    static func bumpRevision(_ db: Database) throws {
+        try db.cachedStatement(sql: "UPDATE meta SET revision = revision + 1").execute()
+    }
+
+    // MARK: Reading
+
+    static func count(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT IFNULL(MAX(position), -1) + 1 FROM player") ?? 0
+    }
+
+    /// The players of `rows` (id, name, points, uploaded_at), with their record ids.
+    private static func players(_ rows: [Row], in db: Database) throws -> [Player] {
+        guard !rows.isEmpty else { return [] }
+        let ids: [Int64] = rows.map { $0[0] }
+        var recordIDs: [Int64: [UUID]] = [:]
+        let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+        let cursor = try Row.fetchCursor(
+            db, sql: "SELECT player_id, id FROM score WHERE player_id IN (\(marks)) ORDER BY player_id, seq",
+            arguments: StatementArguments(ids))
+        while let row = try cursor.next() {
+            let text: String = row[1]
+            if let id = UUID(uuidString: text) { recordIDs[row[0], default: []].append(id) }
+        }
+        return rows.map { row in
+            Player(
+                name: row[1], points: row[2], uploadedAt: date(row[3]), recordIDs: recordIDs[row[0]] ?? [])
+        }
+    }
+
+    static func record(_ row: Row, path: String) throws -> ScoreRecord {
+        let text: String = row[0]
+        guard let id = UUID(uuidString: text) else {
+            throw SQLiteStoreError.corrupt(path: path, reason: "a score has the id \(text), which is not a UUID")
+        }
+        return ScoreRecord(id: id, name: row[1], points: row[2], uploadedAt: date(row[3]))
+    }
+
+    // MARK: Time
+
+    /// `date` to the millisecond, as the store keeps it.
+    static func rounded(_ date: Date) -> Date {
+        Self.date(milliseconds(date))
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    // MARK: Access
+
+    /// Runs `work` in one immediate write transaction that bumps the revision; returns once the
+    /// transaction is committed and synced.
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await access { db in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                result = try work(db)
+                try Self.bumpRevision(db)
+                return .commit
+            }
+            return result!
+        }
+    }
+
+    /// Runs `work` in one read transaction.
+    func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await access { db in
+            var result: T?
+            try db.inTransaction(.deferred) {
+                result = try work(db)
+                return .commit
+            }
+            return result!
+        }
+    }
+
+    /// Runs `work` on the connection, turning SQLite's errors into ``SQLiteStoreError``s naming
+    /// the file, and a cancelled task into `CancellationError`, also while waiting for a lock.
+    func access<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let busy = self.busy
+        let path = self.path
+        let token = busy.makeToken()
+        defer { busy.forget(token) }
+        return try await withTaskCancellationHandler {
+            try await queue.writeWithoutTransaction { db in
+                busy.begin(token)
+                defer { busy.end() }
+                do {
+                    return try work(db)
+                } catch {
+                    throw Self.translate(error, path: path, db: db, busy: busy)
+                }
+            }
+        } onCancel: {
+            busy.cancel(token)
+        }
+    }
+
+    /// Runs `work` on the connection synchronously, for batch work off the cooperative pool.
+    func accessSynchronously<T>(_ work: (Database) throws -> T) throws -> T {
+        let busy = self.busy
+        let path = self.path
+        let token = busy.makeToken()
+        return try queue.writeWithoutTransaction { db in
+            busy.begin(token)
+            defer { busy.end() }
+            do {
+                return try work(db)
+            } catch {
+                throw Self.translate(error, path: path, db: db, busy: busy)
+            }
+        }
+    }
+
+    private static func translate(_ error: any Error, path: String, db: Database, busy: BusyWait) -> any Error
+    {
+        let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
+        return translate(error, path: path, systemErrno: code, busy: busy)
+    }
+
+    private static func translate(
+        _ error: any Error, path: String, systemErrno: Int32, busy: BusyWait
+    ) -> any Error {
+        if error is SQLiteStoreError || error is CancellationError { return error }
+        guard let error = error as? DatabaseError else { return error }
+        let reason = systemErrno != 0 ? StoreFile.reason(systemErrno) : (error.message ?? "\(error)")
+        switch error.resultCode {
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            if busy.isCancelled { return CancellationError() }
+            return SQLiteStoreError.busy(path: path, waitedSeconds: busy.timeoutSeconds)
+        case .SQLITE_INTERRUPT:
+            return CancellationError()
+        case .SQLITE_FULL:
+            return SQLiteStoreError.diskFull(
+                path: path, reason: systemErrno != 0 ? reason : StoreFile.reason(ENOSPC))
+        case .SQLITE_IOERR:
+            return SQLiteStoreError.ioError(path: path, reason: reason)
+        case .SQLITE_NOTADB:
+            return SQLiteStoreError.notADatabase(path: path)
+        case .SQLITE_CORRUPT:
+            return SQLiteStoreError.corrupt(path: path, reason: error.message ?? "integrity check failed")
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
+            return SQLiteStoreError.cannotOpen(path: path, reason: reason)
+        case .SQLITE_CONSTRAINT:
+            return SQLiteStoreError.sqlite(path: path, message: error.message ?? "constraint failed")
+        default:
+            return SQLiteStoreError.sqlite(path: path, message: error.message ?? "\(error)")
+        }
+    }
+}
