@@ -11,8 +11,9 @@ let package = Package(
         .executable(name: "playerform", targets: ["playerform"]),
     ],
     dependencies: [
-        // Command-line parsing, help and usage errors (exit 64) for the executable only.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Command-line parsing, help and usage errors (exit 64) for the executable only; 1.6 for
+        // subcommands that read the main command's --store.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         // Property-based specs (random inputs, shrinking) for the tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // SQLite access for the score store: transactions, migrations, prepared statements, and a
@@ -30,7 +31,8 @@ let package = Package(
         .target(
             name: "PlayerFormSQLite",
             dependencies: [
-                "PlayerForm", "PlayerFormStore", .product(name: "GRDB", package: "GRDB.swift"),
+                "PlayerForm", "PlayerFormStore", "PlayerFormText",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         // Escaping of user text for terminals, and JSON string literals: one rule for every front end.
@@ -47,10 +49,13 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         // The terminal view of the player form and the roster: the REPL, its commands, rendering,
-        // line readers, and the score file it uses by default.
+        // line readers, and the score database it opens by default.
         .target(
             name: "PlayerFormTerminal",
-            dependencies: ["PlayerForm", "PlayerFormStore", "PlayerFormText", "ReactiveCore", "CReadline"]),
+            dependencies: [
+                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormText", "ReactiveCore",
+                "CReadline",
+            ]),
         // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
         .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
         // The thin executable: parses arguments and connects the layers.
@@ -59,6 +64,8 @@ let package = Package(
             dependencies: [
                 "PlayerForm",
                 "PlayerFormRecords",
+                "PlayerFormSQLite",
+                "PlayerFormStore",
                 "PlayerFormTerminal",
                 "PlayerFormText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -74,9 +81,14 @@ let package = Package(
             dependencies: ["PlayerForm", "PlayerFormStore", "ReactiveCore"],
             path: "Examples/HeadlessRoster"
         ),
-        // Drives a score file from a separate process, so the store specs can run real concurrent
-        // writers and kill one in the middle of a write.
-        .executableTarget(name: "ScoreStoreProbe", dependencies: ["PlayerForm", "PlayerFormStore"]),
+        // Drives a score file or database from a separate process, so the store specs can run real
+        // concurrent writers, kill one in the middle of a write, and hold a lock.
+        .executableTarget(
+            name: "ScoreStoreProbe",
+            dependencies: [
+                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
         .testTarget(
             name: "PlayerFormRecordsTests",
@@ -92,7 +104,7 @@ let package = Package(
             name: "PlayerFormStoreTests",
             dependencies: [
                 "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormTesting", "ReactiveCore",
-                "ScoreStoreProbe",
+                "ScoreStoreProbe", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

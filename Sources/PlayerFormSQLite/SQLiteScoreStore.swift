@@ -67,9 +67,6 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         configuration.busyMode = .callback { busy.shouldRetry($0) }
         configuration.foreignKeysEnabled = true
         configuration.label = "scores"
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-        }
         let token = busy.makeToken()
         busy.begin(token)
         defer { busy.end() }
@@ -83,6 +80,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         do {
             let complete = try queue.writeWithoutTransaction { db in
                 do {
+                    // After GRDB's WAL set-up, which chooses NORMAL: FULL syncs the WAL at every
+                    // commit, so an acknowledged upload survives a power cut too.
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
                     try Self.checkOwnership(db, path: path, migrator: migrator)
                     return try migrator.hasCompletedMigrations(db)
                 } catch {
@@ -276,7 +276,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         {
             playerID = found
             try db.cachedStatement(
-                sql: "UPDATE player SET name = ?, points = ?, uploaded_at = ?, uploads = uploads + 1 WHERE id = ?"
+                sql:
+                    "UPDATE player SET name = ?, points = ?, uploaded_at = ?, uploads = uploads + 1 WHERE id = ?"
             ).execute(arguments: [record.name, record.points, milliseconds, playerID])
         } else {
             try db.cachedStatement(
@@ -395,7 +396,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     static func record(_ row: Row, path: String) throws -> ScoreRecord {
         let text: String = row[0]
         guard let id = UUID(uuidString: text) else {
-            throw SQLiteStoreError.corrupt(path: path, reason: "a score has the id \(text), which is not a UUID")
+            throw SQLiteStoreError.corrupt(
+                path: path, reason: "a score has the id \(text), which is not a UUID")
         }
         return ScoreRecord(id: id, name: row[1], points: row[2], uploadedAt: date(row[3]))
     }

@@ -3,8 +3,9 @@
 public enum SQLiteStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The path names something that is not a regular file: a folder, a FIFO, a device, a socket.
     case notAFile(path: String, kind: String)
-    /// The file is a score file of an earlier version (JSON Lines), which is imported, not opened.
-    case jsonLinesScoreFile(path: String)
+    /// The file is a score file (the JSON Lines of earlier versions, or an export), which is
+    /// imported, not opened.
+    case scoreFile(path: String)
     /// The file is not a SQLite database.
     case notADatabase(path: String)
     /// The file is a SQLite database made by another program.
@@ -34,8 +35,8 @@ public enum SQLiteStoreError: Error, Equatable, Sendable, CustomStringConvertibl
         switch self {
         case .notAFile(let path, let kind):
             "\(path): is \(kind), not a score database; name a regular file"
-        case .jsonLinesScoreFile(let path):
-            "\(path): is a JSON Lines score file of an earlier version, not a score database; "
+        case .scoreFile(let path):
+            "\(path): is a file of score records, not a score database; "
                 + "import it with: playerform import \(path)"
         case .notADatabase(let path):
             "\(path): is not a SQLite database; name a score database or a new file"
@@ -72,7 +73,7 @@ public enum SQLiteStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     /// database another process keeps locked.
     public var exitStatus: Int32 {
         switch self {
-        case .jsonLinesScoreFile, .notADatabase, .foreignDatabase, .newerSchema, .corrupt,
+        case .scoreFile, .notADatabase, .foreignDatabase, .newerSchema, .corrupt,
             .conflictingRecord, .notFinite:
             65
         case .notAFile, .cannotOpen: 66

@@ -40,17 +40,23 @@ enum StoreFile {
         guard count >= 0 else { throw .ioError(path: path, reason: reason(errno)) }
         head.removeSubrange(count...)
         if head.starts(with: sqliteMagic) { return .database }
-        if looksLikeJSONLines(head) { throw .jsonLinesScoreFile(path: path) }
+        if looksLikeScoreFile(head) { throw .scoreFile(path: path) }
         throw .notADatabase(path: path)
     }
 
-    /// Whether `head` begins like a JSON Lines score file: an object with a `kind` of score or delete.
-    private static func looksLikeJSONLines(_ head: [UInt8]) -> Bool {
-        guard let first = head.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
-            head[first] == UInt8(ascii: "{")
-        else { return false }
+    /// Whether `head` begins like a score file: the JSON Lines of earlier versions (objects with
+    /// a `kind`), or what `playerform export` writes (JSON Lines with `id` and `uploadedAt`, or
+    /// CSV with that header).
+    private static func looksLikeScoreFile(_ head: [UInt8]) -> Bool {
+        guard let first = head.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            return false
+        }
         let text = String(decoding: head[first...], as: UTF8.self)
-        return text.contains("\"kind\":\"score\"") || text.contains("\"kind\":\"delete\"")
+        if head[first] == UInt8(ascii: "{") {
+            return text.contains("\"kind\":\"score\"") || text.contains("\"kind\":\"delete\"")
+                || (text.contains("\"id\"") && text.contains("\"uploadedAt\""))
+        }
+        return text.lowercased().hasPrefix("id,name,points,uploadedat")
     }
 
     /// Makes the folders above `path`, one at a time, syncing each parent so a new folder survives

@@ -13,7 +13,8 @@ struct StoredLine: Codable, Equatable {
         case delete
     }
 
-    var kind: Kind
+    /// Absent in the lines `playerform export` writes, which are all scores.
+    var kind: Kind?
     var id: UUID?
     var name: String?
     var points: Double?
@@ -38,7 +39,7 @@ struct StoredLine: Codable, Equatable {
     }
 
     func content() throws(LineError) -> Content {
-        switch kind {
+        switch kind ?? .score {
         case .score:
             guard let id else { throw .missing("id") }
             guard let name else { throw .missing("name") }
@@ -66,19 +67,20 @@ struct StoredLine: Codable, Equatable {
     }
 }
 
-/// Times of upload as the file writes them: ISO 8601 in UTC with milliseconds. Dates are rounded
+/// Times of upload as score files write them: ISO 8601 in UTC with milliseconds. Dates are rounded
 /// to whole milliseconds before they are kept, so a record reads back equal to the one returned.
-enum Timestamp {
+public enum Timestamp {
     private static let seconds = Date.ISO8601FormatStyle()
     private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    static func rounded(_ date: Date) -> Date {
+    /// `date` to the nearest whole millisecond.
+    public static func rounded(_ date: Date) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
     }
 
     /// The text of `date` to the millisecond; written from whole milliseconds, since formatting
     /// the fraction of a binary number of seconds can truncate .123 to .122.
-    static func text(_ date: Date) -> String {
+    public static func text(_ date: Date) -> String {
         let total = milliseconds(date)
         let (whole, fraction) = (total.quotientAndRemainder(dividingBy: 1000))
         let (second, millisecond) = fraction < 0 ? (whole - 1, fraction + 1000) : (whole, fraction)
@@ -87,7 +89,8 @@ enum Timestamp {
         return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
-    static func date(_ text: String) -> Date? {
+    /// The date of `text` (ISO 8601 with fractional seconds), rounded to the millisecond.
+    public static func date(_ text: String) -> Date? {
         (try? fractional.parse(text)).map(rounded)
     }
 
