@@ -63,7 +63,15 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         if state == .missing { try StoreFile.makeParentDirectories(of: path) }
 
         var configuration = Configuration()
-        configuration.journalMode = .wal
+        // WAL is set here rather than with GRDB's `journalMode = .wal`, which writes to the
+        // database on opening when the WAL file is empty, and so waits for any other writer.
+        configuration.prepareDatabase { db in
+            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            // FULL syncs the WAL at every commit, so an acknowledged upload survives a power cut.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
         configuration.busyMode = .callback { busy.shouldRetry($0) }
         configuration.foreignKeysEnabled = true
         configuration.label = "scores"
@@ -80,9 +88,6 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         do {
             let complete = try queue.writeWithoutTransaction { db in
                 do {
-                    // After GRDB's WAL set-up, which chooses NORMAL: FULL syncs the WAL at every
-                    // commit, so an acknowledged upload survives a power cut too.
-                    try db.execute(sql: "PRAGMA synchronous = FULL")
                     try Self.checkOwnership(db, path: path, migrator: migrator)
                     return try migrator.hasCompletedMigrations(db)
                 } catch {

@@ -276,10 +276,11 @@ struct InteractiveTests {
         try terminal.keys("C-d")
         #expect(try terminal.waitForExit() == 0)
         // The default store is under XDG_DATA_HOME: the add and the deletion were kept there.
-        let kept = try String(
-            contentsOf: home.appendingPathComponent("data/playerform/scores.jsonl"), encoding: .utf8)
-        #expect(kept.split(separator: "\n").count == 2)
-        #expect(kept.contains("\"kind\":\"delete\""))
+        let data = home.appendingPathComponent("data")
+        #expect(FileManager.default.fileExists(atPath: data.path + "/playerform/scores.sqlite"))
+        let kept = try BuiltBinary.run(["export"], environment: ["XDG_DATA_HOME": data.path])
+        #expect(kept.status == 0)
+        #expect(kept.outputLines.isEmpty)
         // Answers are not commands: the history holds the commands only.
         let commands = try String(contentsOf: history, encoding: .utf8).split(separator: "\n")
         #expect(commands == ["add Bob 120", "delete 1"])
