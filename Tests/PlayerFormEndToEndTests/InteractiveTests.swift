@@ -248,6 +248,36 @@ struct InteractiveTests {
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("state").path))
     }
 
+    @Test("Ctrl-C while an upload waits for a database another process holds stops the wait")
+    func cancelWaitingForLock() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = home.appendingPathComponent("data/playerform/scores.sqlite").path
+        #expect(
+            try BuiltBinary.run(
+                ["import", "-"], environment: ["XDG_DATA_HOME": home.appendingPathComponent("data").path]
+            ).status == 0)
+        let holder = try BuiltBinary.Session(
+            ["-cmd", "BEGIN EXCLUSIVE;", "-cmd", "SELECT 'holding';", database],
+            executable: "/usr/bin/sqlite3")
+        #expect(holder.nextOutput() == "holding\n")
+        defer { _ = try? holder.finish() }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start([
+            "--history-file", "/dev/null", "--upload-delay-milliseconds", "0", "--busy-timeout-milliseconds",
+            "600000",
+        ])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("upload")
+        try terminal.keys("Enter")
+        try terminal.waitFor("waiting up to 600 s (Ctrl-C stops waiting)")
+        try terminal.keys("C-c")
+        try terminal.waitFor("error: Upload of Colin was cancelled")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test("at a terminal, delete asks Delete NAME? [y/N] and deletes only after y")
     func deleteAsks() throws {
         defer { try? FileManager.default.removeItem(at: home) }
