@@ -170,7 +170,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         let record = ScoreRecord(
             id: makeID(), name: name, points: points, uploadedAt: Self.rounded(now()))
         return try await write { db in
-            _ = try Self.insert(record, into: db, cursor: nil)
+            _ = try Self.insert(record, into: db)
             return record
         }
     }
@@ -243,62 +243,104 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     // MARK: Writing
 
-    /// A prepared insertion for many records at once: the statements, and the next sequence
-    /// number and roster position, so that an import does not look them up for every record.
+    /// A prepared insertion for many records at once, within one transaction: the statements,
+    /// bound and stepped through SQLite's C interface, and the next sequence number and roster
+    /// position, so that an import looks nothing up twice.
     final class InsertCursor {
         var nextSeq: Int64
         var nextPosition: Int64
+        private let connection: OpaquePointer
+        private let findScore: RawStatement
+        private let findPlayer: RawStatement
+        private let updatePlayer: RawStatement
+        private let insertPlayer: RawStatement
+        private let insertScore: RawStatement
 
         init(_ db: Database) throws {
             nextSeq = (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) + 1 FROM score")) ?? 1
             nextPosition = Int64(try SQLiteScoreStore.count(db))
+            guard let connection = db.sqliteConnection else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE)
+            }
+            self.connection = connection
+            findScore = try RawStatement(
+                connection, "SELECT name, points, uploaded_at FROM score WHERE id = ?1")
+            findPlayer = try RawStatement(connection, "SELECT id FROM player WHERE key = ?1")
+            updatePlayer = try RawStatement(
+                connection,
+                "UPDATE player SET name = ?1, points = ?2, uploaded_at = ?3, uploads = uploads + 1 WHERE id = ?4"
+            )
+            insertPlayer = try RawStatement(
+                connection,
+                """
+                INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)
+                """)
+            insertScore = try RawStatement(
+                connection,
+                "INSERT INTO score (seq, id, player_id, name, points, uploaded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+            )
+        }
+
+        /// Reads the roster's size again, after a deletion in the same transaction.
+        func refresh(_ db: Database) throws {
+            nextPosition = Int64(try SQLiteScoreStore.count(db))
+        }
+
+        /// Keeps `record`. Returns false when an identical record with its id is already kept (a
+        /// repeated import); throws when a different one is.
+        func insert(_ record: ScoreRecord) throws -> Bool {
+            let id = record.id.uuidString
+            let milliseconds = SQLiteScoreStore.milliseconds(record.uploadedAt)
+            findScore.bind(1, id)
+            if try findScore.step() {
+                let same =
+                    findScore.text(0) == record.name && findScore.double(1) == record.points
+                    && findScore.int(2) == milliseconds
+                findScore.reset()
+                guard same else { throw SQLiteStoreError.conflictingRecord(id: id) }
+                return false
+            }
+            findScore.reset()
+            let seq = nextSeq
+            let key = PlayerName.comparisonKey(record.name)
+            findPlayer.bind(1, key)
+            let playerID: Int64
+            if try findPlayer.step() {
+                playerID = findPlayer.int(0)
+                findPlayer.reset()
+                updatePlayer.bind(1, record.name)
+                updatePlayer.bind(2, record.points)
+                updatePlayer.bind(3, milliseconds)
+                updatePlayer.bind(4, playerID)
+                try updatePlayer.run()
+            } else {
+                findPlayer.reset()
+                insertPlayer.bind(1, key)
+                insertPlayer.bind(2, nextPosition)
+                insertPlayer.bind(3, seq)
+                insertPlayer.bind(4, record.name)
+                insertPlayer.bind(5, record.points)
+                insertPlayer.bind(6, milliseconds)
+                try insertPlayer.run()
+                playerID = sqlite3_last_insert_rowid(connection)
+                nextPosition += 1
+            }
+            insertScore.bind(1, seq)
+            insertScore.bind(2, id)
+            insertScore.bind(3, playerID)
+            insertScore.bind(4, record.name)
+            insertScore.bind(5, record.points)
+            insertScore.bind(6, milliseconds)
+            try insertScore.run()
+            nextSeq += 1
+            return true
         }
     }
 
-    /// Keeps `record` in `db`'s open transaction. Returns false when an identical record with
-    /// its id is already kept (a repeated import); throws when a different one is.
-    static func insert(_ record: ScoreRecord, into db: Database, cursor: InsertCursor?) throws -> Bool {
-        let id = record.id.uuidString
-        let milliseconds = Self.milliseconds(record.uploadedAt)
-        if let existing = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT name, points, uploaded_at FROM score WHERE id = ?"),
-            arguments: [id])
-        {
-            let name: String = existing[0]
-            let points: Double = existing[1]
-            let time: Int64 = existing[2]
-            guard name == record.name, points == record.points, time == milliseconds else {
-                throw SQLiteStoreError.conflictingRecord(id: id)
-            }
-            return false
-        }
-        let cursor = try cursor ?? InsertCursor(db)
-        let seq = cursor.nextSeq
-        let key = PlayerName.comparisonKey(record.name)
-        let playerID: Int64
-        if let found = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT id FROM player WHERE key = ?"), arguments: [key])
-        {
-            playerID = found
-            try db.cachedStatement(
-                sql:
-                    "UPDATE player SET name = ?, points = ?, uploaded_at = ?, uploads = uploads + 1 WHERE id = ?"
-            ).execute(arguments: [record.name, record.points, milliseconds, playerID])
-        } else {
-            try db.cachedStatement(
-                sql: """
-                    INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads)
-                    VALUES (?, ?, ?, ?, ?, ?, 1)
-                    """
-            ).execute(arguments: [key, cursor.nextPosition, seq, record.name, record.points, milliseconds])
-            playerID = db.lastInsertedRowID
-            cursor.nextPosition += 1
-        }
-        try db.cachedStatement(
-            sql: "INSERT INTO score (seq, id, player_id, name, points, uploaded_at) VALUES (?, ?, ?, ?, ?, ?)"
-        ).execute(arguments: [seq, id, playerID, record.name, record.points, milliseconds])
-        cursor.nextSeq += 1
-        return true
+    /// Keeps `record` in `db`'s open transaction; see ``InsertCursor/insert(_:)``.
+    static func insert(_ record: ScoreRecord, into db: Database) throws -> Bool {
+        try InsertCursor(db).insert(record)
     }
 
     /// Removes the records with `ids` in `db`'s open transaction, and brings their players up to

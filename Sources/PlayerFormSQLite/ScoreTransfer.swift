@@ -56,6 +56,8 @@ extension SQLiteScoreStore {
     ) throws -> ImportSummary {
         var summary = ImportSummary()
         var done = 0
+        // A page cache of up to 256 MiB keeps the indexes of a large import in memory.
+        try accessSynchronously { db in try db.execute(sql: "PRAGMA cache_size = -262144") }
         var finished = false
         while !finished {
             try accessSynchronously { db in
@@ -74,7 +76,7 @@ extension SQLiteScoreStore {
                             summary.deleted += 1
                         case .record(let record):
                             do {
-                                if try Self.insert(record, into: db, cursor: cursor) {
+                                if try cursor.insert(record) {
                                     summary.added += 1
                                     changed = true
                                 } else {
@@ -86,6 +88,7 @@ extension SQLiteScoreStore {
                         case .deletion(let ids):
                             let before = try Self.scoreCount(db, ids: ids)
                             try Self.delete(ids: ids.map(\.uuidString), in: db)
+                            try cursor.refresh(db)
                             summary.deleted += before
                             changed = changed || before > 0
                         case .problem(let message):

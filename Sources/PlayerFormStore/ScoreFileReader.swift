@@ -94,7 +94,7 @@ public final class ScoreFileReader {
     public func next() throws(StoreError) -> Item? {
         while let line = try nextLine() {
             let number = lineNumber
-            if deletionsOnly && line.firstRange(of: Self.deletionMark) == nil { continue }
+            if deletionsOnly && !Self.contains(line, Self.deletionMark) { continue }
             guard let first = line.firstIndex(where: { !Self.isBlank($0) }) else { continue }
             if format == nil { format = line[first] == UInt8(ascii: "{") ? .jsonl : .csv }
             switch format {
@@ -110,6 +110,7 @@ public final class ScoreFileReader {
     // MARK: JSON Lines
 
     private func jsonItem(_ line: ArraySlice<UInt8>, number: Int) -> Item {
+        if let record = line.withUnsafeBufferPointer(ScoreLineParser.record) { return .record(record) }
         do {
             let stored = try decoder.decode(StoredLine.self, from: Data(line))
             switch try stored.content() {
@@ -253,6 +254,24 @@ public final class ScoreFileReader {
             buffer.removeSubrange((old + got)...)
             bytesRead += Int64(got)
             if got == 0 { atEnd = true }
+        }
+    }
+
+    /// Whether `line` contains `mark`.
+    private static func contains(_ line: ArraySlice<UInt8>, _ mark: [UInt8]) -> Bool {
+        line.withUnsafeBufferPointer { bytes in
+            guard bytes.count >= mark.count else { return false }
+            var index = 0
+            let last = bytes.count - mark.count
+            while index <= last {
+                if bytes[index] == mark[0] {
+                    var matched = 1
+                    while matched < mark.count && bytes[index + matched] == mark[matched] { matched += 1 }
+                    if matched == mark.count { return true }
+                }
+                index += 1
+            }
+            return false
         }
     }
 

@@ -91,7 +91,50 @@ public enum Timestamp {
 
     /// The date of `text` (ISO 8601 with fractional seconds), rounded to the millisecond.
     public static func date(_ text: String) -> Date? {
-        (try? fractional.parse(text)).map(rounded)
+        if let milliseconds = quickMilliseconds(text) {
+            return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        }
+        return (try? fractional.parse(text)).map(rounded)
+    }
+
+    /// The milliseconds of the form score files write, `YYYY-MM-DDTHH:MM:SS.mmmZ`, read without a
+    /// date parser; nil for any other form, which the full parser then reads.
+    static func quickMilliseconds(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { bytes -> Int64? in
+            guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54,
+                bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
+            else { return nil }
+            func digits(_ from: Int, _ count: Int) -> Int64? {
+                var value: Int64 = 0
+                for index in from..<(from + count) {
+                    let digit = Int64(bytes[index]) - 0x30
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+                let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+                let millisecond = digits(20, 3), (1...12).contains(month), hour < 24, minute < 60,
+                second < 60
+            else { return nil }
+            let leap = isLeap(year)
+            let lengths: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            guard day >= 1, day <= lengths[Int(month - 1)] else { return nil }
+            // Days from 1970-01-01 (the proleptic Gregorian calendar, years counted from March).
+            let shiftedYear = month <= 2 ? year - 1 : year
+            let era = shiftedYear / 400
+            let yearOfEra = shiftedYear - era * 400
+            let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        }
+    }
+
+    private static func isLeap(_ year: Int64) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
     private static func milliseconds(_ date: Date) -> Int64 {
