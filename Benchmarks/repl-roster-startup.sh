@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Start-up of the REPL with its score file: `quit` piped into `playerform` (release build) with an
-# empty score file and with one of N players (one upload each), side by side in one run. The REPL
-# reads the whole file and builds the roster before the first command. Prints the medians and the
-# ratio to the empty file.
+# Start-up of the REPL with its score database: `quit` piped into `playerform` (release build) with
+# an empty database and with one of N players (one upload each, imported), side by side in one run.
+# Prints the medians and the ratio to the empty database.
 #
 #   Benchmarks/repl-roster-startup.sh [players] [rounds]
 set -euo pipefail
@@ -20,17 +19,19 @@ python3 - "$players" "$rounds" "$playerform" "$work" <<'PY'
 import os, statistics, subprocess, sys, time, uuid
 
 players, rounds, playerform, work = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
-empty = os.path.join(work, "empty.jsonl")
-full = os.path.join(work, "full.jsonl")
-open(empty, "w").close()
-with open(full, "w") as file:
+empty = os.path.join(work, "empty.sqlite")
+full = os.path.join(work, "full.sqlite")
+records = os.path.join(work, "full.jsonl")
+with open(records, "w") as file:
     for index in range(players):
         file.write(
             '{"id":"%s","kind":"score","name":"Player %d","points":%d,"uploadedAt":"2026-11-21T08:00:00.000Z"}\n'
             % (str(uuid.uuid4()).upper(), index, index % 10000))
+subprocess.run([playerform, "--store", empty, "import", "-"], stdin=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+subprocess.run([playerform, "--store", full, "import", records], stderr=subprocess.DEVNULL, check=True)
 
 candidates = {
-    "empty score file": [playerform, "--store", empty],
+    "empty database": [playerform, "--store", empty],
     f"{players} players": [playerform, "--store", full],
 }
 times = {name: [] for name in candidates}
@@ -39,7 +40,7 @@ for _ in range(rounds):
         start = time.perf_counter()
         subprocess.run(command, input=b"quit\n", stdout=subprocess.DEVNULL, check=True)
         times[name].append(time.perf_counter() - start)
-base = statistics.median(times["empty score file"])
+base = statistics.median(times["empty database"])
 for name, values in times.items():
     median = statistics.median(values)
     print(f"{name:<20} median {median * 1000:8.1f} ms  ({median / base:6.1f} x empty)")

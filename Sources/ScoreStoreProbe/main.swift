@@ -17,6 +17,10 @@
 //   ScoreStoreProbe db-watch PATH COUNT          reads the store until it holds COUNT records,
 //                                                failing if a reading ever shows fewer than the one
 //                                                before; prints "saw COUNT in N readings"
+//   ScoreStoreProbe db-time PATH COUNT           times COUNT uploads, pages of 40 at the end of the
+//                                                roster, counts and lookups by name; prints the
+//                                                median of each in microseconds (for
+//                                                Benchmarks/store.sh)
 //   ScoreStoreProbe db-hold PATH                 holds the database with BEGIN EXCLUSIVE, prints
 //                                                "holding", and lets go when standard input ends
 //
@@ -103,6 +107,39 @@ do {
             last = count
         }
         say("saw \(last) in \(readings) readings")
+    case "db-time":
+        guard arguments.count == 3, let count = Int(arguments[2]), count > 0 else {
+            fail("usage: ScoreStoreProbe db-time PATH COUNT", status: 64)
+        }
+        let database = try SQLiteScoreStore(path: arguments[1])
+        func median(_ work: @escaping @Sendable () async throws -> Void) throws -> Double {
+            var samples: [Double] = []
+            for _ in 0..<count {
+                let started = ContinuousClock.now
+                try wait { try await work() }
+                let elapsed = ContinuousClock.now - started
+                samples.append(
+                    Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+            }
+            return samples.sorted()[samples.count / 2]
+        }
+        let tag = UUID().uuidString.prefix(8)
+        let counter = Mutex(0)
+        let upload = try median {
+            let index = counter.withLock {
+                $0 += 1
+                return $0
+            }
+            _ = try await database.upload(name: "Timed \(tag) \(index)", points: 1)
+        }
+        let total = try wait { try await database.playerCount() }
+        let page = try median { _ = try await database.players(from: max(total - 40, 0), limit: 40) }
+        let size = try median { _ = try await database.playerCount() }
+        let find = try median { _ = try await database.player(named: "timed \(tag) 1") }
+        let revision = try median { _ = try await database.revision() }
+        say(
+            "upload \(Int(upload)) us, last page \(Int(page)) us, count \(Int(size)) us, "
+                + "find \(Int(find)) us, revision \(Int(revision)) us")
     case "db-hold":
         let queue = try DatabaseQueue(path: arguments[1])
         try queue.writeWithoutTransaction { db in
