@@ -19,7 +19,8 @@ struct ScoreFileReaderTests {
             #expect(Timestamp.date(text) == (try? style.parse(text)).map(Timestamp.rounded), "\(text)")
         }
         for text in [
-            "2026-02-29T00:00:00.000Z", "1900-02-29T00:00:00.000Z", "2026-13-01T00:00:00.000Z", "2026-01-01T24:00:00.000Z",
+            "2026-02-29T00:00:00.000Z", "1900-02-29T00:00:00.000Z", "2026-13-01T00:00:00.000Z",
+            "2026-01-01T24:00:00.000Z",
             "2026-01-01T00:00:00.00Z", "2026-01-01 00:00:00.000Z", "2026-01-01T00:00:00.000+01:00",
         ] {
             #expect(Timestamp.quickMilliseconds(text) == nil, "\(text)")
