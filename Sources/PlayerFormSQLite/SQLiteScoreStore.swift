@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import PlayerForm
+import PlayerFormStore
 
 /// The score store in a SQLite database, shared safely by several processes.
 ///
@@ -198,14 +199,48 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     public func players(from offset: Int, limit: Int) async throws -> [Player] {
         guard limit > 0 else { return [] }
         return try await read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, name, points, uploaded_at FROM player
-                    WHERE position >= ? ORDER BY position LIMIT ?
-                    """,
-                arguments: [max(offset, 0), limit])
-            return try Self.players(rows, in: db)
+            guard let connection = db.sqliteConnection else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE)
+            }
+            // One statement: the window of players by position, each with its record ids.
+            let statement = try RawStatement(
+                connection,
+                """
+                SELECT p.id, p.name, p.points, p.uploaded_at, s.id
+                FROM (SELECT id, name, points, uploaded_at, position FROM player
+                      WHERE position >= ?1 ORDER BY position LIMIT ?2) AS p
+                JOIN score AS s ON s.player_id = p.id
+                ORDER BY p.position, s.seq
+                """)
+            statement.bind(1, Int64(max(offset, 0)))
+            statement.bind(2, Int64(limit))
+            var players: [Player] = []
+            var current: (id: Int64, name: String, points: Double, time: Int64, records: [UUID])?
+            while try statement.step() {
+                let id = statement.int(0)
+                if current?.id != id {
+                    if let done = current {
+                        players.append(
+                            Player(
+                                name: done.name, points: done.points, uploadedAt: Self.date(done.time),
+                                recordIDs: done.records))
+                    }
+                    current = (id, statement.text(1), statement.double(2), statement.int(3), [])
+                }
+                let text = statement.text(4)
+                guard let record = RecordID.uuid(text) else {
+                    throw SQLiteStoreError.corrupt(
+                        path: self.path, reason: "a score has the id \(text), which is not a UUID")
+                }
+                current?.records.append(record)
+            }
+            if let done = current {
+                players.append(
+                    Player(
+                        name: done.name, points: done.points, uploadedAt: Self.date(done.time),
+                        recordIDs: done.records))
+            }
+            return players
         }
     }
 
@@ -432,7 +467,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             arguments: StatementArguments(ids))
         while let row = try cursor.next() {
             let text: String = row[1]
-            if let id = UUID(uuidString: text) { recordIDs[row[0], default: []].append(id) }
+            if let id = RecordID.uuid(text) { recordIDs[row[0], default: []].append(id) }
         }
         return rows.map { row in
             Player(
@@ -442,7 +477,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     static func record(_ row: Row, path: String) throws -> ScoreRecord {
         let text: String = row[0]
-        guard let id = UUID(uuidString: text) else {
+        guard let id = RecordID.uuid(text) else {
             throw SQLiteStoreError.corrupt(
                 path: path, reason: "a score has the id \(text), which is not a UUID")
         }

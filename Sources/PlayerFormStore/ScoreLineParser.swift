@@ -1,6 +1,15 @@
 import Foundation
 import PlayerForm
 
+/// Record identifiers as text.
+public enum RecordID {
+    /// The UUID of `text` (8-4-4-4-12 hexadecimal digits, either case); as `UUID(uuidString:)`,
+    /// without its `sscanf`.
+    public static func uuid(_ text: String) -> UUID? {
+        ScoreLineParser.uuid(text)
+    }
+}
+
 /// Reads the common score line quickly: a flat JSON object whose values are strings and numbers,
 /// with the keys `id`, `name`, `points`, `uploadedAt` and, optionally, `kind` ("score"). Anything
 /// else (a tombstone, an escape it does not know, a nested value, a repeated key) returns nil, and

@@ -29,7 +29,13 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         )
     }
 
-    static let all: [StoreKind] = [.inMemory, .sqlite]
+    static let file = StoreKind(name: "FileScoreStore") { now in
+        let path = try makeTemporaryFolder().appendingPathComponent("scores.jsonl").path
+        let rounded: @Sendable () -> Date = { Timestamp.rounded(now()) }
+        return (FileScoreStore(path: path, now: rounded), { FileScoreStore(path: path, now: rounded) })
+    }
+
+    static let all: [StoreKind] = [.inMemory, .sqlite, .file]
 }
 
 /// A clock that moves one millisecond each time it is read, so that every upload has its own
