@@ -84,10 +84,13 @@ public enum PlayerFormREPL {
                     "imported \(summary.added) scores from \(legacy) into \(options.storePath)\(skipped); "
                         + "the old file is left as it was")
             }
+        } catch let error as SQLiteStoreError {
+            report("could not import the old score file: \(error)")
+            return .failure(error)
         } catch {
-            let failure = error as? SQLiteStoreError ?? .sqlite(path: legacy, message: "\(error)")
-            report("could not import \(legacy): \(failure)")
-            return .failure(failure)
+            // The old file cannot be read: its error names it.
+            report("could not import the old score file: \(error)")
+            return .failure(.ioError(path: legacy, reason: "\(error)"))
         }
         return .success(store)
     }

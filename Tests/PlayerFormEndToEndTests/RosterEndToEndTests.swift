@@ -181,6 +181,22 @@ struct RosterEndToEndTests {
         #expect(try String(contentsOf: old, encoding: .utf8) == text)
     }
 
+    @Test("an old score file that cannot be read stops the program with a message naming it, touching nothing")
+    func legacyUnreadable() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let old = folder.appendingPathComponent("data/playerform/scores.jsonl").path
+        try FileManager.default.createDirectory(atPath: old, withIntermediateDirectories: true)
+        let run = try BuiltBinary.run(
+            input: Data("players\n".utf8), environment: ["XDG_DATA_HOME": folder.path + "/data"])
+        #expect(
+            run.errorLines == [
+                "playerform: could not import the old score file: \(old): cannot read the file: Is a directory"
+            ])
+        #expect(run.status == 74)
+        #expect(run.outputLines.isEmpty)
+    }
+
     @Test("the default store is $XDG_DATA_HOME/playerform/scores.sqlite, else under ~/.local/share")
     func defaultStore() throws {
         let folder = try BuiltBinary.temporaryFolder()
