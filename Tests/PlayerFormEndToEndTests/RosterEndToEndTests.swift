@@ -181,7 +181,8 @@ struct RosterEndToEndTests {
         #expect(try String(contentsOf: old, encoding: .utf8) == text)
     }
 
-    @Test("an old score file that cannot be read stops the program with a message naming it, touching nothing")
+    @Test(
+        "an old score file that cannot be read stops the program with a message naming it, touching nothing")
     func legacyUnreadable() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
