@@ -248,7 +248,7 @@ struct InteractiveTests {
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("state").path))
     }
 
-    @Test("Ctrl-C while an upload waits for a database another process holds stops the wait")
+    @Test("Ctrl-C while an upload or an add waits for a database another process holds stops the wait")
     func cancelWaitingForLock() throws {
         defer { try? FileManager.default.removeItem(at: home) }
         let database = home.appendingPathComponent("data/playerform/scores.sqlite").path
@@ -274,6 +274,13 @@ struct InteractiveTests {
         try terminal.waitFor("waiting up to 600 s (Ctrl-C stops waiting)")
         try terminal.keys("C-c")
         try terminal.waitFor("error: Upload of Colin was cancelled")
+        try terminal.type("add Ann 2")
+        try terminal.keys("Enter")
+        try terminal.waitFor("the second wait") {
+            $0.components(separatedBy: "waiting up to 600 s (Ctrl-C stops waiting)").count == 3
+        }
+        try terminal.keys("C-c")
+        try terminal.waitFor("error: The change was cancelled.")
         try terminal.keys("C-d")
         #expect(try terminal.waitForExit() == 0)
     }
