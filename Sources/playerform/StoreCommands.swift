@@ -96,7 +96,8 @@ extension PlayerFormCommand {
                 reuses the id of a different stored record (each is reported and skipped, the rest \
                 is imported); 66 a file or the database cannot be opened; 73 the database's folder \
                 cannot be made; 74 an I/O error or a full disk (batches before it are kept); 75 \
-                another process kept the database locked.
+                another process kept the database locked. With several files the highest of these \
+                wins; the other files are still imported.
                 """
         )
 

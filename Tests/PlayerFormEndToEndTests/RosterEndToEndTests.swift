@@ -198,6 +198,35 @@ struct RosterEndToEndTests {
         #expect(run.outputLines.isEmpty)
     }
 
+    @Test("import reports each line it cannot import and exits 65; a file it cannot open, 66; both go on")
+    func importProblems() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = ["--store", folder.appendingPathComponent("scores.sqlite").path]
+        let file = folder.appendingPathComponent("in.jsonl").path
+        let good =
+            #"{"id":"6F1C2B1E-0000-4000-8000-000000000001","name":"Colin","points":1,"#
+            + #""uploadedAt":"2026-11-21T07:13:09.123Z"}"#
+        let clash =
+            #"{"id":"6F1C2B1E-0000-4000-8000-000000000001","name":"Bob","points":1,"#
+            + #""uploadedAt":"2026-11-21T07:13:09.123Z"}"#
+        try Data([good, "oops", clash].joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let missing = folder.appendingPathComponent("missing.jsonl").path
+        let run = try BuiltBinary.run(store + ["import", file, missing])
+        #expect(
+            run.errorLines == [
+                "playerform: \(file):2: not a score record (not valid JSON)",
+                "playerform: \(file):3: a different record with the id 6F1C2B1E-0000-4000-8000-000000000001 "
+                    + "is already stored; the record is not kept",
+                "playerform: \(file): 1 records added, 0 already kept, 2 not imported",
+                "playerform: \(missing): cannot read the file: No such file or directory",
+            ])
+        #expect(run.status == 66)
+        let again = try BuiltBinary.run(store + ["import", file])
+        #expect(again.status == 65)
+        #expect(try BuiltBinary.run(store + ["export"]).outputLines == [good])
+    }
+
     @Test("the default store is $XDG_DATA_HOME/playerform/scores.sqlite, else under ~/.local/share")
     func defaultStore() throws {
         let folder = try BuiltBinary.temporaryFolder()
