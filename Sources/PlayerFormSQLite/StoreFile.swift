@@ -20,7 +20,8 @@ enum StoreFile {
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = errno
-            if code == ENOENT { return .missing }
+            // A missing folder, or a file where a folder should be: making the folders says which.
+            if code == ENOENT || code == ENOTDIR { return .missing }
             throw .cannotOpen(path: path, reason: reason(code))
         }
         switch status.st_mode & S_IFMT {

@@ -113,6 +113,22 @@ struct SQLiteScoreStoreTests {
         #expect(throws: SQLiteStoreError.newerSchema(path: path)) { try SQLiteScoreStore(path: path) }
     }
 
+    @Test("a folder that cannot be made is named with the reason, and an empty file becomes a database")
+    func folders() async throws {
+        let blocker = folder.appendingPathComponent("data").path
+        try Data("a file, not a folder".utf8).write(to: URL(fileURLWithPath: blocker))
+        let error = SQLiteStoreError.cannotCreateDirectory(
+            path: blocker + "/playerform", reason: "Not a directory")
+        #expect(throws: error) { try SQLiteScoreStore(path: path) }
+        #expect(error.exitStatus == 73)
+
+        let empty = folder.appendingPathComponent("empty.sqlite").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let store = try SQLiteScoreStore(path: empty)
+        _ = try await store.upload(name: "Colin", points: 1)
+        #expect(try await SQLiteScoreStore(path: empty).playerCount() == 1)
+    }
+
     @Test("points that are not finite are refused and nothing is kept")
     func notFinite() async throws {
         let store = try SQLiteScoreStore(path: path)
