@@ -71,6 +71,7 @@ extension SQLiteScoreStore {
                             break
                         }
                         count += 1
+                        if count % 2_000 == 0 { progress?(done + count) }
                         switch item {
                         case .record(let record) where deleted.contains(record.id):
                             summary.deleted += 1

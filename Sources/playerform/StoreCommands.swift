@@ -36,25 +36,38 @@ struct StorePlace {
 }
 
 /// Shows how far a long import or export has come, on standard error when it is a terminal, at
-/// most a few times a second; silent in scripts.
+/// most four times a second: records done, the rate, the part done and the time left. Silent in
+/// scripts.
 final class ProgressMeter {
     private let verb: String
     private let total: Int?
     private let enabled: Bool
-    private let started = ContinuousClock.now
+    private let now: () -> ContinuousClock.Instant
+    private let write: (String) -> Void
+    private let started: ContinuousClock.Instant
     private var lastShown: ContinuousClock.Instant?
     private var shown = false
 
-    init(verb: String, total: Int?) {
+    /// - Parameters:
+    ///   - total: the number of records to expect, when known.
+    ///   - enabled: whether to show anything; by default, whether standard error is a terminal.
+    init(
+        verb: String, total: Int?, enabled: Bool = isatty(STDERR_FILENO) == 1,
+        now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now },
+        write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self.verb = verb
         self.total = total
-        enabled = isatty(STDERR_FILENO) == 1
+        self.enabled = enabled
+        self.now = now
+        self.write = write
+        started = now()
     }
 
-    /// `done` records (or bytes, with a byte total) so far.
+    /// `done` records so far; `fraction` is the part of the input read, when the total is unknown.
     func update(_ done: Int, fraction: Double? = nil) {
         guard enabled else { return }
-        let now = ContinuousClock.now
+        let now = self.now()
         if let lastShown, now - lastShown < .milliseconds(250) { return }
         lastShown = now
         let elapsed = Self.seconds(now - started)
@@ -65,14 +78,14 @@ final class ProgressMeter {
             let left = max(0, elapsed / part - elapsed)
             line += ", \(Int(part * 100))%, about \(Int(left.rounded())) s left"
         }
-        FileHandle.standardError.write(Data((line + "\u{1B}[K").utf8))
+        write(line + "\u{1B}[K")
         shown = true
     }
 
     /// Clears the line.
     func finish() {
         guard shown else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        write("\r\u{1B}[K")
     }
 
     private static func seconds(_ duration: Duration) -> Double {
