@@ -97,6 +97,14 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                 }
             }
             if !complete { try migrator.migrate(queue) }
+            try queue.writeWithoutTransaction { db in
+                do {
+                    try Self.followKeyRule(db)
+                } catch {
+                    let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
+                    throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
+                }
+            }
         } catch {
             throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
         }
@@ -150,7 +158,102 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                     CREATE INDEX score_player ON score (player_id, seq);
                     """)
         }
+        migrator.registerMigration("v2: the name rule the player keys were made with") { db in
+            try db.execute(sql: "ALTER TABLE meta ADD COLUMN key_rule TEXT")
+        }
         return migrator
+    }
+
+    // MARK: The name rule
+
+    /// Names that tell one version of ``PlayerName/comparisonKey(_:)`` from another: case, blanks,
+    /// compatibility forms, invisible characters, and letters whose case mapping differs by rule.
+    static let keyRuleProbes = [
+        "Bob", " bOB\t", "B\u{200B}ob", "Bo\u{00AD}b", "\u{FEFF}Bob", "Bo\u{2060}b", "Bo\u{200D}b",
+        "\u{FB01}sh", "\u{FF22}ob", "\u{212A}elvin", "\u{216B}", "x\u{00B2}", "Cafe\u{0301}", "Caf\u{00E9}",
+        "STRASSE", "Stra\u{00DF}e", "\u{0130}stanbul", "\u{03A3}\u{039F}\u{03A3}", "\u{1E9E}",
+        "\u{2764}\u{FE0F}",
+        "\u{1100}\u{1161}", "\u{3000}Ann\u{00A0}", "d\u{0307}", "",
+    ]
+
+    /// The keys of ``keyRuleProbes`` under the rule this program was built with.
+    static var keyRule: String {
+        keyRuleProbes.map(PlayerName.comparisonKey).joined(separator: "\u{1F}")
+    }
+
+    /// Makes the player keys follow this program's name rule. When the database's keys were made
+    /// with another version of the rule, the players are made again from the scores, in one
+    /// transaction, O(records) once; otherwise this is one read.
+    static func followKeyRule(_ db: Database) throws {
+        let current = keyRule
+        guard try String.fetchOne(db, sql: "SELECT key_rule FROM meta") != current else { return }
+        let hasPlayers = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM player)") ?? false
+        // The scores stay while their players are made again, so deleting a player must not
+        // take its scores with it: foreign keys are off until the new players are in.
+        try db.execute(sql: "PRAGMA foreign_keys = OFF")
+        defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
+        try db.inTransaction(.immediate) {
+            if hasPlayers { try rebuildPlayers(db) }
+            try db.execute(sql: "UPDATE meta SET key_rule = ?", arguments: [current])
+            try bumpRevision(db)
+            return .commit
+        }
+    }
+
+    /// Makes every player again from the scores, in upload order, with this program's keys.
+    private static func rebuildPlayers(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM player")
+        guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE) }
+        let scores = try RawStatement(
+            connection, "SELECT seq, name, points, uploaded_at FROM score ORDER BY seq")
+        let find = try RawStatement(connection, "SELECT id FROM player WHERE key = ?1")
+        let update = try RawStatement(
+            connection,
+            "UPDATE player SET name = ?1, points = ?2, uploaded_at = ?3, uploads = uploads + 1 WHERE id = ?4")
+        let insert = try RawStatement(
+            connection,
+            """
+            INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)
+            """)
+        // Each score's new player, written once the reading is done: a table is not changed
+        // under a statement that is reading it.
+        var owners: [(seq: Int64, player: Int64)] = []
+        var position: Int64 = 0
+        while try scores.step() {
+            let (seq, name, points, time) = (scores.int(0), scores.text(1), scores.double(2), scores.int(3))
+            let key = PlayerName.comparisonKey(name)
+            find.bind(1, key)
+            let playerID: Int64
+            if try find.step() {
+                playerID = find.int(0)
+                find.reset()
+                update.bind(1, name)
+                update.bind(2, points)
+                update.bind(3, time)
+                update.bind(4, playerID)
+                try update.run()
+            } else {
+                find.reset()
+                insert.bind(1, key)
+                insert.bind(2, position)
+                insert.bind(3, seq)
+                insert.bind(4, name)
+                insert.bind(5, points)
+                insert.bind(6, time)
+                try insert.run()
+                playerID = sqlite3_last_insert_rowid(connection)
+                position += 1
+            }
+            owners.append((seq, playerID))
+        }
+        scores.reset()
+        let attach = try RawStatement(connection, "UPDATE score SET player_id = ?1 WHERE seq = ?2")
+        for (seq, player) in owners {
+            attach.bind(1, player)
+            attach.bind(2, seq)
+            try attach.run()
+        }
     }
 
     /// Refuses a database of another program, or of a newer schema.

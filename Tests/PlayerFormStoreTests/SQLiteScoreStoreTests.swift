@@ -138,6 +138,51 @@ struct SQLiteScoreStoreTests {
         #expect(try await store.records().isEmpty)
     }
 
+    @Test("players made with another version of the name rule are made again from the scores on opening")
+    func keyRuleChanged() async throws {
+        let store = try SQLiteScoreStore(path: path, now: SteppingClock().now)
+        for name in ["Bob", "Ann", "bob", " BOB ", "Cy", "ann"] {
+            _ = try await store.upload(name: name, points: 1)
+        }
+        let before = try await store.revision()
+        // As an earlier rule could have left them: every name its own player, in another order.
+        try await DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "BEGIN")
+            try db.execute(sql: "DELETE FROM player")
+            let scores = try Row.fetchAll(db, sql: "SELECT seq, name FROM score ORDER BY seq DESC")
+            for (position, score) in scores.enumerated() {
+                let seq: Int64 = score[0]
+                let name: String = score[1]
+                try db.execute(
+                    sql: """
+                        INSERT INTO player (id, key, position, first_score, name, points, uploaded_at, uploads)
+                        VALUES (?, ?, ?, ?, ?, 1, 0, 1)
+                        """, arguments: [seq, name, position, seq, name])
+                try db.execute(sql: "UPDATE score SET player_id = ? WHERE seq = ?", arguments: [seq, seq])
+            }
+            try db.execute(sql: "UPDATE meta SET key_rule = 'an earlier rule'")
+            try db.execute(sql: "COMMIT")
+        }
+        let reopened = try SQLiteScoreStore(path: path)
+        let expected = Player.roster(from: try await reopened.records())
+        #expect(expected.map(\.name) == [" BOB ", "ann", "Cy"])
+        #expect(try await reopened.players(from: 0, limit: 10) == expected)
+        #expect(try await reopened.playerCount() == 3)
+        #expect(try await reopened.player(named: "bOb")?.index == 0)
+        #expect(try await reopened.revision() != before)
+        let queue = try DatabaseQueue(path: path)
+        let (rule, orphans) = try await queue.read { db in
+            (
+                try String.fetchOne(db, sql: "SELECT key_rule FROM meta"),
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM score WHERE player_id NOT IN (SELECT id FROM player)")
+            )
+        }
+        #expect(rule == SQLiteScoreStore.keyRule)
+        #expect(orphans == 0)
+    }
+
     // MARK: Identity of records
 
     @Test(
