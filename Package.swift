@@ -12,12 +12,16 @@ let package = Package(
         .executable(name: "playerform", targets: ["playerform"]),
     ],
     dependencies: [
-        // Command-line parsing, help and usage errors (exit 64) for the executable only.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Command-line parsing, help and usage errors (exit 64) for the executable only; 1.6 for
+        // subcommands that read the main command's --store.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         // Property-based specs (random inputs, shrinking) for the tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Field-level diffs of values, for the failures of the view model tester.
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        // SQLite access for the score store: transactions, migrations, prepared statements, and a
+        // busy handler and interrupt for a database another process holds.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.
@@ -26,6 +30,14 @@ let package = Package(
         .target(name: "PlayerForm", dependencies: ["ReactiveCore"]),
         // The score store on disk: an append-only JSON Lines file shared by several processes.
         .target(name: "PlayerFormStore", dependencies: ["PlayerForm"]),
+        // The score store in a SQLite database (through GRDB): the executable's default.
+        .target(
+            name: "PlayerFormSQLite",
+            dependencies: [
+                "PlayerForm", "PlayerFormStore", "PlayerFormText",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         // Escaping of user text for terminals, and JSON string literals: one rule for every front end.
         .target(name: "PlayerFormText"),
         // Streaming readers of player record files (JSON Lines, CSV) and the batch validator that
@@ -49,10 +61,13 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         // The terminal view of the player form and the roster: the REPL, its commands, rendering,
-        // line readers, and the score file it uses by default.
+        // line readers, and the score database it opens by default.
         .target(
             name: "PlayerFormTerminal",
-            dependencies: ["PlayerForm", "PlayerFormStore", "PlayerFormText", "ReactiveCore", "CReadline"]),
+            dependencies: [
+                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormText", "ReactiveCore",
+                "CReadline",
+            ]),
         // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
         .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
         // The thin executable: parses arguments and connects the layers.
@@ -61,6 +76,8 @@ let package = Package(
             dependencies: [
                 "PlayerForm",
                 "PlayerFormRecords",
+                "PlayerFormSQLite",
+                "PlayerFormStore",
                 "PlayerFormTerminal",
                 "PlayerFormText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -76,15 +93,20 @@ let package = Package(
             dependencies: ["PlayerForm", "PlayerFormStore", "ReactiveCore"],
             path: "Examples/HeadlessRoster"
         ),
-        // Drives a score file from a separate process, so the store specs can run real concurrent
-        // writers and kill one in the middle of a write.
-        .executableTarget(name: "ScoreStoreProbe", dependencies: ["PlayerForm", "PlayerFormStore"]),
         // A user's own view model (a login form) and its specs written with the tester.
         .target(name: "LoginFormExample", dependencies: ["ReactiveCore"], path: "Examples/LoginForm/Sources"),
         .testTarget(
             name: "LoginFormExampleTests",
             dependencies: ["LoginFormExample", "ReactiveCoreTesting"],
             path: "Examples/LoginForm/Tests"),
+        // Drives a score file or database from a separate process, so the store specs can run real
+        // concurrent writers, kill one in the middle of a write, and hold a lock.
+        .executableTarget(
+            name: "ScoreStoreProbe",
+            dependencies: [
+                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
         .testTarget(name: "ReactiveCoreTestingTests", dependencies: ["ReactiveCore", "ReactiveCoreTesting"]),
         .testTarget(
@@ -104,7 +126,8 @@ let package = Package(
         .testTarget(
             name: "PlayerFormStoreTests",
             dependencies: [
-                "PlayerForm", "PlayerFormStore", "PlayerFormTesting", "ReactiveCore", "ScoreStoreProbe",
+                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormTesting", "ReactiveCore",
+                "ScoreStoreProbe", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(

@@ -13,7 +13,8 @@ struct StoredLine: Codable, Equatable {
         case delete
     }
 
-    var kind: Kind
+    /// Absent in the lines `playerform export` writes, which are all scores.
+    var kind: Kind?
     var id: UUID?
     var name: String?
     var points: Double?
@@ -38,7 +39,7 @@ struct StoredLine: Codable, Equatable {
     }
 
     func content() throws(LineError) -> Content {
-        switch kind {
+        switch kind ?? .score {
         case .score:
             guard let id else { throw .missing("id") }
             guard let name else { throw .missing("name") }
@@ -66,16 +67,17 @@ struct StoredLine: Codable, Equatable {
     }
 }
 
-/// Times of upload as the file writes them: ISO 8601 in UTC with milliseconds. Dates are rounded
+/// Times of upload as score files write them: ISO 8601 in UTC with milliseconds. Dates are rounded
 /// to whole milliseconds before they are kept, so a record reads back equal to the one returned.
-enum Timestamp {
+public enum Timestamp {
     private static let seconds = Date.ISO8601FormatStyle()
     private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// The times a file holds, in seconds since 1970: the years 1 to 9999, to the millisecond.
     static let writable: ClosedRange<Double> = -62_135_596_800...253_402_300_799.999
 
-    static func rounded(_ date: Date) -> Date {
+    /// `date` to the nearest whole millisecond.
+    public static func rounded(_ date: Date) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
     }
 
@@ -91,7 +93,7 @@ enum Timestamp {
 
     /// The text of `date` to the millisecond; written from whole milliseconds, since formatting
     /// the fraction of a binary number of seconds can truncate .123 to .122.
-    static func text(_ date: Date) -> String {
+    public static func text(_ date: Date) -> String {
         let total = milliseconds(date)
         let (whole, fraction) = (total.quotientAndRemainder(dividingBy: 1000))
         let (second, millisecond) = fraction < 0 ? (whole - 1, fraction + 1000) : (whole, fraction)
@@ -100,8 +102,55 @@ enum Timestamp {
         return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
-    static func date(_ text: String) -> Date? {
-        (try? fractional.parse(text)).flatMap(checked)
+    /// The date of `text` (ISO 8601 with fractional seconds), rounded to the millisecond.
+    public static func date(_ text: String) -> Date? {
+        if let milliseconds = quickMilliseconds(text) {
+            return checked(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        }
+        return (try? fractional.parse(text)).flatMap(checked)
+    }
+
+    /// The milliseconds of the form score files write, `YYYY-MM-DDTHH:MM:SS.mmmZ` from the year
+    /// 1600 on, read without a date parser; nil for any other form or an earlier year, which the
+    /// full parser then reads.
+    static func quickMilliseconds(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { bytes -> Int64? in
+            guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54,
+                bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
+            else { return nil }
+            func digits(_ from: Int, _ count: Int) -> Int64? {
+                var value: Int64 = 0
+                for index in from..<(from + count) {
+                    let digit = Int64(bytes[index]) - 0x30
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+                let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+                let millisecond = digits(20, 3), (1...12).contains(month), hour < 24, minute < 60,
+                second < 60,
+                // Foundation writes earlier years in the Julian calendar; the full parser reads them.
+                year >= 1600
+            else { return nil }
+            let leap = isLeap(year)
+            let lengths: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+            guard day >= 1, day <= lengths[Int(month - 1)] else { return nil }
+            // Days from 1970-01-01 (the proleptic Gregorian calendar, years counted from March).
+            let shiftedYear = month <= 2 ? year - 1 : year
+            let era = shiftedYear / 400
+            let yearOfEra = shiftedYear - era * 400
+            let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        }
+    }
+
+    private static func isLeap(_ year: Int64) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
     private static func milliseconds(_ date: Date) -> Int64 {

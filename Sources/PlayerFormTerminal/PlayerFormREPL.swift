@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PlayerForm
+import PlayerFormSQLite
 import PlayerFormStore
 import PlayerFormText
 
@@ -20,8 +21,13 @@ public enum PlayerFormREPL {
         /// How long an upload takes; nil for the default (one second at a terminal, none in
         /// scripted mode).
         public var uploadDelay: Duration?
-        /// The score file, as ``storePath(option:environment:)`` chose it.
+        /// The score database, as ``storePath(option:environment:)`` chose it.
         public var storePath: String
+        /// The JSON Lines score file of earlier versions to import once into the database; nil
+        /// when `--store` named the database.
+        public var legacyStorePath: String?
+        /// How long to wait for a database another process keeps locked.
+        public var busyTimeout: Duration
         /// The time every upload is stamped with, for reproducible output; nil for the clock.
         public var uploadTime: Date?
 
@@ -35,7 +41,7 @@ public enum PlayerFormREPL {
         public init(
             rules: PlayerRules = .defaults, noColor: Bool = false, bail: Bool = false,
             historyFile: String? = nil, uploadDelay: Duration? = nil, storePath: String,
-            uploadTime: Date? = nil
+            legacyStorePath: String? = nil, busyTimeout: Duration = .seconds(5), uploadTime: Date? = nil
         ) {
             self.rules = rules
             self.noColor = noColor
@@ -43,17 +49,56 @@ public enum PlayerFormREPL {
             self.historyFile = historyFile
             self.uploadDelay = uploadDelay
             self.storePath = storePath
+            self.legacyStorePath = legacyStorePath
+            self.busyTimeout = busyTimeout
             self.uploadTime = uploadTime
         }
     }
 
-    /// The score file: `option` (`--store`) when given, else the default place for
-    /// `environment` (``StoreLocation/defaultPath(environment:)``).
+    /// The score database: `option` (`--store`) when given, else the default place for
+    /// `environment` (``StoreLocation/databasePath(environment:)``).
     /// - Throws: ``StoreError/noDataDirectory`` when there is no option and no default place.
     public static func storePath(option: String?, environment: [String: String]) throws(StoreError) -> String
     {
         if let option { return option }
-        return try StoreLocation.defaultPath(environment: environment)
+        return try StoreLocation.databasePath(environment: environment)
+    }
+
+    /// Opens the score database of `options`, and imports the score file of earlier versions
+    /// once when the database is the default one; says on standard error what it imported.
+    /// - Returns: the store, or the exit status after a message on standard error.
+    public static func openStore(
+        _ options: Options, now: @escaping @Sendable () -> Date = { Date() }
+    ) -> Result<SQLiteScoreStore, SQLiteStoreError> {
+        let report: @Sendable (String) -> Void = { line in
+            FileHandle.standardError.write(Data(("playerform: " + TerminalText.escaped(line) + "\n").utf8))
+        }
+        let store: SQLiteScoreStore
+        do {
+            store = try SQLiteScoreStore(
+                path: options.storePath, busyTimeout: options.busyTimeout, waiting: report, now: now)
+        } catch {
+            report(error.description)
+            return .failure(error)
+        }
+        guard let legacy = options.legacyStorePath else { return .success(store) }
+        do {
+            if let summary = try store.importLegacyFileOnce(at: legacy) {
+                let skipped =
+                    summary.problems.isEmpty ? "" : "; \(summary.problems.count) damaged lines skipped"
+                report(
+                    "imported \(summary.added) scores from \(legacy) into \(options.storePath)\(skipped); "
+                        + "the old file is left as it was")
+            }
+        } catch let error as SQLiteStoreError {
+            report("could not import the old score file: \(error)")
+            return .failure(error)
+        } catch {
+            // The old file cannot be read: its error names it.
+            report("could not import the old score file: \(error)")
+            return .failure(.ioError(path: legacy, reason: "\(error)"))
+        }
+        return .success(store)
     }
 
     /// The form and the roster of a session, both on `store`; the form's uploads take `delay`.
@@ -95,7 +140,11 @@ public enum PlayerFormREPL {
         let output = StandardOutput(buffered: !interactive)
         let delay = options.uploadDelay ?? (interactive ? .seconds(1) : .zero)
         let uploadTime = options.uploadTime
-        let store = FileScoreStore(path: options.storePath, now: { uploadTime ?? Date() })
+        let store: SQLiteScoreStore
+        switch openStore(options, now: { uploadTime ?? Date() }) {
+        case .success(let opened): store = opened
+        case .failure(let error): return error.exitStatus
+        }
         let (form, roster) = viewModels(rules: options.rules, store: store, uploadDelay: delay)
         guard interactive else {
             let reader = ScriptedLineReader()

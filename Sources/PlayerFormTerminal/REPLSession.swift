@@ -358,7 +358,16 @@ public final class REPLSession {
     }
 
     /// Runs a roster action; its failures were written as alerts, so only a refusal is written.
+    /// Ctrl-C cancels it meanwhile, also while the store waits for a lock another process holds.
     private func report<Output>(_ action: () async throws(ActionError) -> Output) async -> StepResult {
+        if let roster = rosterView?.roster {
+            interrupts?.whileRunning {
+                roster.addPlayer.cancel()
+                roster.delete.cancel()
+                roster.refresh.cancel()
+            }
+        }
+        defer { interrupts?.whileRunning(nil) }
         do {
             _ = try await action()
             return .succeeded

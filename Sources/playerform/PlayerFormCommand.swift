@@ -17,11 +17,16 @@ struct PlayerFormCommand: AsyncParsableCommand {
         discussion: """
             With a terminal on standard input, starts an interactive session (type help). \
             Otherwise reads commands from standard input, one a line, and exits with status 0 \
-            when every command succeeded, 1 when one failed. Uploads are kept in a score file \
+            when every command succeeded, 1 when one failed. Uploads are kept in a score database \
             (--store), which the roster commands (players, add, select, delete) show and edit.
+
+            A --store that cannot be used ends the program at once: 65 not a score database (a \
+            JSON Lines score file of an earlier version is imported with playerform import), 66 \
+            not a regular file or cannot be opened, 73 its folder cannot be made, 74 an I/O \
+            error or a full disk, 75 another process kept it locked for 5 seconds.
             """,
         version: "0.1.0",
-        subcommands: [Validate.self]
+        subcommands: [Validate.self, Import.self, Export.self]
     )
 
     @Option(name: .long, help: ArgumentHelp("A JSON rules file, such as {\"max\": 500}.", valueName: "file"))
@@ -30,7 +35,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The score file (default: $XDG_DATA_HOME/playerform/scores.jsonl, else ~/.local/share/playerform/scores.jsonl).",
+            "The score database (default: $XDG_DATA_HOME/playerform/scores.sqlite, else ~/.local/share/playerform/scores.sqlite).",
             valueName: "file"))
     var store: String?
 
@@ -50,6 +55,10 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Option(name: .long, help: .hidden)
     var uploadDelayMilliseconds: Int?
 
+    /// How long to wait for a score database another process keeps locked.
+    @Option(name: .long, help: .hidden)
+    var busyTimeoutMilliseconds: Int?
+
     /// Stamps every upload with this time (seconds since 1970), so that recorded sessions show
     /// the same `uploadedAt` on every run.
     @Option(name: .long, help: .hidden)
@@ -59,6 +68,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
 
     private enum CodingKeys: String, CodingKey {
         case config, store, noColor, bail, historyFile, uploadDelayMilliseconds, uploadTime
+        case busyTimeoutMilliseconds
     }
 
     mutating func validate() throws {
@@ -76,7 +86,11 @@ struct PlayerFormCommand: AsyncParsableCommand {
             )
         }
         if store?.isEmpty == true {
-            throw ValidationError("--store needs the path of a score file, such as --store scores.jsonl.")
+            throw ValidationError(
+                "--store needs the path of a score database, such as --store scores.sqlite.")
+        }
+        if let wait = busyTimeoutMilliseconds, wait < 0 {
+            throw ValidationError("--busy-timeout-milliseconds must be 0 or more.")
         }
         let times = PlayerFormREPL.Options.uploadTimes
         if let uploadTime, !times.contains(uploadTime) {
@@ -90,17 +104,12 @@ struct PlayerFormCommand: AsyncParsableCommand {
     func run() async throws {
         // Resolved here, not in validate(), which also runs before subcommands that keep no scores.
         let environment = ProcessInfo.processInfo.environment
-        let storePath: String
-        do {
-            storePath = try PlayerFormREPL.storePath(option: store, environment: environment)
-        } catch {
-            throw ValidationError(
-                "Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
-                    + "Pass --store <file>, such as --store ~/scores.jsonl.")
-        }
+        let place = try StorePlace(option: store, environment: environment)
         let options = PlayerFormREPL.Options(
             rules: rules, noColor: noColor, bail: bail, historyFile: historyFile,
-            uploadDelay: uploadDelayMilliseconds.map { .milliseconds($0) }, storePath: storePath,
+            uploadDelay: uploadDelayMilliseconds.map { .milliseconds($0) }, storePath: place.path,
+            legacyStorePath: place.legacyPath,
+            busyTimeout: busyTimeoutMilliseconds.map { .milliseconds($0) } ?? .seconds(5),
             uploadTime: uploadTime.map { Date(timeIntervalSince1970: $0) })
         let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }

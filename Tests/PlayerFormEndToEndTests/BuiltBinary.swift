@@ -84,9 +84,9 @@ enum BuiltBinary {
         private let stdin = Pipe()
         private let stdout = Pipe()
 
-        /// Starts the executable with `arguments`.
-        init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        /// Starts the executable (or another program, at `executable`) with `arguments`.
+        init(_ arguments: [String], executable: String = BuiltBinary.path) throws {
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             process.standardInput = stdin
             process.standardOutput = stdout

@@ -248,6 +248,43 @@ struct InteractiveTests {
         #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("state").path))
     }
 
+    @Test("Ctrl-C while an upload or an add waits for a database another process holds stops the wait")
+    func cancelWaitingForLock() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let database = home.appendingPathComponent("data/playerform/scores.sqlite").path
+        #expect(
+            try BuiltBinary.run(
+                ["import", "-"], environment: ["XDG_DATA_HOME": home.appendingPathComponent("data").path]
+            ).status == 0)
+        let holder = try BuiltBinary.Session(
+            ["-cmd", "BEGIN EXCLUSIVE;", "-cmd", "SELECT 'holding';", database],
+            executable: "/usr/bin/sqlite3")
+        #expect(holder.nextOutput() == "holding\n")
+        defer { _ = try? holder.finish() }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start([
+            "--history-file", "/dev/null", "--upload-delay-milliseconds", "0", "--busy-timeout-milliseconds",
+            "600000",
+        ])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("upload")
+        try terminal.keys("Enter")
+        try terminal.waitFor("waiting up to 600 s (Ctrl-C stops waiting)")
+        try terminal.keys("C-c")
+        try terminal.waitFor("error: Upload of Colin was cancelled")
+        try terminal.type("add Ann 2")
+        try terminal.keys("Enter")
+        try terminal.waitFor("the second wait") {
+            $0.components(separatedBy: "waiting up to 600 s (Ctrl-C stops waiting)").count == 3
+        }
+        try terminal.keys("C-c")
+        try terminal.waitFor("error: The change was cancelled.")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test("at a terminal, delete asks Delete NAME? [y/N] and deletes only after y")
     func deleteAsks() throws {
         defer { try? FileManager.default.removeItem(at: home) }
@@ -276,10 +313,11 @@ struct InteractiveTests {
         try terminal.keys("C-d")
         #expect(try terminal.waitForExit() == 0)
         // The default store is under XDG_DATA_HOME: the add and the deletion were kept there.
-        let kept = try String(
-            contentsOf: home.appendingPathComponent("data/playerform/scores.jsonl"), encoding: .utf8)
-        #expect(kept.split(separator: "\n").count == 2)
-        #expect(kept.contains("\"kind\":\"delete\""))
+        let data = home.appendingPathComponent("data")
+        #expect(FileManager.default.fileExists(atPath: data.path + "/playerform/scores.sqlite"))
+        let kept = try BuiltBinary.run(["export"], environment: ["XDG_DATA_HOME": data.path])
+        #expect(kept.status == 0)
+        #expect(kept.outputLines.isEmpty)
         // Answers are not commands: the history holds the commands only.
         let commands = try String(contentsOf: history, encoding: .utf8).split(separator: "\n")
         #expect(commands == ["add Bob 120", "delete 1"])
@@ -297,7 +335,7 @@ struct InteractiveTests {
         try terminal.waitFor("Colin 100 ok> name Par")
 
         // Another process adds a player to the same store; nothing is typed meanwhile.
-        let store = home.appendingPathComponent("data/playerform/scores.jsonl").path
+        let store = home.appendingPathComponent("data/playerform/scores.sqlite").path
         let other = try BuiltBinary.run(["--store", store], input: Data("add Zed 9\n".utf8))
         #expect(other.status == 0)
         // The line above the prompt may end in the blanks that cleared the prompt.

@@ -1,15 +1,16 @@
 import Foundation
+import Glibc
 import Testing
 
-/// The built binary with its score file: where it is, what survives a restart, and what happens
-/// when the file is damaged or cannot be used.
-@Suite("playerform and its score file")
+/// The built binary with its score database: where it is, what survives a restart, what happens
+/// when it cannot be used, and how scores move in and out of it.
+@Suite("playerform and its score database")
 struct RosterEndToEndTests {
     @Test("a second run with the same --store sees the first run's uploads, and adds to them")
     func restart() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = ["--store", folder.appendingPathComponent("scores.jsonl").path]
+        let store = ["--store", folder.appendingPathComponent("scores.sqlite").path]
 
         let first = try BuiltBinary.run(store, input: Data("upload\nadd Bob 120\n".utf8))
         #expect(first.status == 0)
@@ -33,7 +34,7 @@ struct RosterEndToEndTests {
     func concurrentSessions() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = ["--store", folder.appendingPathComponent("scores.jsonl").path]
+        let store = ["--store", folder.appendingPathComponent("scores.sqlite").path]
         let first = try BuiltBinary.Session(store)
         // The first session has read the empty file once it answers players.
         try first.send("players\n")
@@ -55,65 +56,191 @@ struct RosterEndToEndTests {
         #expect(third.outputLines == ["Players: rows 1-3 of 3", "  1 Bob 120", "  2 Colin 100", "  3 Ann 7"])
     }
 
-    @Test("a damaged line is reported with the file and line; the other records are shown and kept")
-    func corruptLine() throws {
+    @Test(
+        "a --store that is a folder, a FIFO, a device, not a database, or a score file is refused at once, naming it"
+    )
+    func refusedStores() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("scores.jsonl")
-        let store = ["--store", file.path]
-        _ = try BuiltBinary.run(store, input: Data("upload\n".utf8))
-        let handle = try FileHandle(forWritingTo: file)
-        try handle.seekToEnd()
-        try handle.write(contentsOf: Data("this is not a record\n".utf8))
-        try handle.close()
-
-        let run = try BuiltBinary.run(store, input: Data("players\nadd Bob 5\nrefresh\nplayers\n".utf8))
-        let problem =
-            "Some scores could not be read: \(file.path):2: not a score record (not valid JSON); "
-            + "the line is skipped"
-        #expect(run.errorLines == ["error: " + problem, "line 3: " + problem])
-        #expect(
-            run.outputLines == [
-                "Players: rows 1-1 of 1", "  1 Colin 100", "+ 2 Bob 5", "Players: rows 1-2 of 2",
-                "  1 Colin 100", "  2 Bob 5",
-            ])
-        #expect(run.status == 1)
-        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 3 && lines[1] == "this is not a record")
+        let fifo = folder.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let notes = folder.appendingPathComponent("notes.txt")
+        try Data("some notes\n".utf8).write(to: notes)
+        let old = folder.appendingPathComponent("scores.jsonl")
+        let line =
+            #"{"id":"6F1C2B1E-0000-4000-8000-000000000001","kind":"score","name":"Colin","points":100,"#
+            + #""uploadedAt":"2026-11-21T07:13:09.123Z"}"#
+        try Data((line + "\n").utf8).write(to: old)
+        let cases: [(path: String, status: Int32, message: String)] = [
+            (folder.path, 66, "is a folder, not a score database; name a regular file"),
+            (fifo, 66, "is a FIFO (named pipe), not a score database; name a regular file"),
+            ("/dev/zero", 66, "is a device, not a score database; name a regular file"),
+            (notes.path, 65, "is not a SQLite database; name a score database or a new file"),
+            (
+                old.path, 65,
+                "is a file of score records, not a score database; import it with: playerform import \(old.path)"
+            ),
+        ]
+        for (path, status, message) in cases {
+            let run = try BuiltBinary.run(["--store", path], input: Data("upload\nplayers\n".utf8))
+            #expect(run.status == status)
+            #expect(run.errorLines == ["playerform: \(path): \(message)"])
+            #expect(run.outputLines.isEmpty)
+        }
+        #expect(try String(contentsOf: notes, encoding: .utf8) == "some notes\n")
+        #expect(try String(contentsOf: old, encoding: .utf8) == line + "\n")
     }
 
-    @Test("a store that cannot be read or written gives errors naming it; the session goes on")
-    func unusableStore() throws {
+    @Test("a database another process holds: an upload waits, says so, then fails; the session goes on")
+    func lockedStore() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A folder where the file should be: neither reading nor writing can succeed, even as root.
-        let path = folder.path
+        let path = folder.appendingPathComponent("scores.sqlite").path
+        let store = ["--store", path]
+        #expect(try BuiltBinary.run(store, input: Data("add Bob 1\n".utf8)).status == 0)
+        let holder = try BuiltBinary.Session(
+            ["-cmd", "BEGIN EXCLUSIVE;", "-cmd", "SELECT 'holding';", path], executable: "/usr/bin/sqlite3")
+        #expect(holder.nextOutput() == "holding\n")
         let run = try BuiltBinary.run(
-            ["--store", path], input: Data("upload\nadd Bob 5\nname Ann\nplayers\n".utf8))
+            store + ["--busy-timeout-milliseconds", "500"], input: Data("add Ann 2\nplayers\n".utf8))
+        _ = try holder.finish()
+        let waiting =
+            "\(path): another process is using the score database; waiting up to 0.5 s (Ctrl-C stops waiting)"
+        let failed =
+            "\(path): another process kept the score database locked for 0.5 s; nothing was changed, try again"
+        #expect(run.errorLines == ["playerform: " + waiting, "line 1: Could not add Ann: " + failed])
+        #expect(run.outputLines == ["Players: rows 1-1 of 1", "  1 Bob 1"])
+        #expect(run.status == 1)
+
+        let imported = try BuiltBinary.run(store + ["import", "-"], input: Data())
+        #expect(imported.status == 0)
+    }
+
+    @Test("export writes every record; validate reads it; import of it into another database is idempotent")
+    func exportImport() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = ["--store", folder.appendingPathComponent("first.sqlite").path]
+        let second = ["--store", folder.appendingPathComponent("second.sqlite").path]
+        _ = try BuiltBinary.run(first, input: Data("add Bob 120\nadd \"Ann, \\\"A\\\"\" 7\nadd bob 5\n".utf8))
+        for format in ["jsonl", "csv"] {
+            let exported = try BuiltBinary.run(first + ["export", "--format", format])
+            #expect(exported.status == 0)
+            #expect(exported.outputLines.count == (format == "csv" ? 4 : 3))
+            let validated = try BuiltBinary.run(
+                ["validate", "--input-format", format, "-"], input: exported.standardOutput)
+            #expect(validated.status == 0)
+            #expect(validated.errorLines == ["3 records, 0 invalid"])
+            let file = folder.appendingPathComponent("export.\(format)").path
+            try exported.standardOutput.write(to: URL(fileURLWithPath: file))
+            let imported = try BuiltBinary.run(second + ["import", file])
+            #expect(imported.status == 0)
+            let added =
+                format == "jsonl" ? "3 records added, 0 already kept" : "0 records added, 3 already kept"
+            #expect(imported.errorLines == ["playerform: \(file): \(added)"])
+        }
+        let copy = try BuiltBinary.run(second + ["export"])
+        #expect(copy.standardOutput == (try BuiltBinary.run(first + ["export"])).standardOutput)
+        #expect(
+            try BuiltBinary.run(second, input: Data("players\n".utf8)).outputLines == [
+                "Players: rows 1-2 of 2", "  1 bob 5", "  2 Ann, \"A\" 7",
+            ])
+    }
+
+    @Test(
+        "the score file of earlier versions at the default place is imported once, saying so, and left as it was"
+    )
+    func legacyImport() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data")
+        try FileManager.default.createDirectory(
+            at: data.appendingPathComponent("playerform"), withIntermediateDirectories: true)
+        let old = data.appendingPathComponent("playerform/scores.jsonl")
+        let lines = [
+            #"{"id":"6F1C2B1E-0000-4000-8000-000000000001","kind":"score","name":"Colin","points":100,"#
+                + #""uploadedAt":"2026-11-21T07:13:09.123Z"}"#,
+            #"{"id":"6F1C2B1E-0000-4000-8000-000000000002","kind":"score","name":"Gone","points":1,"#
+                + #""uploadedAt":"2026-11-21T07:13:10.000Z"}"#,
+            #"{"deletedAt":"2026-11-21T07:20:00.000Z","ids":["6F1C2B1E-0000-4000-8000-000000000002"],"kind":"delete"}"#,
+        ]
+        let text = lines.joined(separator: "\n") + "\n"
+        try Data(text.utf8).write(to: old)
+        let environment = ["XDG_DATA_HOME": data.path]
+        let database = data.appendingPathComponent("playerform/scores.sqlite").path
+
+        let first = try BuiltBinary.run(
+            input: Data("players\ndelete 1 --yes\n".utf8), environment: environment)
+        #expect(
+            first.errorLines == [
+                "playerform: imported 1 scores from \(old.path) into \(database); the old file is left as it was"
+            ])
+        #expect(first.outputLines == ["Players: rows 1-1 of 1", "  1 Colin 100", "- 1 Colin"])
+        let second = try BuiltBinary.run(input: Data("players\n".utf8), environment: environment)
+        #expect(second.errorLines == [])
+        #expect(second.outputLines == ["Players: none yet (add NAME POINTS, or upload)"])
+        #expect(try String(contentsOf: old, encoding: .utf8) == text)
+    }
+
+    @Test(
+        "an old score file that cannot be read stops the program with a message naming it, touching nothing")
+    func legacyUnreadable() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let old = folder.appendingPathComponent("data/playerform/scores.jsonl").path
+        try FileManager.default.createDirectory(atPath: old, withIntermediateDirectories: true)
+        let run = try BuiltBinary.run(
+            input: Data("players\n".utf8), environment: ["XDG_DATA_HOME": folder.path + "/data"])
         #expect(
             run.errorLines == [
-                "error: Could not read the scores: \(path): cannot read the file: Is a directory",
-                "line 1: Upload of Colin failed: \(path): cannot write the file: Is a directory",
-                "line 2: Could not add Bob: \(path): cannot write the file: Is a directory",
+                "playerform: could not import the old score file: \(old): cannot read the file: Is a directory"
             ])
-        #expect(run.outputLines.contains("name: \"Ann\""))
-        #expect(run.outputLines.last == "Players: none yet (add NAME POINTS, or upload)")
-        #expect(run.status == 1)
+        #expect(run.status == 74)
+        #expect(run.outputLines.isEmpty)
     }
 
-    @Test("the default store is $XDG_DATA_HOME/playerform/scores.jsonl, else under ~/.local/share")
+    @Test("import reports each line it cannot import and exits 65; a file it cannot open, 66; both go on")
+    func importProblems() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = ["--store", folder.appendingPathComponent("scores.sqlite").path]
+        let file = folder.appendingPathComponent("in.jsonl").path
+        let good =
+            #"{"id":"6F1C2B1E-0000-4000-8000-000000000001","name":"Colin","points":1,"#
+            + #""uploadedAt":"2026-11-21T07:13:09.123Z"}"#
+        let clash =
+            #"{"id":"6F1C2B1E-0000-4000-8000-000000000001","name":"Bob","points":1,"#
+            + #""uploadedAt":"2026-11-21T07:13:09.123Z"}"#
+        try Data([good, "oops", clash].joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let missing = folder.appendingPathComponent("missing.jsonl").path
+        let run = try BuiltBinary.run(store + ["import", file, missing])
+        #expect(
+            run.errorLines == [
+                "playerform: \(file):2: not a score record (not valid JSON)",
+                "playerform: \(file):3: a different record with the id 6F1C2B1E-0000-4000-8000-000000000001 "
+                    + "is already stored; the record is not kept",
+                "playerform: \(file): 1 records added, 0 already kept, 2 not imported",
+                "playerform: \(missing): cannot read the file: No such file or directory",
+            ])
+        #expect(run.status == 66)
+        let again = try BuiltBinary.run(store + ["import", file])
+        #expect(again.status == 65)
+        #expect(try BuiltBinary.run(store + ["export"]).outputLines == [good])
+    }
+
+    @Test("the default store is $XDG_DATA_HOME/playerform/scores.sqlite, else under ~/.local/share")
     func defaultStore() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = try BuiltBinary.run(
             input: Data("add Bob 5\n".utf8), environment: ["XDG_DATA_HOME": folder.path + "/data"])
         #expect(data.status == 0)
-        #expect(FileManager.default.fileExists(atPath: folder.path + "/data/playerform/scores.jsonl"))
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/data/playerform/scores.sqlite"))
         let home = try BuiltBinary.run(
             input: Data("add Ann 5\n".utf8), environment: ["XDG_DATA_HOME": "relative", "HOME": folder.path])
         #expect(home.status == 0)
         #expect(
-            FileManager.default.fileExists(atPath: folder.path + "/.local/share/playerform/scores.jsonl"))
+            FileManager.default.fileExists(atPath: folder.path + "/.local/share/playerform/scores.sqlite"))
     }
 
     @Test("with no --store and no usable XDG_DATA_HOME or HOME, a usage error asks for --store")
@@ -124,13 +251,13 @@ struct RosterEndToEndTests {
         #expect(
             run.errorLines.first
                 == "Error: Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
-                + "Pass --store <file>, such as --store ~/scores.jsonl.")
+                + "Pass --store <file>, such as --store ~/scores.sqlite.")
         #expect(run.outputLines.isEmpty)
         let empty = try BuiltBinary.run(["--store", ""])
         #expect(empty.status == 64)
         #expect(
             empty.errorLines.first
-                == "Error: --store needs the path of a score file, such as --store scores.jsonl.")
+                == "Error: --store needs the path of a score database, such as --store scores.sqlite.")
     }
 
     @Test("validate keeps no scores, so it needs no store")

@@ -21,7 +21,7 @@ struct ScriptedModeTests {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let options = [
-            "--store", folder.appendingPathComponent("scores.jsonl").path,
+            "--store", folder.appendingPathComponent("scores.sqlite").path,
             "--upload-time", String(SessionTranscript.uploadTime),
         ]
         let run = try BuiltBinary.run(
@@ -133,7 +133,9 @@ struct ScriptedModeTests {
     func flushesBeforeWaiting() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let session = try BuiltBinary.Session(["--store", folder.appendingPathComponent("scores.jsonl").path])
+        let session = try BuiltBinary.Session([
+            "--store", folder.appendingPathComponent("scores.sqlite").path,
+        ])
         try session.send("name Dana\n")
         // The input stays open: the answer must arrive while the program waits for the next line.
         let answer = session.nextOutput()

@@ -1,0 +1,98 @@
+import Foundation
+import Glibc
+
+/// Checks on the database path made before SQLite sees it, so that a FIFO, a device, a folder or
+/// a file of another kind is refused at once instead of blocking or being overwritten.
+enum StoreFile {
+    /// The first 16 bytes of every SQLite database.
+    static let sqliteMagic: [UInt8] = Array("SQLite format 3\0".utf8)
+
+    /// What is at `path`.
+    enum State: Equatable {
+        /// Nothing yet: the database will be created.
+        case missing
+        /// A regular file that is empty or starts like a SQLite database.
+        case database
+    }
+
+    /// Looks at `path` without opening anything that could block.
+    static func inspect(_ path: String) throws(SQLiteStoreError) -> State {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            // A missing folder, or a file where a folder should be: making the folders says which.
+            if code == ENOENT || code == ENOTDIR { return .missing }
+            throw .cannotOpen(path: path, reason: reason(code))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .notAFile(path: path, kind: "a folder")
+        case S_IFIFO: throw .notAFile(path: path, kind: "a FIFO (named pipe)")
+        case S_IFCHR, S_IFBLK: throw .notAFile(path: path, kind: "a device")
+        case S_IFSOCK: throw .notAFile(path: path, kind: "a socket")
+        default: throw .notAFile(path: path, kind: "not a regular file")
+        }
+        guard status.st_size > 0 else { return .database }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: reason(errno)) }
+        defer { close(descriptor) }
+        var head = [UInt8](repeating: 0, count: 4096)
+        let count = head.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count >= 0 else { throw .ioError(path: path, reason: reason(errno)) }
+        head.removeSubrange(count...)
+        if head.starts(with: sqliteMagic) { return .database }
+        if looksLikeScoreFile(head) { throw .scoreFile(path: path) }
+        throw .notADatabase(path: path)
+    }
+
+    /// Whether `head` begins like a score file: the JSON Lines of earlier versions (objects with
+    /// a `kind`), or what `playerform export` writes (JSON Lines with `id` and `uploadedAt`, or
+    /// CSV with that header).
+    private static func looksLikeScoreFile(_ head: [UInt8]) -> Bool {
+        guard let first = head.firstIndex(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            return false
+        }
+        let text = String(decoding: head[first...], as: UTF8.self)
+        if head[first] == UInt8(ascii: "{") {
+            return text.contains("\"kind\":\"score\"") || text.contains("\"kind\":\"delete\"")
+                || (text.contains("\"id\"") && text.contains("\"uploadedAt\""))
+        }
+        return text.lowercased().hasPrefix("id,name,points,uploadedat")
+    }
+
+    /// Makes the folders above `path`, one at a time, syncing each parent so a new folder survives
+    /// a crash.
+    static func makeParentDirectories(of path: String) throws(SQLiteStoreError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        var parent = folder.hasPrefix("/") ? "/" : "."
+        var current = folder.hasPrefix("/") ? "" : "."
+        for component in folder.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) == 0 {
+                syncDirectory(parent)
+            } else if errno != EEXIST {
+                throw .cannotCreateDirectory(path: current, reason: reason(errno))
+            }
+            parent = current
+        }
+    }
+
+    /// Syncs the folder holding `path`, so that a newly created file's name survives a crash.
+    static func syncParent(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        syncDirectory(folder.isEmpty ? "." : folder)
+    }
+
+    private static func syncDirectory(_ folder: String) {
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    /// The operating system's text for `code`.
+    static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

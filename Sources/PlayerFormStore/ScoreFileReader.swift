@@ -1,0 +1,281 @@
+import Foundation
+import Glibc
+import PlayerForm
+
+/// Reads a file of score records a line at a time, in O(1) memory: the JSON Lines score file of
+/// earlier versions (records and tombstones), and the JSON Lines or CSV that
+/// `playerform export` writes (`id`, `name`, `points`, `uploadedAt`).
+///
+/// ```swift
+/// let reader = try ScoreFileReader(path: "scores.jsonl")
+/// while let item = reader.next() { ... }
+/// ```
+public final class ScoreFileReader {
+    /// One thing the file holds.
+    public enum Item: Equatable, Sendable {
+        /// A score record.
+        case record(ScoreRecord)
+        /// A tombstone of the earlier file format: the records with these ids were deleted.
+        case deletion([UUID])
+        /// A line that is not a record, with a message naming the file and line.
+        case problem(String)
+    }
+
+    /// The file's path.
+    public let path: String
+    /// The file's size in bytes, when it is a regular file; for progress.
+    public let size: Int64?
+    /// How many bytes have been read so far; for progress.
+    public private(set) var bytesRead: Int64 = 0
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var atEnd = false
+    /// The line the last item ended on, counting from 1.
+    public private(set) var lineNumber = 0
+    private var csvColumns: [String: Int]?
+    private var format: Format?
+    private let decoder = JSONDecoder()
+
+    private enum Format { case jsonl, csv }
+
+    /// Opens the file at `path` (`-` is standard input).
+    /// - Throws: ``StoreError`` naming the file when it cannot be opened.
+    public init(path: String) throws(StoreError) {
+        self.path = path
+        if path == "-" {
+            descriptor = STDIN_FILENO
+            size = nil
+        } else {
+            var status = stat()
+            if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+                throw .unreadable(path: path, reason: "Is a directory")
+            }
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                let code = errno
+                if code == EACCES { throw .permissionDenied(path: path, access: .read) }
+                throw .unreadable(path: path, reason: String(cString: strerror(code)))
+            }
+            size =
+                fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+                ? Int64(status.st_size) : nil
+        }
+    }
+
+    deinit {
+        if descriptor != STDIN_FILENO { close(descriptor) }
+    }
+
+    /// The ids that the tombstones of the file at `path` delete, read in one quick pass that
+    /// decodes only the lines naming a deletion; empty for standard input, which cannot be read
+    /// twice. An import skips these records instead of adding and then removing them.
+    public static func deletedIDs(in path: String) throws(StoreError) -> Set<UUID> {
+        guard path != "-" else { return [] }
+        let reader = try ScoreFileReader(path: path)
+        reader.deletionsOnly = true
+        var ids = Set<UUID>()
+        while let item = try reader.next() {
+            if case .deletion(let deleted) = item { ids.formUnion(deleted) }
+        }
+        return ids
+    }
+
+    private var deletionsOnly = false
+    private static let deletionMark = Array(#""delete""#.utf8)
+
+    /// The fraction of the file read so far, when its size is known.
+    public var fractionRead: Double? {
+        size.map { $0 > 0 ? Double(bytesRead) / Double($0) : 1 }
+    }
+
+    /// The next item, or nil at the end of the file.
+    /// - Throws: ``StoreError`` when reading fails.
+    public func next() throws(StoreError) -> Item? {
+        while let line = try nextLine() {
+            let number = lineNumber
+            if deletionsOnly && !Self.contains(line, Self.deletionMark) { continue }
+            guard let first = line.firstIndex(where: { !Self.isBlank($0) }) else { continue }
+            if format == nil { format = line[first] == UInt8(ascii: "{") ? .jsonl : .csv }
+            switch format {
+            case .csv:
+                if let item = csvItem(line, number: number) { return item }
+            default:
+                return jsonItem(line, number: number)
+            }
+        }
+        return nil
+    }
+
+    // MARK: JSON Lines
+
+    private func jsonItem(_ line: ArraySlice<UInt8>, number: Int) -> Item {
+        if let record = line.withUnsafeBufferPointer(ScoreLineParser.record) { return .record(record) }
+        do {
+            let stored = try decoder.decode(StoredLine.self, from: Data(line))
+            switch try stored.content() {
+            case .record(let record): return .record(record)
+            case .deletion(let ids): return .deletion(ids)
+            }
+        } catch let error as StoredLine.LineError {
+            return .problem("\(path):\(number): not a score record (\(error.description))")
+        } catch {
+            return .problem("\(path):\(number): not a score record (not valid JSON)")
+        }
+    }
+
+    // MARK: CSV
+
+    private func csvItem(_ line: ArraySlice<UInt8>, number: Int) -> Item? {
+        guard let fields = Self.csvFields(line) else {
+            return .problem("\(path):\(number): not a score record (a quoted field is not closed)")
+        }
+        guard let columns = csvColumns else {
+            var columns: [String: Int] = [:]
+            for (index, title) in fields.enumerated() { columns[title.lowercased()] = index }
+            let needed = ["id", "name", "points", "uploadedat"]
+            guard needed.allSatisfy({ columns[$0] != nil }) else {
+                atEnd = true
+                return .problem(
+                    "\(path):\(number): the CSV header must name the columns id, name, points and "
+                        + "uploadedAt, as playerform export writes them")
+            }
+            csvColumns = columns
+            return nil
+        }
+        func field(_ name: String) -> String? {
+            columns[name].flatMap { $0 < fields.count ? fields[$0] : nil }
+        }
+        guard fields.count == columns.count else {
+            return .problem(
+                "\(path):\(number): not a score record (expected \(columns.count) fields, found \(fields.count))"
+            )
+        }
+        guard let id = field("id").flatMap(UUID.init(uuidString:)) else {
+            return .problem("\(path):\(number): not a score record (invalid id)")
+        }
+        guard let points = field("points").flatMap(Double.init), points.isFinite else {
+            return .problem("\(path):\(number): not a score record (invalid points)")
+        }
+        guard let date = field("uploadedat").flatMap(Timestamp.date) else {
+            return .problem("\(path):\(number): not a score record (invalid uploadedAt)")
+        }
+        return .record(ScoreRecord(id: id, name: field("name") ?? "", points: points, uploadedAt: date))
+    }
+
+    /// The fields of a CSV record, or nil when a quoted field is not closed.
+    static func csvFields(_ line: ArraySlice<UInt8>) -> [String]? {
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var index = line.startIndex
+        var quoted = false
+        var wasQuoted = false
+        while index < line.endIndex {
+            let byte = line[index]
+            if quoted {
+                if byte == UInt8(ascii: "\"") {
+                    if index + 1 < line.endIndex && line[index + 1] == UInt8(ascii: "\"") {
+                        field.append(byte)
+                        index += 1
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    field.append(byte)
+                }
+            } else if byte == UInt8(ascii: "\"") && field.isEmpty && !wasQuoted {
+                quoted = true
+                wasQuoted = true
+            } else if byte == UInt8(ascii: ",") {
+                fields.append(String(decoding: field, as: UTF8.self))
+                field = []
+                wasQuoted = false
+            } else if byte == 0x0D && index + 1 == line.endIndex {
+                // The CR of a CRLF line end.
+            } else {
+                field.append(byte)
+            }
+            index += 1
+        }
+        guard !quoted else { return nil }
+        fields.append(String(decoding: field, as: UTF8.self))
+        return fields
+    }
+
+    // MARK: Lines
+
+    /// The next line without its line break; a CSV line whose quoted field goes on past a line
+    /// break takes the next line too.
+    private func nextLine() throws(StoreError) -> ArraySlice<UInt8>? {
+        var searchFrom = start
+        var quotes = 0
+        while true {
+            if let end = buffer[searchFrom...].firstIndex(of: 0x0A) {
+                if format == .csv {
+                    quotes += buffer[searchFrom..<end].reduce(0) { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }
+                    if quotes % 2 == 1 {
+                        searchFrom = end + 1
+                        continue
+                    }
+                }
+                let line = buffer[start..<end]
+                lineNumber += 1 + line.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                start = end + 1
+                return line
+            }
+            if format == .csv {
+                quotes += buffer[searchFrom...].reduce(0) { $0 + ($1 == UInt8(ascii: "\"") ? 1 : 0) }
+            }
+            searchFrom = buffer.count
+            if atEnd {
+                guard start < buffer.count else { return nil }
+                let line = buffer[start...]
+                lineNumber += 1
+                start = buffer.count
+                return line
+            }
+            // Keep the unread part and read more.
+            if start > 0 {
+                let shift = start
+                buffer.removeSubrange(0..<start)
+                searchFrom -= shift
+                start = 0
+            }
+            let old = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: 1 << 18))
+            let got = buffer.withUnsafeMutableBytes { raw in
+                Glibc.read(descriptor, raw.baseAddress! + old, raw.count - old)
+            }
+            if got < 0 {
+                buffer.removeSubrange(old...)
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            buffer.removeSubrange((old + got)...)
+            bytesRead += Int64(got)
+            if got == 0 { atEnd = true }
+        }
+    }
+
+    /// Whether `line` contains `mark`.
+    private static func contains(_ line: ArraySlice<UInt8>, _ mark: [UInt8]) -> Bool {
+        line.withUnsafeBufferPointer { bytes in
+            guard bytes.count >= mark.count else { return false }
+            var index = 0
+            let last = bytes.count - mark.count
+            while index <= last {
+                if bytes[index] == mark[0] {
+                    var matched = 1
+                    while matched < mark.count && bytes[index + matched] == mark[matched] { matched += 1 }
+                    if matched == mark.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0D
+    }
+}

@@ -1,0 +1,232 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import PlayerFormSQLite
+import PlayerFormStore
+import PlayerFormTerminal
+import PlayerFormText
+
+/// Where the scores are: the `--store` option, else the default database, with the score file of
+/// earlier versions to import once in that case.
+struct StorePlace {
+    var path: String
+    var legacyPath: String?
+
+    init(option: String?, environment: [String: String]) throws {
+        do {
+            path = try PlayerFormREPL.storePath(option: option, environment: environment)
+            legacyPath = option == nil ? try StoreLocation.defaultPath(environment: environment) : nil
+        } catch {
+            throw ValidationError(
+                "Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
+                    + "Pass --store <file>, such as --store ~/scores.sqlite.")
+        }
+    }
+
+    /// Opens the database, or ends the command with the error's exit status after its message.
+    func open(busyTimeout: Int?) throws -> SQLiteScoreStore {
+        let options = PlayerFormREPL.Options(
+            storePath: path, legacyStorePath: legacyPath,
+            busyTimeout: busyTimeout.map { .milliseconds($0) } ?? .seconds(5))
+        switch PlayerFormREPL.openStore(options) {
+        case .success(let store): return store
+        case .failure(let error): throw ExitCode(error.exitStatus)
+        }
+    }
+}
+
+/// Shows how far a long import or export has come, on standard error when it is a terminal, at
+/// most four times a second: records done, the rate, the part done and the time left. Silent in
+/// scripts.
+final class ProgressMeter {
+    private let verb: String
+    private let total: Int?
+    private let enabled: Bool
+    private let now: () -> ContinuousClock.Instant
+    private let write: (String) -> Void
+    private let started: ContinuousClock.Instant
+    private var lastShown: ContinuousClock.Instant?
+    private var shown = false
+
+    /// - Parameters:
+    ///   - total: the number of records to expect, when known.
+    ///   - enabled: whether to show anything; by default, whether standard error is a terminal.
+    init(
+        verb: String, total: Int?, enabled: Bool = isatty(STDERR_FILENO) == 1,
+        now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now },
+        write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
+        self.verb = verb
+        self.total = total
+        self.enabled = enabled
+        self.now = now
+        self.write = write
+        started = now()
+    }
+
+    /// `done` records so far; `fraction` is the part of the input read, when the total is unknown.
+    func update(_ done: Int, fraction: Double? = nil) {
+        guard enabled else { return }
+        let now = self.now()
+        if let lastShown, now - lastShown < .milliseconds(250) { return }
+        lastShown = now
+        let elapsed = Self.seconds(now - started)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        var line = "\r\(verb) \(done) records, \(Int(rate))/s"
+        let part = fraction ?? total.map { $0 > 0 ? Double(done) / Double($0) : 1 }
+        if let part, part > 0.001 {
+            let left = max(0, elapsed / part - elapsed)
+            line += ", \(Int(part * 100))%, about \(Int(left.rounded())) s left"
+        }
+        write(line + "\u{1B}[K")
+        shown = true
+    }
+
+    /// Clears the line.
+    func finish() {
+        guard shown else { return }
+        write("\r\u{1B}[K")
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+extension PlayerFormCommand {
+    /// `playerform import`: adds the records of score files to the score database.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add the records of score files to the score database.",
+            discussion: """
+                Reads JSON Lines score files of earlier versions (records and deletions) and what \
+                playerform export writes (JSON Lines, or CSV with the header id,name,points,uploadedAt) \
+                into the score database (--store, as for playerform). \
+                Records are matched by id, so importing a file twice adds nothing the second time. \
+                The files are only read. Progress is shown on standard error when it is a terminal.
+
+                Exit status: 0 everything was imported; 65 a line was not a record, or a record \
+                reuses the id of a different stored record (each is reported and skipped, the rest \
+                is imported); 66 a file or the database cannot be opened; 73 the database's folder \
+                cannot be made; 74 an I/O error or a full disk (batches before it are kept); 75 \
+                another process kept the database locked. With several files the highest of these \
+                wins; the other files are still imported.
+                """
+        )
+
+        @Argument(help: "Score files to import; - reads standard input.")
+        var files: [String]
+
+        /// The `--store` option and the hidden wait for a lock are the main command's.
+        @ParentCommand var main: PlayerFormCommand
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("Name the score files to import.") }
+        }
+
+        func run() throws {
+            let place = try StorePlace(option: main.store, environment: ProcessInfo.processInfo.environment)
+            let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds)
+            var status: Int32 = 0
+            for file in files {
+                let meter = ProgressMeter(verb: "importing \(file):", total: nil)
+                do {
+                    let summary = try database.importFile(at: file) { done, fraction in
+                        meter.update(done, fraction: fraction)
+                    }
+                    meter.finish()
+                    for problem in summary.problems { Self.report(problem) }
+                    var line = "\(file): \(summary.added) records added, \(summary.alreadyKept) already kept"
+                    if summary.deleted > 0 { line += ", \(summary.deleted) deleted" }
+                    if !summary.problems.isEmpty { line += ", \(summary.problems.count) not imported" }
+                    Self.report(line)
+                    if !summary.problems.isEmpty { status = max(status, 65) }
+                } catch let error as SQLiteStoreError {
+                    meter.finish()
+                    Self.report(error.description)
+                    throw ExitCode(error.exitStatus)
+                } catch let error as StoreError {
+                    // The file cannot be opened or read; the other files are still imported.
+                    meter.finish()
+                    Self.report(error.description)
+                    status = max(status, 66)
+                }
+            }
+            if status != 0 { throw ExitCode(status) }
+        }
+
+        static func report(_ line: String) {
+            FileHandle.standardError.write(Data(("playerform: " + TerminalText.escaped(line) + "\n").utf8))
+        }
+    }
+
+    /// `playerform export`: writes every stored score record to standard output.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write every stored score record to standard output.",
+            discussion: """
+                One record a line, oldest first, with its id, name, points and uploadedAt, as JSON \
+                Lines (the default) or CSV with a header row, from the score database (--store, as \
+                for playerform). playerform validate and playerform \
+                import read the output. Streams: memory does not grow with the store. Progress is \
+                shown on standard error when it is a terminal.
+
+                Exit status: 0 done; 65 the database is not a score database; 66 it cannot be \
+                opened; 74 writing failed; 75 another process kept the database locked.
+                """
+        )
+
+        enum Format: String, ExpressibleByArgument, CaseIterable {
+            case jsonl, csv
+        }
+
+        @Option(help: "The output format.")
+        var format: Format = .jsonl
+
+        /// The `--store` option and the hidden wait for a lock are the main command's.
+        @ParentCommand var main: PlayerFormCommand
+
+        func run() throws {
+            let place = try StorePlace(option: main.store, environment: ProcessInfo.processInfo.environment)
+            let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds)
+            let showsProgress = isatty(STDERR_FILENO) == 1
+            let meter = ProgressMeter(
+                verb: "exporting", total: showsProgress ? try? database.recordCount() : nil)
+            do {
+                _ = try database.export(
+                    format: format == .csv ? .csv : .jsonl, progress: { meter.update($0) }
+                ) {
+                    chunk in
+                    try Self.writeAll(chunk)
+                }
+                meter.finish()
+            } catch let error as SQLiteStoreError {
+                meter.finish()
+                Import.report(error.description)
+                throw ExitCode(error.exitStatus)
+            } catch let error as OutputError {
+                meter.finish()
+                Import.report("cannot write the export: \(error.reason)")
+                throw ExitCode(74)
+            }
+        }
+
+        struct OutputError: Error {
+            var reason: String
+        }
+
+        private static func writeAll(_ bytes: [UInt8]) throws {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeBytes {
+                    Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+                }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw OutputError(reason: String(cString: strerror(errno)))
+                }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,363 @@
+import Foundation
+import GRDB
+import Glibc
+import PlayerForm
+import PlayerFormStore
+import Testing
+
+@testable import PlayerFormSQLite
+
+@Suite("SQLiteScoreStore")
+struct SQLiteScoreStoreTests {
+    let folder: URL
+    let path: String
+
+    init() throws {
+        folder = try makeTemporaryFolder()
+        path = folder.appendingPathComponent("data/playerform/scores.sqlite").path
+    }
+
+    func bytes(_ file: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+    }
+
+    // MARK: The file
+
+    @Test("a new database and its folders are made, in WAL mode, synchronous=FULL, with its application_id")
+    func creates() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        _ = try await store.upload(name: "Colin", points: 100)
+        let queue = try DatabaseQueue(path: path)
+        let (mode, application) = try await queue.read { db in
+            (
+                try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+                try Int32.fetchOne(db, sql: "PRAGMA application_id")
+            )
+        }
+        #expect(mode == "wal")
+        #expect(application == SQLiteScoreStore.applicationID)
+        #expect(try await store.synchronousSetting() == 2)
+    }
+
+    @Test("an upload survives closing and reopening, and times are kept to the millisecond")
+    func reopen() async throws {
+        let clock = Date(timeIntervalSince1970: 1_763_712_000.123_456)
+        let colin = try await SQLiteScoreStore(path: path, now: { clock }).upload(name: "Colin", points: 100)
+        #expect(colin.uploadedAt == Date(timeIntervalSince1970: 1_763_712_000.123))
+        #expect(try await SQLiteScoreStore(path: path).records() == [colin])
+    }
+
+    @Test(
+        "a folder, a FIFO or a device is refused at once, naming it",
+        arguments: ["folder", "fifo", "device"])
+    func notAFile(kind: String) throws {
+        let target: String
+        let described: String
+        switch kind {
+        case "folder":
+            target = folder.path
+            described = "a folder"
+        case "fifo":
+            target = folder.appendingPathComponent("pipe").path
+            #expect(mkfifo(target, 0o600) == 0)
+            described = "a FIFO (named pipe)"
+        default:
+            target = "/dev/zero"
+            described = "a device"
+        }
+        #expect(throws: SQLiteStoreError.notAFile(path: target, kind: described)) {
+            try SQLiteScoreStore(path: target)
+        }
+        #expect(SQLiteStoreError.notAFile(path: target, kind: described).description.hasPrefix(target + ": "))
+        #expect(SQLiteStoreError.notAFile(path: target, kind: described).exitStatus == 66)
+    }
+
+    @Test("a file that is not a SQLite database is refused and left untouched")
+    func notADatabase() throws {
+        let file = folder.appendingPathComponent("notes.txt").path
+        try Data("just some notes\n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(throws: SQLiteStoreError.notADatabase(path: file)) { try SQLiteScoreStore(path: file) }
+        #expect(try bytes(file) == Array("just some notes\n".utf8))
+        #expect(!FileManager.default.fileExists(atPath: file + "-wal"))
+    }
+
+    @Test(
+        "a score file of records (earlier versions' JSON Lines, or an export) is refused with a hint to import it"
+    )
+    func scoreFileRefused() throws {
+        let legacy = folder.appendingPathComponent("scores.jsonl").path
+        _ = try FileScoreStore(path: legacy).appendRecord(name: "Colin", points: 100)
+        let before = try bytes(legacy)
+        #expect(throws: SQLiteStoreError.scoreFile(path: legacy)) { try SQLiteScoreStore(path: legacy) }
+        #expect(try bytes(legacy) == before)
+        #expect(
+            SQLiteStoreError.scoreFile(path: legacy).description.hasSuffix("playerform import \(legacy)"))
+
+        let exported = folder.appendingPathComponent("export.csv").path
+        try Data("id,name,points,uploadedAt\n".utf8).write(to: URL(fileURLWithPath: exported))
+        #expect(throws: SQLiteStoreError.scoreFile(path: exported)) { try SQLiteScoreStore(path: exported) }
+    }
+
+    @Test("a SQLite database of another program is refused, and a newer schema too")
+    func foreignDatabase() throws {
+        let other = folder.appendingPathComponent("other.sqlite").path
+        try DatabaseQueue(path: other).write { db in
+            try db.execute(sql: "CREATE TABLE notes (text TEXT)")
+        }
+        #expect(throws: SQLiteStoreError.foreignDatabase(path: other)) { try SQLiteScoreStore(path: other) }
+
+        _ = try SQLiteScoreStore(path: path)
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99: from the future')")
+        }
+        #expect(throws: SQLiteStoreError.newerSchema(path: path)) { try SQLiteScoreStore(path: path) }
+    }
+
+    @Test("a folder that cannot be made is named with the reason, and an empty file becomes a database")
+    func folders() async throws {
+        let blocker = folder.appendingPathComponent("data").path
+        try Data("a file, not a folder".utf8).write(to: URL(fileURLWithPath: blocker))
+        let error = SQLiteStoreError.cannotCreateDirectory(
+            path: blocker + "/playerform", reason: "Not a directory")
+        #expect(throws: error) { try SQLiteScoreStore(path: path) }
+        #expect(error.exitStatus == 73)
+
+        let empty = folder.appendingPathComponent("empty.sqlite").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        let store = try SQLiteScoreStore(path: empty)
+        _ = try await store.upload(name: "Colin", points: 1)
+        #expect(try await SQLiteScoreStore(path: empty).playerCount() == 1)
+    }
+
+    @Test("points that are not finite are refused and nothing is kept")
+    func notFinite() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        await #expect(throws: SQLiteStoreError.notFinite(points: .infinity)) {
+            try await store.upload(name: "Colin", points: .infinity)
+        }
+        #expect(try await store.records().isEmpty)
+    }
+
+    @Test("players made with another version of the name rule are made again from the scores on opening")
+    func keyRuleChanged() async throws {
+        let store = try SQLiteScoreStore(path: path, now: SteppingClock().now)
+        for name in ["Bob", "Ann", "bob", " BOB ", "Cy", "ann"] {
+            _ = try await store.upload(name: name, points: 1)
+        }
+        let before = try await store.revision()
+        // As an earlier rule could have left them: every name its own player, in another order.
+        try await DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "BEGIN")
+            try db.execute(sql: "DELETE FROM player")
+            let scores = try Row.fetchAll(db, sql: "SELECT seq, name FROM score ORDER BY seq DESC")
+            for (position, score) in scores.enumerated() {
+                let seq: Int64 = score[0]
+                let name: String = score[1]
+                try db.execute(
+                    sql: """
+                        INSERT INTO player (id, key, position, first_score, name, points, uploaded_at, uploads)
+                        VALUES (?, ?, ?, ?, ?, 1, 0, 1)
+                        """, arguments: [seq, name, position, seq, name])
+                try db.execute(sql: "UPDATE score SET player_id = ? WHERE seq = ?", arguments: [seq, seq])
+            }
+            try db.execute(sql: "UPDATE meta SET key_rule = 'an earlier rule'")
+            try db.execute(sql: "COMMIT")
+        }
+        let reopened = try SQLiteScoreStore(path: path)
+        let expected = Player.roster(from: try await reopened.records())
+        #expect(expected.map(\.name) == [" BOB ", "ann", "Cy"])
+        #expect(try await reopened.players(from: 0, limit: 10) == expected)
+        #expect(try await reopened.playerCount() == 3)
+        #expect(try await reopened.player(named: "bOb")?.index == 0)
+        #expect(try await reopened.revision() != before)
+        let queue = try DatabaseQueue(path: path)
+        let (rule, orphans) = try await queue.read { db in
+            (
+                try String.fetchOne(db, sql: "SELECT key_rule FROM meta"),
+                try Int.fetchOne(
+                    db, sql: "SELECT count(*) FROM score WHERE player_id NOT IN (SELECT id FROM player)")
+            )
+        }
+        #expect(rule == SQLiteScoreStore.keyRule)
+        #expect(orphans == 0)
+    }
+
+    // MARK: Identity of records
+
+    @Test(
+        "a record that reuses a kept id with other content is refused naming the id; an identical one is kept once"
+    )
+    func reusedID() async throws {
+        let id = UUID()
+        let clock = Date(timeIntervalSince1970: 1_763_712_000)
+        let store = try SQLiteScoreStore(path: path, now: { clock }, makeID: { id })
+        let first = try await store.upload(name: "Colin", points: 100)
+        await #expect(throws: SQLiteStoreError.conflictingRecord(id: id.uuidString)) {
+            try await store.upload(name: "Bob", points: 1)
+        }
+        #expect(try await store.upload(name: "Colin", points: 100) == first)
+        #expect(try await store.records() == [first])
+        #expect(try await store.players(from: 0, limit: 5).first?.recordIDs == [id])
+    }
+
+    // MARK: Import and export
+
+    func legacyFile() throws -> (path: String, kept: [ScoreRecord]) {
+        let legacy = folder.appendingPathComponent("old/scores.jsonl").path
+        let old = FileScoreStore(path: legacy)
+        let colin = try old.appendRecord(name: "Colin", points: 100)
+        let bob = try old.appendRecord(name: "Bob", points: 120)
+        let gone = try old.appendRecord(name: "Gone", points: 1)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: legacy))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("not a record\n".utf8))
+        try handle.close()
+        try old.appendTombstone(ids: [gone.id])
+        let ann = try old.appendRecord(name: "ann", points: 7)
+        return (legacy, [colin, bob, ann])
+    }
+
+    @Test(
+        "importing a score file of earlier versions keeps its records, applies its deletions, and reports damage"
+    )
+    func importLegacy() throws {
+        let (legacy, kept) = try legacyFile()
+        let before = try bytes(legacy)
+        let store = try SQLiteScoreStore(path: path)
+        let summary = try store.importFile(at: legacy)
+        #expect(summary.added == 3)
+        #expect(summary.deleted == 1)
+        #expect(summary.problems == ["\(legacy):4: not a score record (not valid JSON)"])
+        #expect(try store.allRecordsSynchronously() == kept)
+        #expect(try bytes(legacy) == before)
+
+        let again = try store.importFile(at: legacy)
+        #expect(again.added == 0 && again.alreadyKept == 3 && again.deleted == 1)
+        #expect(try store.allRecordsSynchronously() == kept)
+    }
+
+    @Test("the old default file is imported once: a player deleted afterwards does not come back")
+    func legacyOnce() async throws {
+        let (legacy, kept) = try legacyFile()
+        let store = try SQLiteScoreStore(path: path)
+        #expect(try store.importLegacyFileOnce(at: legacy)?.added == 3)
+        #expect(try await store.records() == kept)
+        _ = try await store.deletePlayer(named: "Colin")
+        #expect(try store.importLegacyFileOnce(at: legacy) == nil)
+        #expect(try await SQLiteScoreStore(path: path).records() == Array(kept.dropFirst()))
+        #expect(try SQLiteScoreStore(path: path + ".2").importLegacyFileOnce(at: legacy + ".missing") == nil)
+    }
+
+    @Test("a record of an import whose id is kept with other content is reported and not imported")
+    func importConflict() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        let colin = try await store.upload(name: "Colin", points: 100)
+        let file = folder.appendingPathComponent("in.jsonl").path
+        let line =
+            #"{"id":"\#(colin.id.uuidString)","name":"Colin","points":5,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let summary = try store.importFile(at: file)
+        #expect(summary.added == 0)
+        #expect(
+            summary.problems == [
+                "\(file):1: a different record with the id \(colin.id.uuidString) is already stored; "
+                    + "the record is not kept"
+            ])
+        #expect(try await store.records() == [colin])
+    }
+
+    @Test(
+        "export writes every record as JSON Lines or CSV, and importing it gives the same records",
+        arguments: ExportFormat.allCases)
+    func exportRoundTrip(format: ExportFormat) async throws {
+        let store = try SQLiteScoreStore(path: path, now: SteppingClock().now)
+        var kept: [ScoreRecord] = []
+        for name in ["Colin", "Ann \"the\" Ace, Esq.\nsecond line", "Zoë", "bob", " Bob"] {
+            kept.append(try await store.upload(name: name, points: Double(kept.count) + 0.25))
+        }
+        kept.append(try await store.upload(name: "Big", points: 1e300))
+        var text: [UInt8] = []
+        #expect(try store.export(format: format) { text += $0 } == kept.count)
+        let file = folder.appendingPathComponent("export.\(format.rawValue)").path
+        try Data(text).write(to: URL(fileURLWithPath: file))
+        let copy = try SQLiteScoreStore(path: folder.appendingPathComponent("copy.sqlite").path)
+        let summary = try copy.importFile(at: file)
+        #expect(summary.problems == [])
+        #expect(try await copy.records() == kept)
+        #expect(try await copy.players(from: 0, limit: 10) == store.players(from: 0, limit: 10))
+    }
+
+    // MARK: Locks
+
+    @Test(
+        "a database another process holds: an upload waits a bounded time, says so, then fails naming the file"
+    )
+    func lockedByAnotherProcess() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        let colin = try await store.upload(name: "Colin", points: 100)
+        let holder = try Probe(["db-hold", path])
+        #expect(holder.readLines(1) == ["holding"])
+        defer { holder.release() }
+
+        let (notices, notice) = AsyncStream.makeStream(of: String.self)
+        let waiting = try SQLiteScoreStore(
+            path: path, busyTimeout: .milliseconds(600), waiting: { notice.yield($0) })
+        await #expect(throws: SQLiteStoreError.busy(path: path, waitedSeconds: 0.6)) {
+            try await waiting.upload(name: "Bob", points: 1)
+        }
+        notice.finish()
+        var said: [String] = []
+        for await line in notices { said.append(line) }
+        #expect(
+            said == [
+                "\(path): another process is using the score database; waiting up to 0.6 s (Ctrl-C stops waiting)"
+            ])
+        #expect(SQLiteStoreError.busy(path: path, waitedSeconds: 0.6).exitStatus == 75)
+        // Readers are not held up by a writer in WAL mode.
+        #expect(try await waiting.records() == [colin])
+    }
+
+    @Test("cancelling an operation that waits for another process's lock stops the wait at once")
+    func cancelWhileWaiting() async throws {
+        let (notices, notice) = AsyncStream.makeStream(of: String.self)
+        let store = try SQLiteScoreStore(
+            path: path, busyTimeout: .seconds(120), waiting: { notice.yield($0) })
+        let holder = try Probe(["db-hold", path])
+        #expect(holder.readLines(1) == ["holding"])
+        defer { holder.release() }
+
+        let upload = Task { try await store.upload(name: "Bob", points: 1) }
+        var iterator = notices.makeAsyncIterator()
+        #expect(await iterator.next() != nil)
+        let started = ContinuousClock.now
+        upload.cancel()
+        await #expect(throws: CancellationError.self) { try await upload.value }
+        #expect(ContinuousClock.now - started < .seconds(60))
+        holder.release()
+        #expect(try await store.records().isEmpty)
+    }
+}
+
+extension SQLiteScoreStore {
+    /// The `synchronous` setting of the store's connection (2 is FULL).
+    func synchronousSetting() async throws -> Int {
+        try await access { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
+    }
+
+    /// Every record, read without async.
+    func allRecordsSynchronously() throws -> [ScoreRecord] {
+        try accessSynchronously { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, points, uploaded_at FROM score ORDER BY seq")
+                .map { try Self.record($0, path: self.path) }
+        }
+    }
+}
+
+extension Probe {
+    /// Closes the probe's standard input, so a holding probe lets go, and waits for it.
+    func release() {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import PlayerForm
+import Testing
+
+@testable import PlayerFormStore
+
+@Suite("Reading score files quickly")
+struct ScoreFileReaderTests {
+    @Test("the quick time reader agrees with the ISO 8601 parser on every millisecond it is given")
+    func quickTimes() {
+        var random = SplitMix(seed: 0x7133)
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        for _ in 0..<5_000 {
+            // From 1600 to 2400, so leap years and centuries are crossed.
+            let milliseconds = Int64(random.next() % 25_245_000_000_000) - 11_676_096_000_000
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let text = Timestamp.text(date)
+            #expect(Timestamp.quickMilliseconds(text) == milliseconds, "\(text)")
+            #expect(Timestamp.date(text) == (try? style.parse(text)).map(Timestamp.rounded), "\(text)")
+        }
+        for text in [
+            "2026-02-29T00:00:00.000Z", "1900-02-29T00:00:00.000Z", "2026-13-01T00:00:00.000Z",
+            "2026-01-01T24:00:00.000Z",
+            "2026-01-01T00:00:00.00Z", "2026-01-01 00:00:00.000Z", "2026-01-01T00:00:00.000+01:00",
+        ] {
+            #expect(Timestamp.quickMilliseconds(text) == nil, "\(text)")
+        }
+        #expect(Timestamp.quickMilliseconds("2024-02-29T12:34:56.789Z") == 1_709_210_096_789)
+        #expect(Timestamp.quickMilliseconds("2000-02-29T00:00:00.000Z") == 951_782_400_000)
+    }
+
+    @Test("the quick UUID reader agrees with UUID(uuidString:)")
+    func quickUUIDs() {
+        for _ in 0..<1_000 {
+            let id = UUID()
+            #expect(ScoreLineParser.uuid(id.uuidString) == id)
+            #expect(ScoreLineParser.uuid(id.uuidString.lowercased()) == id)
+        }
+        for text in ["", "6F1C2B1E-0000-4000-8000-00000000000G", "6F1C2B1E00000-4000-8000-000000000001"] {
+            #expect(ScoreLineParser.uuid(text) == UUID(uuidString: text))
+        }
+    }
+
+    @Test(
+        "every line the quick parser accepts decodes to the same record with JSONDecoder; the rest fall back")
+    func quickLinesAgree() throws {
+        let id = "6F1C2B1E-0000-4000-8000-000000000001"
+        let time = "2026-11-21T07:13:09.123Z"
+        let lines = [
+            #"{"id":"\#(id)","name":"Colin","points":100,"uploadedAt":"\#(time)"}"#,
+            #"{"id":"\#(id)","kind":"score","name":"Zoë","points":-0.5e2,"uploadedAt":"\#(time)"}"#,
+            #" { "uploadedAt" : "\#(time)" , "points" : 1.25 , "name" : "" , "id" : "\#(id)" } "#,
+            #"{"id":"\#(id)","name":"A \"quoted\" name\n","points":1,"uploadedAt":"\#(time)"}"#,
+            #"{"id":"\#(id)","name":"Zo\u00eb","points":1,"uploadedAt":"\#(time)"}"#,
+            #"{"id":"\#(id)","name":"Colin","points":01,"uploadedAt":"\#(time)"}"#,
+            #"{"id":"\#(id)","name":"Colin","points":1.,"uploadedAt":"\#(time)"}"#,
+            #"{"id":"\#(id)","name":"Colin","name":"Bob","points":1,"uploadedAt":"\#(time)"}"#,
+            #"{"id":"\#(id)","name":"Colin","points":1,"uploadedAt":"\#(time)","extra":[1]}"#,
+            #"{"id":"\#(id)","name":"Colin","points":1,"uploadedAt":"\#(time)"} x"#,
+            #"{"id":"\#(id)","kind":"delete","name":"Colin","points":1,"uploadedAt":"\#(time)"}"#,
+            #"{"id":"\#(id)","name":"Colin","points":"1","uploadedAt":"\#(time)"}"#,
+            #"{"id":"\#(id)","name":"Colin","points":1e400,"uploadedAt":"\#(time)"}"#,
+        ]
+        let decoder = JSONDecoder()
+        var quick = 0
+        for line in lines {
+            let bytes = Array(line.utf8)
+            let fast = bytes.withUnsafeBufferPointer(ScoreLineParser.record)
+            let full: ScoreRecord? = {
+                guard let stored = try? decoder.decode(StoredLine.self, from: Data(bytes)),
+                    case .record(let record)? = try? stored.content()
+                else { return nil }
+                return record
+            }()
+            if let fast {
+                quick += 1
+                #expect(fast == full, "\(line)")
+            }
+        }
+        // The plain lines take the quick path; escapes, odd numbers and other shapes do not.
+        #expect(quick == 3)
+    }
+
+    @Test("a reader gives records, deletions and damaged lines of a JSON Lines file, and of an export's CSV")
+    func readsFiles() throws {
+        let folder = try makeTemporaryFolder()
+        let jsonl = folder.appendingPathComponent("in.jsonl").path
+        let id = UUID()
+        let lines = [
+            #"{"id":"\#(id.uuidString)","name":"A \"q\" \u00e9","points":1,"uploadedAt":"2026-11-21T07:13:09.123Z"}"#,
+            "",
+            "garbage",
+            #"{"deletedAt":"2026-11-21T07:20:00.000Z","ids":["\#(id.uuidString)"],"kind":"delete"}"#,
+        ]
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: jsonl))
+        let reader = try ScoreFileReader(path: jsonl)
+        var items: [ScoreFileReader.Item] = []
+        while let item = try reader.next() { items.append(item) }
+        let record = ScoreRecord(
+            id: id, name: "A \"q\" é", points: 1, uploadedAt: Timestamp.date("2026-11-21T07:13:09.123Z")!)
+        #expect(
+            items == [
+                .record(record), .problem("\(jsonl):3: not a score record (not valid JSON)"), .deletion([id]),
+            ])
+        #expect(try ScoreFileReader.deletedIDs(in: jsonl) == [id])
+
+        let csv = folder.appendingPathComponent("in.csv").path
+        let text =
+            "id,name,points,uploadedAt\r\n\(id.uuidString),\"two\nlines, \"\"quoted\"\"\",2.5,"
+            + "2026-11-21T07:13:09.123Z\r\nnot,a,record,here\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+        let csvReader = try ScoreFileReader(path: csv)
+        var csvItems: [ScoreFileReader.Item] = []
+        while let item = try csvReader.next() { csvItems.append(item) }
+        #expect(
+            csvItems == [
+                .record(
+                    ScoreRecord(
+                        id: id, name: "two\nlines, \"quoted\"", points: 2.5, uploadedAt: record.uploadedAt)),
+                .problem("\(csv):4: not a score record (invalid id)"),
+            ])
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import PlayerForm
+import PlayerFormSQLite
+import PlayerFormStore
+import Synchronization
+import Testing
+
+/// A kind of store under the contract: how to make one, and a second client on the same storage.
+struct StoreKind: Sendable, CustomTestStringConvertible {
+    let name: String
+    /// Makes a store on fresh storage and a maker of other clients of that storage.
+    let make:
+        @Sendable (_ now: @escaping @Sendable () -> Date) throws -> (
+            store: any ScoreStore, another: @Sendable () throws -> any ScoreStore
+        )
+
+    var testDescription: String { name }
+
+    static let inMemory = StoreKind(name: "InMemoryScoreStore") { now in
+        let store = InMemoryScoreStore(now: now)
+        return (store, { store })
+    }
+
+    static let sqlite = StoreKind(name: "SQLiteScoreStore") { now in
+        let path = try makeTemporaryFolder().appendingPathComponent("scores.sqlite").path
+        return (
+            try SQLiteScoreStore(path: path, now: now),
+            { try SQLiteScoreStore(path: path, now: now) }
+        )
+    }
+
+    static let file = StoreKind(name: "FileScoreStore") { now in
+        let path = try makeTemporaryFolder().appendingPathComponent("scores.jsonl").path
+        let rounded: @Sendable () -> Date = { Timestamp.rounded(now()) }
+        return (FileScoreStore(path: path, now: rounded), { FileScoreStore(path: path, now: rounded) })
+    }
+
+    static let all: [StoreKind] = [.inMemory, .sqlite, .file]
+}
+
+/// A clock that moves one millisecond each time it is read, so that every upload has its own
+/// time and each store keeps it exactly.
+final class SteppingClock: Sendable {
+    private let next = Mutex<Int64>(1_763_712_000_000)
+
+    var now: @Sendable () -> Date {
+        {
+            self.next.withLock {
+                $0 += 1
+                return Date(timeIntervalSince1970: Double($0) / 1000)
+            }
+        }
+    }
+}
+
+/// What every ``ScoreStore`` promises, checked against each kind of store.
+@Suite("The score store contract")
+struct ScoreStoreContractTests {
+    @Test("an upload is kept and read back, oldest first", arguments: StoreKind.all)
+    func uploadAndRead(kind: StoreKind) async throws {
+        let (store, another) = try kind.make(SteppingClock().now)
+        let colin = try await store.upload(name: "Colin", points: 100)
+        let ana = try await store.upload(name: "Ana \"the\" Ace\n", points: 0.5)
+        #expect(colin.name == "Colin" && colin.points == 100)
+        #expect(try await store.records() == [colin, ana])
+        #expect(try await another().records() == [colin, ana])
+        #expect(try await store.read() == ScoreReading(records: [colin, ana], problems: []))
+    }
+
+    @Test("deleting by id removes those records only, and ignores unknown ids", arguments: StoreKind.all)
+    func deleteByID(kind: StoreKind) async throws {
+        let (store, _) = try kind.make(SteppingClock().now)
+        let colin = try await store.upload(name: "Colin", points: 100)
+        let bob = try await store.upload(name: "Bob", points: 120)
+        try await store.delete(ids: [colin.id, UUID()])
+        #expect(try await store.records() == [bob])
+        #expect(try await store.players(from: 0, limit: 10).map(\.name) == ["Bob"])
+    }
+
+    @Test(
+        "players are one per comparison key, show their latest record and keep their first place",
+        arguments: StoreKind.all)
+    func identityAndOrder(kind: StoreKind) async throws {
+        let (store, _) = try kind.make(SteppingClock().now)
+        let bob = try await store.upload(name: "Bob", points: 1)
+        let ann = try await store.upload(name: "Ann", points: 2)
+        let lower = try await store.upload(name: "bob", points: 3)
+        let spaced = try await store.upload(name: " Bob\u{200B} ", points: 4)
+        let players = try await store.players(from: 0, limit: 10)
+        #expect(players.map(\.name) == [" Bob\u{200B} ", "Ann"])
+        #expect(players.map(\.points) == [4, 2])
+        #expect(players[0].uploadedAt == spaced.uploadedAt)
+        #expect(players[0].recordIDs == [bob.id, lower.id, spaced.id])
+        #expect(players[1].recordIDs == [ann.id])
+        #expect(try await store.playerCount() == 2)
+    }
+
+    @Test("a window of players is the slice of the roster asked for", arguments: StoreKind.all)
+    func window(kind: StoreKind) async throws {
+        let (store, _) = try kind.make(SteppingClock().now)
+        for index in 0..<25 { _ = try await store.upload(name: "P\(index)", points: Double(index)) }
+        _ = try await store.upload(name: "p3", points: 99)
+        #expect(try await store.playerCount() == 25)
+        #expect(try await store.players(from: 0, limit: 3).map(\.name) == ["P0", "P1", "P2"])
+        #expect(try await store.players(from: 3, limit: 2).map(\.name) == ["p3", "P4"])
+        #expect(try await store.players(from: 23, limit: 10).map(\.name) == ["P23", "P24"])
+        #expect(try await store.players(from: 25, limit: 10).isEmpty)
+        #expect(try await store.players(from: 5, limit: 0).isEmpty)
+        #expect(try await store.players(from: -4, limit: 1).map(\.name) == ["P0"])
+    }
+
+    @Test("a player is found by any spelling of its name, with its place", arguments: StoreKind.all)
+    func findByName(kind: StoreKind) async throws {
+        let (store, _) = try kind.make(SteppingClock().now)
+        _ = try await store.upload(name: "Colin", points: 1)
+        let ann = try await store.upload(name: "Ann", points: 2)
+        let found = try await store.player(named: "  ANN ")
+        #expect(found?.index == 1)
+        #expect(found?.player.name == "Ann")
+        #expect(found?.player.recordIDs == [ann.id])
+        #expect(try await store.player(named: "Nobody") == nil)
+    }
+
+    @Test(
+        "deleting a player removes every record of it, also those another client kept since",
+        arguments: StoreKind.all)
+    func deletePlayer(kind: StoreKind) async throws {
+        let (store, another) = try kind.make(SteppingClock().now)
+        _ = try await store.upload(name: "Colin", points: 1)
+        _ = try await store.upload(name: "Ann", points: 2)
+        let other = try another()
+        _ = try await other.upload(name: "ann", points: 3)
+        let bob = try await store.upload(name: "Bob", points: 4)
+
+        let removed = try await store.deletePlayer(named: "ANN")
+        #expect(removed?.name == "ann")
+        #expect(removed?.recordIDs.count == 2)
+        #expect(try await other.records().map(\.name) == ["Colin", "Bob"])
+        #expect(try await store.players(from: 0, limit: 10).map(\.name) == ["Colin", "Bob"])
+        #expect(try await store.player(named: "Bob")?.index == 1)
+        #expect(try await store.player(named: "Bob")?.player.recordIDs == [bob.id])
+        #expect(try await store.playerCount() == 2)
+        #expect(try await store.deletePlayer(named: "Ann") == nil)
+    }
+
+    @Test("the revision changes after every change, by this client or another", arguments: StoreKind.all)
+    func revision(kind: StoreKind) async throws {
+        let (store, another) = try kind.make(SteppingClock().now)
+        var last = try await store.revision()
+        /// Whether the revision differs from the one read before.
+        func changed() async throws -> Bool {
+            let now = try await store.revision()
+            defer { last = now }
+            return now != last
+        }
+        let colin = try await store.upload(name: "Colin", points: 1)
+        #expect(try await changed())
+        #expect(try await !changed())
+        _ = try await another().upload(name: "Colin", points: 2)
+        #expect(try await changed())
+        try await another().delete(ids: [colin.id])
+        #expect(try await changed())
+        _ = try await another().deletePlayer(named: "colin")
+        #expect(try await changed())
+    }
+
+    @Test(
+        "after any sequence of uploads and deletions the store answers as the reference roster does",
+        arguments: StoreKind.all)
+    func agreesWithReference(kind: StoreKind) async throws {
+        let (store, _) = try kind.make(SteppingClock().now)
+        var random = SplitMix(seed: 0x5EED)
+        let names = ["Ann", "ann", " Ann", "Bob", "BOB", "Cy", "Dee", "d\u{200D}ee", "Eve", "Fay"]
+        for _ in 0..<300 {
+            let roll = random.next() % 10
+            if roll < 6 {
+                let name = names[Int(random.next() % UInt64(names.count))]
+                _ = try await store.upload(name: name, points: Double(random.next() % 1000))
+            } else if roll < 8 {
+                let records = try await store.records()
+                guard !records.isEmpty else { continue }
+                let some = (0..<Int(random.next() % 3 + 1)).map { _ in
+                    records[Int(random.next() % UInt64(records.count))].id
+                }
+                try await store.delete(ids: some)
+            } else if roll < 9 {
+                _ = try await store.deletePlayer(named: names[Int(random.next() % UInt64(names.count))])
+            }
+            let expected = Player.roster(from: try await store.records())
+            #expect(try await store.playerCount() == expected.count)
+            #expect(try await store.players(from: 0, limit: 100) == expected)
+            if let (index, player) = expected.enumerated().randomElement(using: &random) {
+                let found = try await store.player(named: player.name.uppercased())
+                #expect(found?.index == index)
+                #expect(found?.player == player)
+                let window = try await store.players(from: index, limit: 2)
+                #expect(window == Array(expected[index..<min(index + 2, expected.count)]))
+            }
+        }
+    }
+}
+
+/// A small, seeded random number generator, so that a failing sequence repeats.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
