@@ -48,8 +48,8 @@ struct FormRendererTests {
                 #"Name:    [\u{1B}[31mRed]"#,
                 "Points:  100",
                 "Stepper: [-] [+]  step 1, min 0, max 10000, 10 updates left",
-                "Upload:  [Upload] enabled (0 done, 5 left)",
-                "Valid:   yes",
+                "Upload:  [Upload] disabled (0 done, 5 left)",
+                #"Valid:   no: The name contains control characters (\u{1B}): a name is one line of visible text."#,
             ])
     }
 

@@ -221,7 +221,12 @@ struct REPLSessionTests {
     func escapedName() async {
         _ = await run("name a\u{0}\u{1B}[2Jb\n")
         #expect(form.name.value == "a\u{0}\u{1B}[2Jb")
-        #expect(output.results == [#"name: "a\u{0}\u{1B}[2Jb""#])
+        #expect(
+            output.results == [
+                #"name: "a\u{0}\u{1B}[2Jb""#,
+                #"valid: no (The name contains control characters (\u{0}\u{1B}): a name is one line of visible text.)"#,
+                "upload button: disabled",
+            ])
     }
 
     @Test("interactive: the prompt follows the view model, errors have no line numbers, status is 0")

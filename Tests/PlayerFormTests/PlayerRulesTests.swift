@@ -78,8 +78,11 @@ struct PlayerRulesTests {
                 == "Points 10000.5 are above the maximum of 10000.")
         #expect(ValidationIssue.notFinite.message == "Points must be a finite number.")
         #expect(
+            ValidationIssue.controlCharacters("\n\t").message
+                == "The name contains control characters (\n\t): a name is one line of visible text.")
+        #expect(
             ValidationIssue.Code.allCases.map(\.rawValue) == [
-                "emptyName", "forbiddenName", "belowMin", "aboveMax", "notFinite",
+                "emptyName", "controlCharacters", "forbiddenName", "belowMin", "aboveMax", "notFinite",
             ])
     }
 
