@@ -6,12 +6,20 @@ import PlayerFormText
 /// Every value shown comes from a ``PlayerViewModel`` output; every reason comes from the view
 /// model's own messages. Text from the user is escaped.
 public struct FormRenderer: Sendable {
-    /// How to colour the text.
+    /// How to colour the text of results (standard output).
     public let style: TerminalStyle
+    /// How to colour errors (standard error), which may go elsewhere than results.
+    public let errorStyle: TerminalStyle
 
-    /// Creates a renderer.
-    public init(style: TerminalStyle = .plain) {
+    /// Creates a renderer; errors are coloured as `style` says unless `errorStyle` is given.
+    public init(style: TerminalStyle = .plain, errorStyle: TerminalStyle? = nil) {
         self.style = style
+        self.errorStyle = errorStyle ?? style
+    }
+
+    /// The start of an error line at a terminal: `error: `, red when errors are coloured.
+    public func errorLabel() -> String {
+        errorStyle.paint("error: ", .red)
     }
 
     // MARK: Event lines
