@@ -83,8 +83,10 @@ public final class REPLSession {
         let renderer = self.renderer
         self.prompt =
             reader.isInteractive
-            ? Property.combineLatest(form.name, form.pointsText, form.isValid).map {
-                renderer.prompt(name: $0.0, pointsText: $0.1, isValid: $0.2)
+            ? Property.combineLatest(
+                Property.combineLatest(form.name, form.pointsText), form.isValid, form.isLocked
+            ).map {
+                renderer.prompt(name: $0.0.0, pointsText: $0.0.1, isValid: $0.1, isLocked: $0.2)
             } : nil
     }
 

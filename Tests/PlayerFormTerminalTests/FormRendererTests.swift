@@ -69,6 +69,23 @@ struct FormRendererTests {
         #expect(long == String(repeating: "n", count: 23) + "… 1 ok> ")
     }
 
+    @Test("a name of spaces shows as (no name) in the prompt; a locked form's prompt says locked")
+    func promptBlankAndLocked() {
+        #expect(renderer.prompt(name: "   ", pointsText: "3", isValid: false) == "(no name) 3 invalid> ")
+        #expect(renderer.prompt(name: "\t", pointsText: "3", isValid: false) == #"\t 3 invalid> "#)
+        #expect(
+            renderer.prompt(name: "Dana", pointsText: "3", isValid: true, isLocked: true) == "Dana 3 locked> "
+        )
+    }
+
+    @Test("the screen says 1 update left, in the singular")
+    func singularUpdate() throws {
+        let form = PlayerViewModel(rules: try PlayerRules(maxPointUpdates: 1), store: InMemoryScoreStore())
+        #expect(FormRenderer().screen(of: form)[2].hasSuffix(", 1 update left"))
+        _ = try form.stepUpTapped(times: 1)
+        #expect(FormRenderer().screen(of: form)[2] == "Stepper: hidden (0 updates left)")
+    }
+
     @Test("a coloured prompt wraps every escape sequence in \\001 and \\002 for readline")
     func colouredPrompt() {
         let prompt = FormRenderer(style: TerminalStyle(usesColor: true))

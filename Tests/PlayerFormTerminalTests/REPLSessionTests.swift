@@ -238,6 +238,14 @@ struct REPLSessionTests {
         #expect(output.errors == ["error: Unknown command \"fly\". Type help for the list of commands."])
     }
 
+    @Test("interactive: once the last upload is done, the prompt says the form is locked")
+    func lockedPrompt() async throws {
+        let form = PlayerViewModel(rules: try PlayerRules(maxUploads: 1), store: InMemoryScoreStore())
+        let reader = PlaybackReader(lines: ["upload", "show"], interactive: true)
+        #expect(await REPLSession(form: form, reader: reader, output: output).run() == .succeeded)
+        #expect(reader.prompts == ["Colin 100 ok> ", "Colin 100 locked> ", "Colin 100 locked> "])
+    }
+
     @Test("interactive: Ctrl-C at the prompt abandons the line and prompts again")
     func interruptedLine() async {
         let reader = PlaybackReader([.interrupted, .line(Array("up".utf8))], interactive: true)
