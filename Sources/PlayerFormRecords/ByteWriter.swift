@@ -56,7 +56,7 @@ public final class ByteWriter {
 }
 
 /// Ends the process by SIGPIPE with its default action, as a filter whose reader has gone does.
-public func endByBrokenPipe() -> Never {
+func endByBrokenPipe() -> Never {
     signal(SIGPIPE, SIG_DFL)
     var pipeOnly = sigset_t()
     sigemptyset(&pipeOnly)

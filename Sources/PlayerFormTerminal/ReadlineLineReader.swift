@@ -92,7 +92,8 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         }
         // Signals that end the process: the terminal gets its settings back first, then the
         // signal's default action ends the process, so that its status says which signal it was.
-        for signal in [SIGTERM, SIGHUP, SIGQUIT] {
+        // A signal ignored at start (nohup) stays ignored.
+        for signal in [SIGTERM, SIGHUP, SIGQUIT] where !Self.isIgnored(signal) {
             install(signal) { signal in
                 if hasSavedTerminal.load(ordering: .relaxed) { _ = tcsetattr(0, TCSANOW, savedTerminal) }
                 Glibc.signal(signal, SIG_DFL)
@@ -100,6 +101,14 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
                 raise(signal)
             }
         }
+    }
+
+    /// Whether `signal` was ignored when the program started.
+    private static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+            == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     public var isInteractive: Bool { true }

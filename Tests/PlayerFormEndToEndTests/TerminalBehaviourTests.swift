@@ -156,6 +156,25 @@ struct TerminalBehaviourTests {
         #expect(!words.contains("-icanon"))
     }
 
+    @Test("SIGHUP ignored at start, as nohup does, stays ignored")
+    func ignoredHangUp() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        let store = home.appendingPathComponent("scores.jsonl").path
+        let script = #"trap "" HUP; p="$1"; shift; "$p" "$@"; echo "[exit $?]""#
+        try terminal.startScript(script, arguments: ["--history-file", "/dev/null", "--store", store])
+        try terminal.waitFor("Colin 100 ok> ")
+        for pid in processes(containing: store) { kill(pid, SIGHUP) }
+        // Still reading: the next command runs.
+        try terminal.type("name Kept")
+        try terminal.keys("Enter")
+        try terminal.waitFor("name: \"Kept\"")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test("errors to a file get no colour while results at the terminal keep theirs")
     func colourPerStream() throws {
         defer { try? FileManager.default.removeItem(at: home) }
