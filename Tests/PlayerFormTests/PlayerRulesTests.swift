@@ -66,6 +66,14 @@ struct PlayerRulesTests {
         #expect(rules.validate(name: " ", points: -5) == [.emptyName, .belowMin(points: -5, min: 0)])
     }
 
+    @Test("refusals say 1 time and 1 upload in the singular")
+    func refusalCounts() {
+        #expect(PlayerRefusal.noPointUpdatesLeft(limit: 1).description.hasSuffix("changed 1 time."))
+        #expect(PlayerRefusal.noPointUpdatesLeft(limit: 2).description.hasSuffix("changed 2 times."))
+        #expect(PlayerRefusal.locked(uploads: 1).description == "The form is locked after 1 upload.")
+        #expect(PlayerRefusal.locked(uploads: 5).description == "The form is locked after 5 uploads.")
+    }
+
     @Test("reasons have stable codes and messages for users")
     func messages() {
         #expect(ValidationIssue.emptyName.code.rawValue == "emptyName")
