@@ -13,13 +13,22 @@
 #include <readline/readline.h>
 #include <readline/history.h>
 
-/// Names the program for ~/.inputrc, turns off readline's own signal handlers and its changes
-/// to LINES and COLUMNS, and sets the completion function.
+/// Names the program for ~/.inputrc, turns off readline's own signal handlers (SIGWINCH
+/// included) and its changes to LINES and COLUMNS, and sets the completion function.
 static inline void playerform_rl_configure(const char *name, rl_completion_func_t *completer) {
     rl_readline_name = name;
     rl_catch_signals = 0;
+    rl_catch_sigwinch = 0;
     rl_change_environment = 0;
     rl_attempted_completion_function = completer;
+}
+
+/// Reads ~/.inputrc, then turns bracketed paste off whatever it says: pasted text then arrives as
+/// if typed, so each pasted line is entered on its own, and a line break never becomes part of a
+/// line.
+static inline void playerform_rl_initialize(void) {
+    rl_initialize();
+    rl_variable_bind("enable-bracketed-paste", "off");
 }
 
 /// The line being edited.

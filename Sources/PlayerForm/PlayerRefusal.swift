@@ -24,9 +24,9 @@ public enum PlayerRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noPointUpdatesLeft(let limit):
-            "No point updates left: the points can be changed \(limit) times."
+            "No point updates left: the points can be changed \(limit) \(limit == 1 ? "time" : "times")."
         case .locked(let uploads):
-            "The form is locked after \(uploads) uploads."
+            "The form is locked after \(uploads) \(uploads == 1 ? "upload" : "uploads")."
         case .invalid(let issues):
             "The form is not valid: " + issues.map(\.message).joined(separator: " ")
         case .uploadInProgress:

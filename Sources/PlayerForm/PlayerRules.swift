@@ -110,6 +110,7 @@ public struct PlayerRules: Sendable, Equatable {
     private func nameIssue(_ name: String) -> ValidationIssue? {
         if Self.isBlank(name) { return .emptyName }
         if forbiddenNames.contains(name) { return .forbiddenName(name) }
+        if let characters = Self.controlCharacters(in: name) { return .controlCharacters(characters) }
         return nil
     }
 
@@ -137,6 +138,27 @@ public struct PlayerRules: Sendable, Equatable {
             if byte != 0x20 && !(0x09...0x0D).contains(byte) { return false }
         }
         return true
+    }
+
+    /// The control characters of `name` (see ``ValidationIssue/controlCharacters(_:)``), each
+    /// once, in the order they first appear; nil when it has none.
+    static func controlCharacters(in name: String) -> String? {
+        // In UTF-8 every C1 character starts with 0xC2, and both separators with 0xE2: names
+        // without those bytes, and without C0 and DEL, are answered without decoding.
+        let mayHold = name.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+        guard mayHold else { return nil }
+        var found = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars where isControl(scalar) && !found.contains(scalar) {
+            found.append(scalar)
+        }
+        return found.isEmpty ? nil : String(found)
+    }
+
+    /// Whether `scalar` is a control character a name may not hold: C0, DEL, C1, or the line or
+    /// paragraph separator.
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+            || scalar.value == 0x2029
     }
 
     /// Whether `name` is forbidden.

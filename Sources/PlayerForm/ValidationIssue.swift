@@ -2,6 +2,11 @@
 public enum ValidationIssue: Hashable, Sendable, CustomStringConvertible {
     /// The name is empty or has only whitespace and default-ignorable code points.
     case emptyName
+    /// The name contains control characters: C0 (U+0000...U+001F, which include tab, line feed
+    /// and carriage return), DEL (U+007F), C1 (U+0080...U+009F), or the line and paragraph
+    /// separators U+2028 and U+2029. A name is one line of visible text. Holds each such character
+    /// of the name once, in the order they first appear.
+    case controlCharacters(String)
     /// The name is on the forbidden list (ignoring case, surrounding whitespace and compatibility forms).
     case forbiddenName(String)
     /// The points are below the minimum.
@@ -13,13 +18,14 @@ public enum ValidationIssue: Hashable, Sendable, CustomStringConvertible {
 
     /// A stable code for machine-readable output.
     public enum Code: String, CaseIterable, Sendable, Codable {
-        case emptyName, forbiddenName, belowMin, aboveMax, notFinite
+        case emptyName, controlCharacters, forbiddenName, belowMin, aboveMax, notFinite
     }
 
     /// The stable code of this issue.
     public var code: Code {
         switch self {
         case .emptyName: .emptyName
+        case .controlCharacters: .controlCharacters
         case .forbiddenName: .forbiddenName
         case .belowMin: .belowMin
         case .aboveMax: .aboveMax
@@ -33,6 +39,8 @@ public enum ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .emptyName:
             "The name is empty."
+        case .controlCharacters(let characters):
+            "The name contains control characters (\(characters)): a name is one line of visible text."
         case .forbiddenName(let name):
             "The name \(name) has been forbidden."
         case .belowMin(let points, let min):

@@ -10,8 +10,8 @@ public struct ValidationTally: Equatable, Sendable {
     /// No records yet.
     public init() {}
 
-    /// The summary line: `N records, K invalid`.
-    public var summary: String { "\(records) records, \(invalid) invalid" }
+    /// The summary line: `N records, K invalid` (`1 record, ...` for one).
+    public var summary: String { "\(records) \(records == 1 ? "record" : "records"), \(invalid) invalid" }
 }
 
 /// Checks every record of an input with ``PlayerRules/validate(name:points:)``, the rules the form

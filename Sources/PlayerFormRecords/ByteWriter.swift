@@ -6,6 +6,9 @@ public final class ByteWriter {
     private var pending: [UInt8] = []
     /// Everything written, when writing to memory.
     public private(set) var captured: [UInt8] = []
+    /// The `errno` of the first write that failed; later output is dropped. A reader that
+    /// closed the pipe is not a failure: the process ends by SIGPIPE, as `cat` does.
+    public private(set) var failure: Int32?
 
     /// A writer to `descriptor` (1 for standard output, 2 for standard error).
     public init(descriptor: Int32) {
@@ -34,15 +37,31 @@ public final class ByteWriter {
     /// Writes out everything queued.
     public func flush() {
         guard let descriptor, !pending.isEmpty else { return }
-        pending.withUnsafeBytes { bytes in
+        defer { pending.removeAll(keepingCapacity: true) }
+        guard failure == nil else { return }
+        let failed: Int32? = pending.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return }
+                guard written > 0 else { return written < 0 ? errno : EIO }
                 offset += written
             }
+            return nil
         }
-        pending.removeAll(keepingCapacity: true)
+        guard let failed else { return }
+        if failed == EPIPE { endByBrokenPipe() }
+        failure = failed
     }
+}
+
+/// Ends the process by SIGPIPE with its default action, as a filter whose reader has gone does.
+func endByBrokenPipe() -> Never {
+    signal(SIGPIPE, SIG_DFL)
+    var pipeOnly = sigset_t()
+    sigemptyset(&pipeOnly)
+    sigaddset(&pipeOnly, SIGPIPE)
+    sigprocmask(SIG_UNBLOCK, &pipeOnly, nil)
+    raise(SIGPIPE)
+    _exit(128 + SIGPIPE)
 }

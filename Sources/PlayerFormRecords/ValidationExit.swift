@@ -1,5 +1,5 @@
 /// The exit statuses of `playerform validate`. With several inputs the most serious wins:
-/// interrupted, then cannot open, then unusable, then invalid.
+/// interrupted, then cannot write, then cannot open, then unusable, then invalid.
 public enum ValidationExit: Int32, Sendable, Comparable {
     /// Every record is valid.
     case valid = 0
@@ -12,6 +12,8 @@ public enum ValidationExit: Int32, Sendable, Comparable {
     case unusable = 65
     /// An input cannot be opened or read (EX_NOINPUT).
     case cannotOpen = 66
+    /// The findings could not be written to standard output (EX_IOERR).
+    case cannotWrite = 74
     /// Ctrl-C stopped the run (128 + SIGINT).
     case interrupted = 130
 
@@ -26,7 +28,8 @@ public enum ValidationExit: Int32, Sendable, Comparable {
         case .usage: 2
         case .unusable: 3
         case .cannotOpen: 4
-        case .interrupted: 5
+        case .cannotWrite: 5
+        case .interrupted: 6
         }
     }
 }

@@ -30,8 +30,17 @@ public struct ValidationRun {
         self.rules = rules
     }
 
-    /// Reads every input and returns the exit status.
+    /// Reads every input and returns the exit status. When the findings cannot be written, says
+    /// so once on `errors` and returns ``ValidationExit/cannotWrite``.
     public func run(output: ByteWriter, errors: ByteWriter) -> ValidationExit {
+        let status = runInputs(output: output, errors: errors)
+        guard let failure = output.failure else { return status }
+        errors.write("playerform: cannot write to standard output: \(Self.describe(failure))\n")
+        errors.flush()
+        return max(status, .cannotWrite)
+    }
+
+    private func runInputs(output: ByteWriter, errors: ByteWriter) -> ValidationExit {
         defer {
             output.flush()
             errors.flush()

@@ -90,9 +90,11 @@ public enum CommandCatalog {
         entries.first { $0.name == name }
     }
 
-    /// Command words that start with `prefix`, for tab completion.
+    /// Command words that start with `prefix`, ignoring case as the parser does, for tab
+    /// completion: `SH` offers `show`.
     public static func completions(of prefix: String) -> [String] {
-        names.filter { $0.hasPrefix(prefix) }
+        let prefix = prefix.lowercased()
+        return names.filter { $0.hasPrefix(prefix) }
     }
 
     /// The command most likely meant by `word`: one that starts with it, or one at most two edits
@@ -143,7 +145,7 @@ extension CommandCatalog {
         let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
         switch words.count {
         case 0: return completions(of: word)
-        case 1 where words[0] == "help": return completions(of: word)
+        case 1 where words[0].lowercased() == "help": return completions(of: word)
         default: return []
         }
     }

@@ -96,7 +96,7 @@ final class FormEventLog: Sendable {
     func error(_ message: String) {
         let number = lineNumber
         output.writeError(
-            number.map { "line \($0): " + message } ?? renderer.style.paint("error: ", .red) + message)
+            number.map { "line \($0): " + message } ?? renderer.errorLabel() + message)
     }
 
     /// Whether an upload failed or was cancelled since the last call; resets the flag.

@@ -6,12 +6,20 @@ import PlayerFormText
 /// Every value shown comes from a ``PlayerViewModel`` output; every reason comes from the view
 /// model's own messages. Text from the user is escaped.
 public struct FormRenderer: Sendable {
-    /// How to colour the text.
+    /// How to colour the text of results (standard output).
     public let style: TerminalStyle
+    /// How to colour errors (standard error), which may go elsewhere than results.
+    public let errorStyle: TerminalStyle
 
-    /// Creates a renderer.
-    public init(style: TerminalStyle = .plain) {
+    /// Creates a renderer; errors are coloured as `style` says unless `errorStyle` is given.
+    public init(style: TerminalStyle = .plain, errorStyle: TerminalStyle? = nil) {
         self.style = style
+        self.errorStyle = errorStyle ?? style
+    }
+
+    /// The start of an error line at a terminal: `error: `, red when errors are coloured.
+    public func errorLabel() -> String {
+        errorStyle.paint("error: ", .red)
     }
 
     // MARK: Event lines
@@ -112,6 +120,11 @@ public struct FormRenderer: Sendable {
         times == 1 ? command : "\(command) \(times)"
     }
 
+    /// `10 updates left`, `1 update left`.
+    private static func updatesLeft(_ count: Int) -> String {
+        count == 1 ? "1 update left" : "\(count) updates left"
+    }
+
     private static func presses(_ count: Int) -> String {
         count == 1 ? "1 press" : "\(count) presses"
     }
@@ -124,8 +137,8 @@ public struct FormRenderer: Sendable {
         let stepper =
             form.canChangePoints.value
             ? "[-] [+]  step \(PointsFormat.text(form.step.value)), min \(PointsFormat.text(form.min.value)), "
-                + "max \(PointsFormat.text(form.max.value)), \(form.pointUpdatesRemaining.value) updates left"
-            : "hidden (\(form.pointUpdatesRemaining.value) updates left)"
+                + "max \(PointsFormat.text(form.max.value)), \(Self.updatesLeft(form.pointUpdatesRemaining.value))"
+            : "hidden (\(Self.updatesLeft(form.pointUpdatesRemaining.value)))"
         let button = uploadButtonState(canUpload: form.canUpload.value, locked: locked)
         return [
             "Name:    [" + TerminalText.escaped(form.name.value) + "]"
@@ -172,12 +185,17 @@ public struct FormRenderer: Sendable {
 
     // MARK: Prompt and help
 
-    /// The prompt: the name, the points, and whether the form is valid, such as `Colin 100 ok> `.
-    /// Long names are shortened; colours are wrapped for readline.
-    public func prompt(name: String, pointsText: String, isValid: Bool) -> String {
+    /// The prompt: the name, the points, and whether the form is valid, such as `Colin 100 ok> `;
+    /// `locked` once the form takes no more edits or uploads. Long names are shortened; a name
+    /// with nothing to see shows as `(no name)`; colours are wrapped for readline.
+    public func prompt(name: String, pointsText: String, isValid: Bool, isLocked: Bool = false) -> String {
         var shown = TerminalText.escaped(name, maxLength: 24)
-        if shown.isEmpty { shown = "(no name)" }
-        let validity = isValid ? style.paintPrompt("ok", .green) : style.paintPrompt("invalid", .red)
+        // Escaping leaves only spaces invisible.
+        if shown.allSatisfy({ $0 == " " }) { shown = "(no name)" }
+        let validity =
+            isLocked
+            ? style.paintPrompt("locked", .yellow)
+            : isValid ? style.paintPrompt("ok", .green) : style.paintPrompt("invalid", .red)
         return style.paintPrompt(shown, .cyan) + " " + pointsText + " " + validity + "> "
     }
 

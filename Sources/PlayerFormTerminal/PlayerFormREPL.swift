@@ -134,7 +134,8 @@ public enum PlayerFormREPL {
     }
 
     /// Runs a session on standard input and output and returns the exit status: 0 when every
-    /// command succeeded (always at a terminal), 1 when a scripted command failed.
+    /// command succeeded (always at a terminal), 1 when a scripted command failed or standard
+    /// output could not be written.
     public static func run(_ options: Options, environment: [String: String]) async -> Int32 {
         let interactive = isatty(0) == 1 && isatty(1) == 1
         let output = StandardOutput(buffered: !interactive)
@@ -151,20 +152,25 @@ public enum PlayerFormREPL {
             reader.beforeWaiting = { output.flush() }
             let session = REPLSession(
                 form: form, roster: roster, reader: reader, output: output, bail: options.bail)
-            return await session.run().exitStatus
+            let status = await session.run().exitStatus
+            return output.writeFailed ? 1 : status
         }
+        // Each stream is coloured only when it is a terminal itself: `2>errors.txt` gets no colour.
         let style = TerminalStyle.choose(
             isTerminal: true, environment: environment, noColorFlag: options.noColor)
+        let errorStyle = TerminalStyle.choose(
+            isTerminal: isatty(2) == 1, environment: environment, noColorFlag: options.noColor)
         let interrupts = Interrupts()
         let history = HistoryFile.resolve(option: options.historyFile, environment: environment)
         let reader = ReadlineLineReader(history: history, interrupts: interrupts) { warning in
             output.writeError("playerform: " + TerminalText.escaped(warning))
         }
         let session = REPLSession(
-            form: form, roster: roster, reader: reader, output: output, style: style, bail: false,
+            form: form, roster: roster, reader: reader, output: output, style: style, errorStyle: errorStyle,
+            bail: false,
             interrupts: interrupts, pageSize: terminalPageSize(), idleTicks: { everySecond() })
         let status = await session.run().exitStatus
         reader.close()
-        return status
+        return output.writeFailed ? 1 : status
     }
 }

@@ -54,6 +54,7 @@ public final class REPLSession {
     ///   - reader: where lines come from; an interactive reader gets a prompt and no line numbers.
     ///   - output: where results and errors go.
     ///   - style: colours; plain by default.
+    ///   - errorStyle: colours of errors, which go to their own stream; `style` when nil.
     ///   - bail: stop at the first failed command (scripted mode).
     ///   - interrupts: Ctrl-C, which cancels a running upload; nil when Ctrl-C is not caught.
     ///   - pageSize: how many rows a page of `players` holds.
@@ -61,7 +62,8 @@ public final class REPLSession {
     ///     changes by others (once a second at a terminal); nil for no checks while idle.
     public init(
         form: PlayerViewModel, roster: RosterViewModel? = nil, reader: any LineReader,
-        output: any TerminalOutput, style: TerminalStyle = .plain, bail: Bool = false,
+        output: any TerminalOutput, style: TerminalStyle = .plain, errorStyle: TerminalStyle? = nil,
+        bail: Bool = false,
         interrupts: (any InterruptSource)? = nil, pageSize: Int = REPLSession.defaultPageSize,
         idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil
     ) {
@@ -69,7 +71,7 @@ public final class REPLSession {
         self.form = form
         self.reader = reader
         self.output = output
-        self.renderer = FormRenderer(style: style)
+        self.renderer = FormRenderer(style: style, errorStyle: errorStyle)
         self.bail = bail
         self.interrupts = interrupts
         let log = FormEventLog(form: form, output: output, renderer: renderer)
@@ -81,8 +83,10 @@ public final class REPLSession {
         let renderer = self.renderer
         self.prompt =
             reader.isInteractive
-            ? Property.combineLatest(form.name, form.pointsText, form.isValid).map {
-                renderer.prompt(name: $0.0, pointsText: $0.1, isValid: $0.2)
+            ? Property.combineLatest(
+                Property.combineLatest(form.name, form.pointsText), form.isValid, form.isLocked
+            ).map {
+                renderer.prompt(name: $0.0.0, pointsText: $0.0.1, isValid: $0.1, isLocked: $0.2)
             } : nil
     }
 

@@ -3,11 +3,42 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// The write end of the reader's wake-up pipe, for the SIGCONT handler.
+/// The write end of the reader's wake-up pipe, for the SIGCONT and SIGWINCH handlers.
 private let continueWakeEnd = Atomic<Int32>(-1)
+/// Whether the terminal changed size since readline last heard of it.
+private let windowResized = Atomic<Bool>(false)
+/// The terminal's settings before readline changed them, for the handlers of the signals that
+/// end the process. Written once, before those handlers are installed; only read after.
+nonisolated(unsafe) private let savedTerminal = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+/// Whether ``savedTerminal`` holds settings.
+private let hasSavedTerminal = Atomic<Bool>(false)
+
+/// Writes a byte to the reader's wake-up pipe; safe in a signal handler.
+private func wakeReader() {
+    let end = continueWakeEnd.load(ordering: .relaxed)
+    guard end >= 0 else { return }
+    var byte: UInt8 = 0
+    let saved = errno
+    _ = Glibc.write(end, &byte, 1)
+    errno = saved
+}
+
+/// Installs `handler` for `signal`, restarting interrupted system calls.
+private func install(_ signal: Int32, _ handler: @escaping @convention(c) (Int32) -> Void) {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = handler
+    sigemptyset(&action.sa_mask)
+    action.sa_flags = SA_RESTART
+    sigaction(signal, &action, nil)
+}
 
 /// Reads lines with GNU readline: editing, tab completion of commands and `help` topics,
 /// persistent history, `~/.inputrc` under the name `playerform`, and Ctrl-C to abandon a line.
+///
+/// Bracketed paste is off: pasted lines arrive as typed keys, so each is entered and run on its
+/// own, and the line being edited is drawn again at the new width when the terminal is resized.
+/// SIGTERM, SIGHUP and SIGQUIT give the terminal back its settings before the process ends by the
+/// signal (history is already written, a line at a time).
 ///
 /// Readline keeps its state in C globals, so every readline call runs on one serial queue, and
 /// only one reader may exist. Readline's own signal handlers are off; Ctrl-C comes through
@@ -47,21 +78,37 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
             history = HistoryFile(path: nil)
         }
         self.history = history
+        if tcgetattr(0, savedTerminal) == 0 {
+            hasSavedTerminal.store(true, ordering: .sequentiallyConsistent)
+        }
         queue.sync { Self.setUp(history) }
         // After Ctrl-Z and fg the shell has reset the terminal; wake the reader to set it up again.
         continueWakeEnd.store(wake.write, ordering: .sequentiallyConsistent)
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
-            let end = continueWakeEnd.load(ordering: .relaxed)
-            guard end >= 0 else { return }
-            var byte: UInt8 = 0
-            let saved = errno
-            _ = Glibc.write(end, &byte, 1)
-            errno = saved
+        install(SIGCONT) { _ in wakeReader() }
+        // A new size is given to readline between keys, by the reading loop.
+        install(SIGWINCH) { _ in
+            windowResized.store(true, ordering: .sequentiallyConsistent)
+            wakeReader()
         }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        sigaction(SIGCONT, &action, nil)
+        // Signals that end the process: the terminal gets its settings back first, then the
+        // signal's default action ends the process, so that its status says which signal it was.
+        // A signal ignored at start (nohup) stays ignored.
+        for signal in [SIGTERM, SIGHUP, SIGQUIT] where !Self.isIgnored(signal) {
+            install(signal) { signal in
+                if hasSavedTerminal.load(ordering: .relaxed) { _ = tcsetattr(0, TCSANOW, savedTerminal) }
+                Glibc.signal(signal, SIG_DFL)
+                // Blocked while this handler runs; delivered, with the default action, on return.
+                raise(signal)
+            }
+        }
+    }
+
+    /// Whether `signal` was ignored when the program started.
+    private static func isIgnored(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(signal, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
+            == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     public var isInteractive: Bool { true }
@@ -121,6 +168,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
                 }
             }
         }
+        playerform_rl_initialize()
         playerform_rl_hold_terminal()
         using_history()
         stifle_history(Int32(history.maxLines))
@@ -147,6 +195,8 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         // Readline sets up its streams on the first line; before that there is nothing to redo.
         if hasReadALine { _ = playerform_rl_reprepare_if_needed() }
         hasReadALine = true
+        // Resized while a command ran: measure again before the prompt is drawn.
+        if windowResized.exchange(false, ordering: .sequentiallyConsistent) { rl_reset_screen_size() }
         let interruptsBefore = interrupts.count
         writeAbove(prompting: false)
         rl_callback_handler_install(prompt) { line in
@@ -174,6 +224,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
             if descriptors[1].revents != 0 {
                 drainWake()
                 if playerform_rl_reprepare_if_needed() != 0 { rl_forced_update_display() }
+                if windowResized.exchange(false, ordering: .sequentiallyConsistent) { rl_resize_terminal() }
                 writeAbove(prompting: true)
             }
             // Decided by the count, not by the wake-up: keys typed after Ctrl-C may be readable

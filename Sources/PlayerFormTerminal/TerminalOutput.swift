@@ -21,6 +21,10 @@ public protocol TerminalOutput: Sendable {
 
 /// Writes results to standard output and errors to standard error.
 ///
+/// When standard output cannot be written (a full disk, `> /dev/full`), that is said once on
+/// standard error, later results are dropped, and ``writeFailed`` is true. When its reader has
+/// closed a pipe (`| head -1`), the process ends by SIGPIPE, as `cat` does.
+///
 /// When `buffered` (scripted mode), both streams are batched until ``flush()`` or 64 KiB. If
 /// standard output and standard error are the same file, pipe or terminal (`2>&1`), the two
 /// streams share one buffer, so that they keep their order; otherwise each has its own.
@@ -28,6 +32,8 @@ public final class StandardOutput: TerminalOutput {
     private struct Buffers {
         var out: [UInt8] = []
         var error: [UInt8] = []
+        /// Whether standard output failed; its output is dropped from then on.
+        var outFailed = false
     }
 
     private let pending = Mutex(Buffers())
@@ -44,14 +50,14 @@ public final class StandardOutput: TerminalOutput {
         pending.withLock { buffers in
             buffers.out.append(contentsOf: line.utf8)
             buffers.out.append(UInt8(ascii: "\n"))
-            if !buffered || buffers.out.count >= 64 * 1024 { Self.writeAll(&buffers.out, to: 1) }
+            if !buffered || buffers.out.count >= 64 * 1024 { Self.writeOut(&buffers) }
         }
     }
 
     public func writePart(_ text: String) {
         pending.withLock { buffers in
             buffers.out.append(contentsOf: text.utf8)
-            if buffers.out.count >= 64 * 1024 { Self.writeAll(&buffers.out, to: 1) }
+            if buffers.out.count >= 64 * 1024 { Self.writeOut(&buffers) }
         }
     }
 
@@ -61,7 +67,7 @@ public final class StandardOutput: TerminalOutput {
                 // One destination: keep the order by queueing errors with the results.
                 buffers.out.append(contentsOf: line.utf8)
                 buffers.out.append(UInt8(ascii: "\n"))
-                if !buffered || buffers.out.count >= 64 * 1024 { Self.writeAll(&buffers.out, to: 1) }
+                if !buffered || buffers.out.count >= 64 * 1024 { Self.writeOut(&buffers) }
             } else {
                 buffers.error.append(contentsOf: line.utf8)
                 buffers.error.append(UInt8(ascii: "\n"))
@@ -72,9 +78,14 @@ public final class StandardOutput: TerminalOutput {
 
     public func flush() {
         pending.withLock { buffers in
-            Self.writeAll(&buffers.out, to: 1)
+            Self.writeOut(&buffers)
             Self.writeAll(&buffers.error, to: 2)
         }
+    }
+
+    /// Whether a write to standard output has failed.
+    public var writeFailed: Bool {
+        pending.withLock { $0.outFailed }
     }
 
     /// Whether two descriptors lead to the same file, pipe or terminal.
@@ -85,19 +96,48 @@ public final class StandardOutput: TerminalOutput {
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
-    private static func writeAll(_ bytes: inout [UInt8], to fileDescriptor: Int32) {
-        guard !bytes.isEmpty else { return }
+    /// Writes the results; on the first failure says so on standard error.
+    private static func writeOut(_ buffers: inout Buffers) {
+        guard !buffers.outFailed else {
+            buffers.out.removeAll(keepingCapacity: true)
+            return
+        }
+        guard let failure = writeAll(&buffers.out, to: 1) else { return }
+        if failure == EPIPE { endByBrokenPipe() }
+        buffers.outFailed = true
+        var message = Array(
+            "playerform: cannot write to standard output: \(String(cString: strerror(failure)))\n".utf8)
+        _ = writeAll(&message, to: 2)
+    }
+
+    /// Writes `bytes` and empties them; returns the `errno` of a write that failed.
+    @discardableResult
+    private static func writeAll(_ bytes: inout [UInt8], to fileDescriptor: Int32) -> Int32? {
+        guard !bytes.isEmpty else { return nil }
+        defer { bytes.removeAll(keepingCapacity: true) }
         var offset = 0
-        bytes.withUnsafeBytes { raw in
+        return bytes.withUnsafeBytes { raw in
             while offset < raw.count {
                 let written = Glibc.write(fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return errno
                 }
+                if written == 0 { return EIO }
                 offset += written
             }
+            return nil
         }
-        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Ends the process by SIGPIPE with its default action.
+    private static func endByBrokenPipe() -> Never {
+        signal(SIGPIPE, SIG_DFL)
+        var pipeOnly = sigset_t()
+        sigemptyset(&pipeOnly)
+        sigaddset(&pipeOnly, SIGPIPE)
+        sigprocmask(SIG_UNBLOCK, &pipeOnly, nil)
+        raise(SIGPIPE)
+        _exit(128 + SIGPIPE)
     }
 }

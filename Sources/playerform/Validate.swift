@@ -16,7 +16,8 @@ extension PlayerFormCommand {
 
                 Exit status: 0 every record is valid; 1 a record is invalid or malformed; 64 usage \
                 error or a rejected --config; 65 an input is unusable (CSV without the header, or a \
-                format that cannot be told); 66 an input cannot be opened or read; 130 interrupted. \
+                format that cannot be told); 66 an input cannot be opened or read; 74 the findings cannot be written to standard \
+                output; 130 interrupted. \
                 With several inputs the highest of these wins.
                 """
         )

@@ -93,7 +93,7 @@ struct EndToEndTests {
         let outcome = try playerform(["validate", scratch.folder.path + "/missing.jsonl", path])
         #expect(outcome.status == 66)
         #expect(outcome.errors.contains("missing.jsonl: No such file or directory"))
-        #expect(outcome.errors.hasSuffix("1 records, 0 invalid\n"))
+        #expect(outcome.errors.hasSuffix("1 record, 0 invalid\n"))
     }
 
     @Test("Ctrl-C stops reading, prints the summary of what was read, and exits 130")
@@ -123,6 +123,6 @@ struct EndToEndTests {
         process.waitUntilExit()
         try stdin.fileHandleForWriting.close()
         #expect(process.terminationStatus == 130)
-        #expect(String(decoding: errors, as: UTF8.self) == "interrupted: 1 records, 1 invalid\n")
+        #expect(String(decoding: errors, as: UTF8.self) == "interrupted: 1 record, 1 invalid\n")
     }
 }

@@ -35,4 +35,30 @@ struct NameRuleValidationTests {
             run(csv, style: .text).output == csv
                 + #":2: "da\u{2060}rn": The name da\u{2060}rn has been forbidden."# + "\n")
     }
+
+    @Test("a name with a control character is invalid in JSON Lines and CSV, shown escaped, with its code")
+    func controlCharacters() throws {
+        let scratch = try Scratch()
+        let jsonl = try scratch.file(
+            "players.jsonl",
+            #"{"name": "Pasted\nup 2", "points": 1}"# + "\n" + #"{"name": "Bell\u0007", "points": 1}"# + "\n"
+                + #"{"name": "Colin", "points": 1}"# + "\n")
+        let text = run(jsonl, style: .text)
+        #expect(text.status == .invalid)
+        #expect(
+            text.output.split(separator: "\n").map(String.init) == [
+                jsonl
+                    + #":1: "Pasted\nup 2": The name contains control characters (\n): a name is one line of visible text."#,
+                jsonl
+                    + #":2: "Bell\u{7}": The name contains control characters (\u{7}): a name is one line of visible text."#,
+            ])
+        #expect(
+            run(jsonl, style: .json).output.contains(
+                #""line":1,"name":"Pasted\nup 2","issues":["controlCharacters"]"#))
+        let csv = try scratch.file("players.csv", "name,points\n\"two\nlines\",1\nok,2\n")
+        #expect(
+            run(csv, style: .text).output == csv
+                + #":2: "two\nlines": The name contains control characters (\n): a name is one line of visible text."#
+                + "\n")
+    }
 }

@@ -153,4 +153,14 @@ struct ValidationRunTests {
         #expect(run.run(output: ByteWriter(), errors: errors) == .interrupted)
         #expect(errors.capturedText == "interrupted: 0 records, 0 invalid\n")
     }
+
+    @Test("the summary counts 1 record in the singular, others in the plural")
+    func summarySingular() {
+        var tally = ValidationTally()
+        tally.records = 1
+        #expect(tally.summary == "1 record, 0 invalid")
+        tally.records = 2
+        tally.invalid = 1
+        #expect(tally.summary == "2 records, 1 invalid")
+    }
 }

@@ -14,6 +14,13 @@ struct CommandCatalogTests {
         #expect(CommandCatalog.completions(before: "", word: "").count == CommandCatalog.names.count)
     }
 
+    @Test("completion ignores case, as the parser does")
+    func completesIgnoringCase() {
+        #expect(CommandCatalog.completions(before: "", word: "SH") == ["show"])
+        #expect(CommandCatalog.completions(before: "", word: "Up") == ["up", "upload"])
+        #expect(CommandCatalog.completions(before: "HELP ", word: "Ma") == ["max"])
+    }
+
     @Test("after help, topics complete; elsewhere nothing does")
     func completesTopics() {
         #expect(CommandCatalog.completions(before: "help ", word: "ma") == ["max"])

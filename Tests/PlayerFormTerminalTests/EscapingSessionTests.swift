@@ -32,16 +32,22 @@ struct EscapingSessionTests {
             })
     }
 
-    @Test("a tab and a literal backslash show differently, in rows, change lines, the form and the prompt")
+    @Test(
+        "a tab and a literal backslash show differently, in refusals, rows, change lines, the form and the prompt"
+    )
     func tabAndBackslash() async {
         let (outcome, reader) = await run(
             [#"add "tab\there" 1"#, #"add "tab\\there" 2"#, "players", #"name "a\\b""#, "show", "name"],
             interactive: true)
         #expect(outcome == .succeeded)
+        // A tab is a control character: the name is refused, and the refusal shows it escaped.
         #expect(
-            Array(output.results.prefix(5)) == [
-                #"+ 1 tab\there 1"#, #"+ 2 tab\\there 2"#, "Players: rows 1-2 of 2", #"  1 tab\there 1"#,
-                #"  2 tab\\there 2"#,
+            output.errors == [
+                #"error: The name contains control characters (\t): a name is one line of visible text."#
+            ])
+        #expect(
+            Array(output.results.prefix(3)) == [
+                #"+ 1 tab\\there 2"#, "Players: rows 1-1 of 1", #"  1 tab\\there 2"#,
             ])
         #expect(output.results.contains(#"Name:    [a\\b]"#))
         #expect(output.results.filter { $0 == #"name: "a\\b""# }.count == 2)

@@ -48,8 +48,8 @@ struct FormRendererTests {
                 #"Name:    [\u{1B}[31mRed]"#,
                 "Points:  100",
                 "Stepper: [-] [+]  step 1, min 0, max 10000, 10 updates left",
-                "Upload:  [Upload] enabled (0 done, 5 left)",
-                "Valid:   yes",
+                "Upload:  [Upload] disabled (0 done, 5 left)",
+                #"Valid:   no: The name contains control characters (\u{1B}): a name is one line of visible text."#,
             ])
     }
 
@@ -67,6 +67,23 @@ struct FormRendererTests {
         #expect(renderer.prompt(name: "\u{1B}x", pointsText: "1", isValid: true) == #"\u{1B}x 1 ok> "#)
         let long = renderer.prompt(name: String(repeating: "n", count: 40), pointsText: "1", isValid: true)
         #expect(long == String(repeating: "n", count: 23) + "… 1 ok> ")
+    }
+
+    @Test("a name of spaces shows as (no name) in the prompt; a locked form's prompt says locked")
+    func promptBlankAndLocked() {
+        #expect(renderer.prompt(name: "   ", pointsText: "3", isValid: false) == "(no name) 3 invalid> ")
+        #expect(renderer.prompt(name: "\t", pointsText: "3", isValid: false) == #"\t 3 invalid> "#)
+        #expect(
+            renderer.prompt(name: "Dana", pointsText: "3", isValid: true, isLocked: true) == "Dana 3 locked> "
+        )
+    }
+
+    @Test("the screen says 1 update left, in the singular")
+    func singularUpdate() throws {
+        let form = PlayerViewModel(rules: try PlayerRules(maxPointUpdates: 1), store: InMemoryScoreStore())
+        #expect(FormRenderer().screen(of: form)[2].hasSuffix(", 1 update left"))
+        _ = try form.stepUpTapped(times: 1)
+        #expect(FormRenderer().screen(of: form)[2] == "Stepper: hidden (0 updates left)")
     }
 
     @Test("a coloured prompt wraps every escape sequence in \\001 and \\002 for readline")

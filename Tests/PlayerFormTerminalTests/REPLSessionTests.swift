@@ -221,7 +221,12 @@ struct REPLSessionTests {
     func escapedName() async {
         _ = await run("name a\u{0}\u{1B}[2Jb\n")
         #expect(form.name.value == "a\u{0}\u{1B}[2Jb")
-        #expect(output.results == [#"name: "a\u{0}\u{1B}[2Jb""#])
+        #expect(
+            output.results == [
+                #"name: "a\u{0}\u{1B}[2Jb""#,
+                #"valid: no (The name contains control characters (\u{0}\u{1B}): a name is one line of visible text.)"#,
+                "upload button: disabled",
+            ])
     }
 
     @Test("interactive: the prompt follows the view model, errors have no line numbers, status is 0")
@@ -231,6 +236,14 @@ struct REPLSessionTests {
         #expect(outcome == .succeeded)
         #expect(reader.prompts == ["Colin 100 ok> ", "Dana 100 ok> ", "Dana 100 ok> ", "Dana 100 ok> "])
         #expect(output.errors == ["error: Unknown command \"fly\". Type help for the list of commands."])
+    }
+
+    @Test("interactive: once the last upload is done, the prompt says the form is locked")
+    func lockedPrompt() async throws {
+        let form = PlayerViewModel(rules: try PlayerRules(maxUploads: 1), store: InMemoryScoreStore())
+        let reader = PlaybackReader(lines: ["upload", "show"], interactive: true)
+        #expect(await REPLSession(form: form, reader: reader, output: output).run() == .succeeded)
+        #expect(reader.prompts == ["Colin 100 ok> ", "Colin 100 locked> ", "Colin 100 locked> "])
     }
 
     @Test("interactive: Ctrl-C at the prompt abandons the line and prompts again")

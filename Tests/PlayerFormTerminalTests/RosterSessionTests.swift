@@ -197,12 +197,18 @@ struct RosterSessionTests {
 
     @Test("names in change lines, the table and the question are escaped")
     func escaped() async {
+        // A name with control characters cannot be added; a store written before may hold one.
+        let store = DamagedStore(names: [("a\u{1B}[2Jb", 5)])
         let reader = PlaybackReader(
-            lines: ["add a\u{1B}[2Jb 5", "players", "delete 1", "y"], interactive: true)
-        #expect(await session(InMemoryScoreStore(), reader: reader).session.run() == .succeeded)
+            lines: ["add a\u{1B}[2Jc 5", "players", "delete 1", "y"], interactive: true)
+        #expect(await session(store, reader: reader).session.run() == .succeeded)
+        #expect(
+            output.errors == [
+                "error: The name contains control characters (\\u{1B}): a name is one line of visible text."
+            ])
         #expect(
             output.results == [
-                "+ 1 a\\u{1B}[2Jb 5", "Players: rows 1-1 of 1", "  1 a\\u{1B}[2Jb 5", "- 1 a\\u{1B}[2Jb",
+                "Players: rows 1-1 of 1", "  1 a\\u{1B}[2Jb 5", "- 1 a\\u{1B}[2Jb",
             ])
         #expect(reader.prompts.contains("Delete a\\u{1B}[2Jb? [y/N] "))
     }

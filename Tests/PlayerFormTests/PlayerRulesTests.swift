@@ -66,6 +66,14 @@ struct PlayerRulesTests {
         #expect(rules.validate(name: " ", points: -5) == [.emptyName, .belowMin(points: -5, min: 0)])
     }
 
+    @Test("refusals say 1 time and 1 upload in the singular")
+    func refusalCounts() {
+        #expect(PlayerRefusal.noPointUpdatesLeft(limit: 1).description.hasSuffix("changed 1 time."))
+        #expect(PlayerRefusal.noPointUpdatesLeft(limit: 2).description.hasSuffix("changed 2 times."))
+        #expect(PlayerRefusal.locked(uploads: 1).description == "The form is locked after 1 upload.")
+        #expect(PlayerRefusal.locked(uploads: 5).description == "The form is locked after 5 uploads.")
+    }
+
     @Test("reasons have stable codes and messages for users")
     func messages() {
         #expect(ValidationIssue.emptyName.code.rawValue == "emptyName")
@@ -78,8 +86,11 @@ struct PlayerRulesTests {
                 == "Points 10000.5 are above the maximum of 10000.")
         #expect(ValidationIssue.notFinite.message == "Points must be a finite number.")
         #expect(
+            ValidationIssue.controlCharacters("\n\t").message
+                == "The name contains control characters (\n\t): a name is one line of visible text.")
+        #expect(
             ValidationIssue.Code.allCases.map(\.rawValue) == [
-                "emptyName", "forbiddenName", "belowMin", "aboveMax", "notFinite",
+                "emptyName", "controlCharacters", "forbiddenName", "belowMin", "aboveMax", "notFinite",
             ])
     }
 
