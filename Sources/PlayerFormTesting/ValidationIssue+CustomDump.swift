@@ -8,6 +8,8 @@ extension ValidationIssue: CustomDumpStringConvertible {
         switch self {
         case .emptyName: ".emptyName"
         case .notFinite: ".notFinite"
+        case .controlCharacters(let characters):
+            ".controlCharacters(\(String(customDumping: characters)))"
         case .forbiddenName(let name): ".forbiddenName(\(String(customDumping: name)))"
         case .belowMin(let points, let min):
             ".belowMin(points: \(String(customDumping: points)), min: \(String(customDumping: min)))"
