@@ -19,15 +19,17 @@ let package = Package(
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.
         .target(name: "ReactiveCore"),
-        // Player rules, the player view model and the score store protocol.
-        .target(name: "PlayerForm", dependencies: ["ReactiveCore"]),
+        // The strict JSON reader (RFC 8259, on bytes) shared by the record files and the rules file.
+        .target(name: "PlayerFormJSON"),
+        // Player rules and their JSON rules file, the player view model and the score store protocol.
+        .target(name: "PlayerForm", dependencies: ["ReactiveCore", "PlayerFormJSON", "PlayerFormText"]),
         // The score store on disk: an append-only JSON Lines file shared by several processes.
         .target(name: "PlayerFormStore", dependencies: ["PlayerForm"]),
         // Escaping of user text for terminals, and JSON string literals: one rule for every front end.
         .target(name: "PlayerFormText"),
         // Streaming readers of player record files (JSON Lines, CSV) and the batch validator that
         // checks each record with PlayerRules.
-        .target(name: "PlayerFormRecords", dependencies: ["PlayerForm", "PlayerFormText"]),
+        .target(name: "PlayerFormRecords", dependencies: ["PlayerForm", "PlayerFormJSON", "PlayerFormText"]),
         // Recorders and controllable doubles for writing behaviour specs of view models.
         .target(name: "PlayerFormTesting", dependencies: ["ReactiveCore", "PlayerForm"]),
         // GNU readline (GPL-3) and its history library, from the system (apt: libreadline-dev).
@@ -74,7 +76,7 @@ let package = Package(
         .testTarget(
             name: "PlayerFormTests",
             dependencies: [
-                "PlayerForm", "ReactiveCore", "PlayerFormTesting",
+                "PlayerForm", "ReactiveCore", "PlayerFormTesting", "PlayerFormText",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -23,8 +23,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
         subcommands: [Validate.self]
     )
 
-    @Option(name: .long, help: ArgumentHelp("A JSON rules file, such as {\"max\": 500}.", valueName: "file"))
-    var config: String?
+    @OptionGroup var rulesFile: RulesFileOption
 
     @Option(
         name: .long,
@@ -54,20 +53,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Option(name: .long, help: .hidden)
     var uploadTime: Double?
 
-    private var rules = PlayerRules.defaults
-
-    private enum CodingKeys: String, CodingKey {
-        case config, store, noColor, bail, historyFile, uploadDelayMilliseconds, uploadTime
-    }
-
     mutating func validate() throws {
-        if let config {
-            do {
-                rules = try PlayerRules(configurationFile: config)
-            } catch {
-                throw ValidationError(error.description)
-            }
-        }
         if let delay = uploadDelayMilliseconds, delay < 0 {
             throw ValidationError("--upload-delay-milliseconds must be 0 or more.")
         }
@@ -80,6 +66,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let rules = try rulesFile.rules()
         // Resolved here, not in validate(), which also runs before subcommands that keep no scores.
         let environment = ProcessInfo.processInfo.environment
         let storePath: String
