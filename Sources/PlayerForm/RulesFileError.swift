@@ -20,7 +20,7 @@ public struct RulesFileError: Error, Equatable, Sendable, CustomStringConvertibl
     public let path: String
     /// The line (from 1) of the problem, when it has one place in the file.
     public let line: Int?
-    /// The column (from 1, counted in characters) of the problem, when it has one place.
+    /// The column (from 1, counted in Unicode code points) of the problem, when it has one place.
     public let column: Int?
     /// What was wrong and what is accepted. Text that came from the file is already escaped.
     public let message: String

@@ -91,6 +91,13 @@ struct RulesFileEndToEndTests {
         #expect(joined.status == 64)
         #expect(
             joined.errors.contains("write: playerform validate --config=rules.json --quiet players.csv\n"))
+        // The line to write is quoted for the shell and escaped for the terminal.
+        let odd = try run(["--config", "my rules.json", "validate", "it's\u{1B}[2J.csv"], in: scratch.folder)
+        #expect(odd.status == 64)
+        #expect(
+            odd.errors.contains(
+                #"write: playerform validate --config 'my rules.json' 'it'\''s\u{1B}[2J.csv'"#))
+        #expect(!odd.errors.utf8.contains(0x1B))
     }
 
     @Test("the form's other options are refused before validate, and unknown after it")

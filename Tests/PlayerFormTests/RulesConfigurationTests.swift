@@ -229,6 +229,20 @@ struct RulesConfigurationTests {
     }
 
     @Test(
+        "a byte order mark is skipped at the start of the file only; one inside a name is kept (fuzzer finding)"
+    )
+    func byteOrderMarkInName() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let rules = try PlayerRules(
+            configuration: bom + Array(#"{"name": ""#.utf8) + bom + Array("Ann".utf8) + bom
+                + Array(#""}"#.utf8))
+        #expect(rules.name == "\u{FEFF}Ann\u{FEFF}")
+        #expect(try load(rules.configuration) == rules)
+        let marked = try load(#"{"name": "\ufeff\u081bP"}"#)
+        #expect(marked.name.unicodeScalars.map(\.value) == [0xFEFF, 0x081B, 0x50])
+    }
+
+    @Test(
         "rules written as a rules file read back equal",
         arguments: [
             try! PlayerRules(),
@@ -293,6 +307,22 @@ struct RulesFileReadingTests {
         try pipe.fileHandleForWriting.close()
         let rules = try PlayerRules(configurationFile: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)")
         #expect(rules.max == 500)
+    }
+
+    @Test("a FIFO is read once its writer has written and closed it")
+    func fifo() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString)")
+            .path
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        // Opening a FIFO for writing waits for its reader, so the writer has a thread of its own.
+        let writer = Thread {
+            let handle = FileHandle(forWritingAtPath: path)
+            handle?.write(Data(#"{"maxUploads": 2}"#.utf8))
+            try? handle?.close()
+        }
+        writer.start()
+        #expect(try PlayerRules(configurationFile: path).maxUploads == 2)
     }
 
     @Test("an endless input is refused past 1 MiB without being read to its end")
