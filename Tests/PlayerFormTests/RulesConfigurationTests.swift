@@ -51,6 +51,10 @@ struct RulesConfigurationTests {
         #expect(
             refusal(#"{"max": 5, "max": 5}"#)
                 == #"rules.json:1:12: duplicate key "max"; each key may appear once"#)
+        // Keys are compared as decoded: an escape does not make a second key.
+        #expect(
+            refusal(#"{"max": 5, "m\u0061x": 6}"#)
+                == #"rules.json:1:12: duplicate key "max"; each key may appear once"#)
     }
 
     @Test("a trailing comma in the object or in the names is refused with its place")
