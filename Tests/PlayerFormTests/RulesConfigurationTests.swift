@@ -188,7 +188,7 @@ struct RulesConfigurationTests {
         )
     }
 
-    @Test("text from the file is escaped in every message: keys, numbers, the path")
+    @Test("text from the file is escaped in every message: keys and the path")
     func escaped() throws {
         let key = refusal("{\"\\u001b[2J\\u202e\": 1}")
         #expect(
