@@ -26,8 +26,10 @@ let package = Package(
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.
         .target(name: "ReactiveCore"),
-        // Player rules, the player view model and the score store protocol.
-        .target(name: "PlayerForm", dependencies: ["ReactiveCore"]),
+        // The strict JSON reader (RFC 8259, on bytes) shared by the record files and the rules file.
+        .target(name: "PlayerFormJSON"),
+        // Player rules and their JSON rules file, the player view model and the score store protocol.
+        .target(name: "PlayerForm", dependencies: ["ReactiveCore", "PlayerFormJSON", "PlayerFormText"]),
         // The score store on disk: an append-only JSON Lines file shared by several processes.
         .target(name: "PlayerFormStore", dependencies: ["PlayerForm"]),
         // The score store in a SQLite database (through GRDB): the executable's default.
@@ -42,7 +44,7 @@ let package = Package(
         .target(name: "PlayerFormText"),
         // Streaming readers of player record files (JSON Lines, CSV) and the batch validator that
         // checks each record with PlayerRules.
-        .target(name: "PlayerFormRecords", dependencies: ["PlayerForm", "PlayerFormText"]),
+        .target(name: "PlayerFormRecords", dependencies: ["PlayerForm", "PlayerFormJSON", "PlayerFormText"]),
         // The exhaustive view model tester: specs of any view model built on the reactive core.
         .target(
             name: "ReactiveCoreTesting",
@@ -118,7 +120,7 @@ let package = Package(
         .testTarget(
             name: "PlayerFormTests",
             dependencies: [
-                "PlayerForm", "ReactiveCore", "PlayerFormTesting", "ReactiveCoreTesting",
+                "PlayerForm", "ReactiveCore", "PlayerFormTesting", "ReactiveCoreTesting", "PlayerFormText",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

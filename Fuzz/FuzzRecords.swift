@@ -71,21 +71,50 @@ private func lineBytes(_ body: [UInt8], _ number: Int) -> [UInt8] {
 }
 
 /// Foundation is the oracle for names and for points up to rounding: its NSDecimalNumber path
-/// rounds long numbers less exactly than strtod, and it rejects numbers beyond the range of a
-/// Double, which are valid JSON that the parser reads as infinite points.
+/// rounds long numbers less exactly than strtod, it rejects numbers beyond the range of a Double
+/// in any key (valid JSON, which the parser reads as infinite points, or skips in an ignored key),
+/// and it drops a U+FEFF at the start or the end of a string.
 private func checkAgainstFoundation(line: [UInt8], name: String, points: Double) {
     guard let object = try? JSONSerialization.jsonObject(with: Data(line), options: []) as? [String: Any]
     else {
         precondition(
-            points.isInfinite,
+            points.isInfinite || hasNumberBeyondDouble(line),
             "accepted a line that JSONSerialization rejects: \(String(decoding: line, as: UTF8.self))")
         return
     }
-    precondition(object["name"] as? String == name, "a different name than JSONSerialization")
+    func withoutFEFF(_ text: String) -> [Unicode.Scalar] { text.unicodeScalars.filter { $0 != "\u{FEFF}" } }
+    precondition(
+        (object["name"] as? String).map(withoutFEFF) == withoutFEFF(name),
+        "a different name than JSONSerialization")
     guard let number = (object["points"] as? NSNumber)?.doubleValue else {
         preconditionFailure("JSONSerialization has no number for points")
     }
     let tolerance = Swift.max(abs(number), abs(points)) * 1e-14
     precondition(
         number == points || abs(number - points) <= tolerance, "different points than JSONSerialization")
+}
+
+/// Whether a number outside the strings of `line` (which the parser accepted, so it is valid
+/// JSON) is too large for a Double.
+private func hasNumberBeyondDouble(_ line: [UInt8]) -> Bool {
+    var index = 0
+    while index < line.count {
+        let byte = line[index]
+        if byte == UInt8(ascii: "\"") {
+            index += 1
+            while index < line.count && line[index] != UInt8(ascii: "\"") {
+                index += line[index] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            index += 1
+        } else if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+            let start = index
+            while index < line.count, "+-.eE0123456789".utf8.contains(line[index]) { index += 1 }
+            if let value = Double(String(decoding: line[start..<index], as: UTF8.self)), value.isInfinite {
+                return true
+            }
+        } else {
+            index += 1
+        }
+    }
+    return false
 }

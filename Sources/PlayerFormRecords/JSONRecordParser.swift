@@ -1,3 +1,5 @@
+import PlayerFormJSON
+
 /// Reads one line of JSON Lines as a player record: an object with a string `name` and a number
 /// `points`, keys in any order, other keys ignored whatever their value.
 ///
@@ -13,7 +15,7 @@
 /// ```
 public struct JSONRecordParser {
     /// The deepest nesting of arrays and objects accepted in an ignored value.
-    public static let maximumNesting = 512
+    public static let maximumNesting = JSONCursor.maximumNesting
 
     private var text: [UInt8] = []
     private var nesting: [UInt8] = []
@@ -29,21 +31,35 @@ public struct JSONRecordParser {
         do {
             return try parseRecord(line)
         } catch {
-            return .malformed(error.message)
+            return .malformed(Self.message(error))
+        }
+    }
+
+    /// A syntax error in the words of a record: positions are columns of the line.
+    private static func message(_ error: JSONSyntaxError) -> String {
+        let detail = error.detail(input: "line")
+        switch error.problem {
+        case .endsEarly, .unclosedString: return "bad JSON: " + detail
+        case .invalidUTF8: return "invalid UTF-8 at column \(error.offset + 1); records must be UTF-8"
+        case .nestedTooDeep: return detail
+        default: return "bad JSON at column \(error.offset + 1): " + detail
         }
     }
 
     private enum Key { case name, points, other }
 
-    private mutating func parseRecord(_ line: UnsafeBufferPointer<UInt8>) throws(MalformedRecord)
+    /// The record on `line`; a record that is valid JSON but not a player record is returned as
+    /// `.malformed`, a line that is not valid JSON throws.
+    private mutating func parseRecord(_ line: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError)
         -> ParsedRecord
     {
         var cursor = JSONCursor(line)
         cursor.skipWhitespace()
         guard cursor.peek == UInt8(ascii: "{") else {
-            throw cursor.isAtEnd
-                ? MalformedRecord("the line is not a JSON object; expected {\"name\": ..., \"points\": ...}")
-                : cursor.unexpected("a JSON object starting with {")
+            if cursor.isAtEnd {
+                return .malformed("the line is not a JSON object; expected {\"name\": ..., \"points\": ...}")
+            }
+            throw cursor.unexpected("a JSON object starting with {")
         }
         cursor.advance()
         var name: String?
@@ -63,9 +79,9 @@ public struct JSONRecordParser {
                 cursor.skipWhitespace()
                 switch key {
                 case .name:
-                    guard name == nil else { throw MalformedRecord("the key \"name\" appears twice") }
+                    guard name == nil else { return .malformed("the key \"name\" appears twice") }
                     guard cursor.peek == UInt8(ascii: "\"") else {
-                        throw try mistyped("name", "a string", &cursor)
+                        return .malformed(try mistyped("name", "a string", &cursor))
                     }
                     let start = cursor.index + 1
                     let plain = try cursor.scanString(into: &text)
@@ -76,8 +92,10 @@ public struct JSONRecordParser {
                             as: UTF8.self)
                         : String(decoding: text, as: UTF8.self)
                 case .points:
-                    guard points == nil else { throw MalformedRecord("the key \"points\" appears twice") }
-                    guard cursor.isAtNumber else { throw try mistyped("points", "a number", &cursor) }
+                    guard points == nil else { return .malformed("the key \"points\" appears twice") }
+                    guard cursor.isAtNumber else {
+                        return .malformed(try mistyped("points", "a number", &cursor))
+                    }
                     let start = cursor.index
                     try cursor.scanNumber()
                     points = NumberText.value(of: UnsafeBufferPointer(rebasing: line[start..<cursor.index]))
@@ -99,12 +117,12 @@ public struct JSONRecordParser {
         }
         cursor.skipWhitespace()
         guard cursor.isAtEnd else { throw cursor.unexpected("the end of the line after the object") }
-        guard let name else { throw MalformedRecord("the key \"name\" is missing") }
-        guard let points else { throw MalformedRecord("the key \"points\" is missing") }
+        guard let name else { return .malformed("the key \"name\" is missing") }
+        guard let points else { return .malformed("the key \"points\" is missing") }
         return .record(name: name, points: points)
     }
 
-    private mutating func readKey(_ cursor: inout JSONCursor) throws(MalformedRecord) -> Key {
+    private mutating func readKey(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> Key {
         let start = cursor.index + 1
         if try cursor.scanString(into: &text) {
             return Self.key(UnsafeBufferPointer(rebasing: cursor.bytes[start..<(cursor.index - 1)]))
@@ -126,10 +144,10 @@ public struct JSONRecordParser {
         }
     }
 
-    /// The error for a value of the wrong type; the value must still be valid JSON to say what it is.
+    /// The message for a value of the wrong type; the value must still be valid JSON to say what it is.
     private mutating func mistyped(
         _ key: String, _ expected: String, _ cursor: inout JSONCursor
-    ) throws(MalformedRecord) -> MalformedRecord {
+    ) throws(JSONSyntaxError) -> String {
         let kind: String
         switch cursor.peek ?? 0 {
         case UInt8(ascii: "\""): kind = "a string"
@@ -141,12 +159,6 @@ public struct JSONRecordParser {
         default: throw cursor.unexpected("a value for \"\(key)\"")
         }
         try cursor.skipValue(nesting: &nesting, scratch: &text)
-        return MalformedRecord("\"\(key)\" must be \(expected), not \(kind)")
+        return "\"\(key)\" must be \(expected), not \(kind)"
     }
-}
-
-/// Why a record cannot be read.
-struct MalformedRecord: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
 }

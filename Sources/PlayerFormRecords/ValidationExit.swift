@@ -5,7 +5,7 @@ public enum ValidationExit: Int32, Sendable, Comparable {
     case valid = 0
     /// At least one record is invalid or malformed.
     case invalid = 1
-    /// The command line is wrong, or the --config file is not accepted (EX_USAGE).
+    /// The command line is wrong (EX_USAGE).
     case usage = 64
     /// A whole input is unusable: a CSV without the required header, or a format that cannot be
     /// told (EX_DATAERR).

@@ -29,8 +29,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
         subcommands: [Validate.self, Import.self, Export.self]
     )
 
-    @Option(name: .long, help: ArgumentHelp("A JSON rules file, such as {\"max\": 500}.", valueName: "file"))
-    var config: String?
+    @OptionGroup var rulesFile: RulesFileOption
 
     @Option(
         name: .long,
@@ -64,21 +63,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Option(name: .long, help: .hidden)
     var uploadTime: Double?
 
-    private var rules = PlayerRules.defaults
-
-    private enum CodingKeys: String, CodingKey {
-        case config, store, noColor, bail, historyFile, uploadDelayMilliseconds, uploadTime
-        case busyTimeoutMilliseconds
-    }
-
     mutating func validate() throws {
-        if let config {
-            do {
-                rules = try PlayerRules(configurationFile: config)
-            } catch {
-                throw ValidationError(TerminalText.escaped(error.description))
-            }
-        }
         let delays = PlayerFormREPL.Options.uploadDelays
         if let delay = uploadDelayMilliseconds, !delays.contains(delay) {
             throw ValidationError(
@@ -102,6 +87,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let rules = try rulesFile.rules()
         // Resolved here, not in validate(), which also runs before subcommands that keep no scores.
         let environment = ProcessInfo.processInfo.environment
         let place = try StorePlace(option: store, environment: environment)

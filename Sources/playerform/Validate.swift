@@ -1,7 +1,6 @@
 import ArgumentParser
 import PlayerForm
 import PlayerFormRecords
-import PlayerFormText
 
 extension PlayerFormCommand {
     /// `playerform validate`: checks files of player records against the form's rules.
@@ -15,10 +14,10 @@ extension PlayerFormCommand {
                 ("N records, K invalid") on standard error.
 
                 Exit status: 0 every record is valid; 1 a record is invalid or malformed; 64 usage \
-                error or a rejected --config; 65 an input is unusable (CSV without the header, or a \
-                format that cannot be told); 66 an input cannot be opened or read; 74 the findings cannot be written to standard \
-                output; 130 interrupted. \
-                With several inputs the highest of these wins.
+                error; 65 an input is unusable (CSV without the header, or a format that cannot be \
+                told) or the --config file is not accepted; 66 an input or the --config file cannot \
+                be opened or read; 74 the findings cannot be written to standard output; 130 \
+                interrupted. With several inputs the highest of these wins.
                 """
         )
 
@@ -42,31 +41,17 @@ extension PlayerFormCommand {
         @Flag(help: "Print only the summary.")
         var quiet = false
 
-        @Option(help: "A JSON rules file, as for the form (for example {\"max\": 500}).")
-        var config: String?
-
-        /// Rejects a rules file before anything is read, as a usage error (exit 64).
-        func validate() throws {
-            _ = try loadRules()
-        }
+        @OptionGroup var rulesFile: RulesFileOption
 
         func run() async throws {
-            let rules = try loadRules()
+            // Before any input is read; a file such as <(...) can be read only once.
+            let rules = try rulesFile.rules()
             Interrupt.install()
             let run = ValidationRun(
                 inputs: files, format: inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
                 style: format == .json ? .json : .text, quiet: quiet, rules: rules)
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))
             if status != .valid { throw ExitCode(status.rawValue) }
-        }
-
-        private func loadRules() throws -> PlayerRules {
-            guard let config else { return .defaults }
-            do {
-                return try PlayerRules(configurationFile: config)
-            } catch {
-                throw ValidationError(TerminalText.escaped(error.description))
-            }
         }
     }
 }

@@ -86,23 +86,24 @@ struct ScriptedModeTests {
         #expect(run.status == 0)
     }
 
-    @Test("usage errors exit 64 with a message: unknown options, missing or bad config files")
+    @Test("usage errors exit 64; a rules file that cannot be read 66, one that is not accepted 65")
     func usageErrors() throws {
         let unknown = try BuiltBinary.run(["--bogus"])
         #expect(unknown.status == 64)
         #expect(unknown.errorLines.first == "Error: Unknown option '--bogus'")
         let missing = try BuiltBinary.run(["--config", "/nonexistent/rules.json"])
-        #expect(missing.status == 64)
+        #expect(missing.status == 66)
         #expect(
-            missing.errorLines.first?.contains("cannot read configuration file /nonexistent/rules.json")
-                == true)
+            missing.errorLines == [
+                "playerform: cannot read rules file /nonexistent/rules.json: No such file or directory"
+            ])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bad-\(UUID().uuidString).json")
         try Data(#"{"step": 0}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let bad = try BuiltBinary.run(["--config", file.path])
-        #expect(bad.status == 64)
-        #expect(bad.errorLines.first?.contains("\"step\" must be greater than 0") == true)
+        #expect(bad.status == 65)
+        #expect(bad.errorLines == ["playerform: \(file.path):1:10: \"step\" must be greater than 0, got 0"])
     }
 
     @Test("--version and --help")

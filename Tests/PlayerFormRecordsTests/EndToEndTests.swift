@@ -57,7 +57,8 @@ struct EndToEndTests {
         #expect(outcome.errors == "2 records, 2 invalid\n")
     }
 
-    @Test("exit 64 for a usage error or a rules file that is not accepted")
+    @Test(
+        "exit 64 for a usage error; 65 for a rules file that is not accepted, 66 for one that cannot be read")
     func usage() throws {
         let wrongOption = try playerform(["validate", "--format", "yaml"])
         #expect(wrongOption.status == 64)
@@ -65,11 +66,11 @@ struct EndToEndTests {
         let scratch = try Scratch()
         let config = try scratch.file("rules.json", #"{"max": "lots"}"#)
         let badConfig = try playerform(["validate", "--config", config], input: "")
-        #expect(badConfig.status == 64)
-        #expect(badConfig.errors.contains(#""max" must be a number"#))
+        #expect(badConfig.status == 65)
+        #expect(badConfig.errors == "playerform: \(config):1:9: \"max\" must be a number, found a string\n")
         let missingConfig = try playerform(["validate", "--config", scratch.folder.path + "/none.json"])
-        #expect(missingConfig.status == 64)
-        #expect(missingConfig.errors.contains("cannot read configuration file"))
+        #expect(missingConfig.status == 66)
+        #expect(missingConfig.errors.contains("cannot read rules file"))
     }
 
     @Test("exit 65 for a CSV without the header, or standard input whose format cannot be told")

@@ -1,23 +1,53 @@
-/// A position in one line of JSON, with the scanners of the JSON grammar (RFC 8259).
-struct JSONCursor {
-    let bytes: UnsafeBufferPointer<UInt8>
-    private(set) var index = 0
+/// A position in a buffer of JSON, with the scanners of the JSON grammar (RFC 8259): the strict
+/// reader that both the record files and the rules file are read with.
+///
+/// The scanners check the grammar and move ``index``; they never guess. Every error is a
+/// ``JSONSyntaxError`` with the byte offset of the problem. The hot paths are inlinable, so readers
+/// in other modules scan as fast as they would in this one.
+///
+/// ```swift
+/// Array(#"{"max": 5}"#.utf8).withUnsafeBufferPointer { bytes in
+///     var cursor = JSONCursor(bytes)
+///     var nesting: [UInt8] = []
+///     var scratch: [UInt8] = []
+///     try cursor.skipValue(nesting: &nesting, scratch: &scratch)  // cursor.index == 10
+/// }
+/// ```
+public struct JSONCursor {
+    /// The deepest nesting of arrays and objects ``skipValue(nesting:scratch:)`` accepts.
+    public static let maximumNesting = 512
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    /// The bytes being read.
+    public let bytes: UnsafeBufferPointer<UInt8>
+    /// The offset of the next byte to read; the scanners move it.
+    public var index = 0
 
-    var isAtEnd: Bool { index >= bytes.count }
+    /// A cursor at the start of `bytes`.
+    @inlinable
+    public init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    /// The byte at the cursor, or nil at the end of the line.
-    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+    /// Whether every byte has been read.
+    @inlinable
+    public var isAtEnd: Bool { index >= bytes.count }
 
-    var isAtNumber: Bool {
+    /// The byte at the cursor, or nil at the end.
+    @inlinable
+    public var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// Whether a number starts at the cursor (a minus sign or a digit).
+    @inlinable
+    public var isAtNumber: Bool {
         guard let byte = peek else { return false }
         return byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
-    mutating func advance() { index += 1 }
+    /// Moves past the byte at the cursor.
+    @inlinable
+    public mutating func advance() { index += 1 }
 
-    mutating func skipWhitespace() {
+    /// Moves past spaces, tabs, line feeds and carriage returns: JSON's whitespace.
+    @inlinable
+    public mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -27,21 +57,25 @@ struct JSONCursor {
     }
 
     /// The error for finding something other than `expected` at the cursor.
-    func unexpected(_ expected: String) -> MalformedRecord {
-        guard let byte = peek else {
-            return MalformedRecord("bad JSON: the line ends early; expected \(expected)")
-        }
-        let found =
-            byte >= 0x21 && byte < 0x7F
+    @inlinable
+    public func unexpected(_ expected: String) -> JSONSyntaxError {
+        guard let byte = peek else { return JSONSyntaxError(offset: index, .endsEarly(expected: expected)) }
+        return JSONSyntaxError(offset: index, .unexpected(found: Self.describe(byte), expected: expected))
+    }
+
+    /// How an error shows `byte`: `'x'` for a visible ASCII character, `byte 0xNN` otherwise.
+    public static func describe(_ byte: UInt8) -> String {
+        byte >= 0x21 && byte < 0x7F
             ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
-        return MalformedRecord("bad JSON at column \(index + 1): found \(found), expected \(expected)")
     }
 
     /// Scans the string starting at the opening quote under the cursor and leaves the cursor after
     /// its closing quote. Returns true when the string has no escapes: its content is then exactly
     /// the bytes between the quotes, and `text` is left alone. Otherwise `text` is replaced by the
     /// decoded content.
-    mutating func scanString(into text: inout [UInt8]) throws(MalformedRecord) -> Bool {
+    @inlinable
+    public mutating func scanString(into text: inout [UInt8]) throws(JSONSyntaxError) -> Bool {
+        let quote = index
         index += 1
         let start = index
         var plain = true
@@ -59,9 +93,7 @@ struct JSONCursor {
                 }
                 try decodeEscape(into: &text)
             } else if byte < 0x20 {
-                throw MalformedRecord(
-                    "bad JSON at column \(index + 1): a control character inside a string; "
-                        + "write it as an escape such as \\n or \\u001B")
+                throw JSONSyntaxError(offset: index, .controlCharacterInString)
             } else if byte < 0x80 {
                 if !plain { text.append(byte) }
                 index += 1
@@ -71,11 +103,12 @@ struct JSONCursor {
                 index += length
             }
         }
-        throw MalformedRecord("bad JSON: a string is not closed; the line ends before its closing quote")
+        throw JSONSyntaxError(offset: quote, .unclosedString)
     }
 
-    private mutating func decodeEscape(into text: inout [UInt8]) throws(MalformedRecord) {
-        guard index + 1 < bytes.count else { throw unexpectedEscape() }
+    @usableFromInline
+    mutating func decodeEscape(into text: inout [UInt8]) throws(JSONSyntaxError) {
+        guard index + 1 < bytes.count else { throw JSONSyntaxError(offset: index, .unknownEscape) }
         let decoded: UInt8
         switch bytes[index + 1] {
         case UInt8(ascii: "\""): decoded = UInt8(ascii: "\"")
@@ -87,27 +120,19 @@ struct JSONCursor {
         case UInt8(ascii: "r"): decoded = 0x0D
         case UInt8(ascii: "t"): decoded = 0x09
         case UInt8(ascii: "u"):
-            let escapeColumn = index + 1
+            let escape = index
             var scalar = try hexQuad(at: index + 2)
             index += 6
             if scalar >= 0xDC00 && scalar <= 0xDFFF {
-                throw MalformedRecord(
-                    "bad JSON at column \(escapeColumn): \\u escape of a low surrogate without a high one before it"
-                )
+                throw JSONSyntaxError(offset: escape, .loneLowSurrogate)
             }
             if scalar >= 0xD800 && scalar <= 0xDBFF {
                 guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
                     bytes[index + 1] == UInt8(ascii: "u")
-                else {
-                    throw MalformedRecord(
-                        "bad JSON at column \(escapeColumn): \\u escape of a high surrogate without a low one after it"
-                    )
-                }
+                else { throw JSONSyntaxError(offset: escape, .loneHighSurrogate) }
                 let low = try hexQuad(at: index + 2)
                 guard low >= 0xDC00 && low <= 0xDFFF else {
-                    throw MalformedRecord(
-                        "bad JSON at column \(escapeColumn): \\u escape of a high surrogate without a low one after it"
-                    )
+                    throw JSONSyntaxError(offset: escape, .loneHighSurrogate)
                 }
                 index += 6
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
@@ -115,22 +140,16 @@ struct JSONCursor {
             text.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
             return
         default:
-            throw unexpectedEscape()
+            throw JSONSyntaxError(offset: index, .unknownEscape)
         }
         text.append(decoded)
         index += 2
     }
 
-    private func unexpectedEscape() -> MalformedRecord {
-        MalformedRecord(
-            "bad JSON at column \(index + 1): unknown escape; accepted: \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX"
-        )
-    }
-
-    private func hexQuad(at start: Int) throws(MalformedRecord) -> UInt32 {
-        guard start + 4 <= bytes.count else {
-            throw MalformedRecord("bad JSON at column \(start - 1): \\u needs four hexadecimal digits")
-        }
+    /// The value of the four hexadecimal digits at `start`, which follow the `\u` of an escape.
+    @usableFromInline
+    func hexQuad(at start: Int) throws(JSONSyntaxError) -> UInt32 {
+        guard start + 4 <= bytes.count else { throw JSONSyntaxError(offset: start - 2, .shortUnicodeEscape) }
         var value: UInt32 = 0
         for offset in 0..<4 {
             let byte = bytes[start + offset]
@@ -139,8 +158,7 @@ struct JSONCursor {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default:
-                throw MalformedRecord("bad JSON at column \(start - 1): \\u needs four hexadecimal digits")
+            default: throw JSONSyntaxError(offset: start - 2, .shortUnicodeEscape)
             }
             value = value << 4 | UInt32(digit)
         }
@@ -148,7 +166,8 @@ struct JSONCursor {
     }
 
     /// The length of the well-formed UTF-8 sequence at the cursor, whose first byte is 0x80 or more.
-    private func utf8SequenceLength() throws(MalformedRecord) -> Int {
+    @usableFromInline
+    func utf8SequenceLength() throws(JSONSyntaxError) -> Int {
         func continuation(_ offset: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) -> Bool {
             index + offset < bytes.count && range.contains(bytes[index + offset])
         }
@@ -164,14 +183,13 @@ struct JSONCursor {
         case 0xF4: (valid, length) = (continuation(1, 0x80...0x8F) && continuation(2) && continuation(3), 4)
         default: (valid, length) = (false, 1)
         }
-        guard valid else {
-            throw MalformedRecord("invalid UTF-8 at column \(index + 1); records must be UTF-8")
-        }
+        guard valid else { throw JSONSyntaxError(offset: index, .invalidUTF8) }
         return length
     }
 
     /// Scans a number per the JSON grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    mutating func scanNumber() throws(MalformedRecord) {
+    @inlinable
+    public mutating func scanNumber() throws(JSONSyntaxError) {
         if peek == UInt8(ascii: "-") { index += 1 }
         guard let first = peek, first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") else {
             throw unexpected("a digit in a number")
@@ -191,16 +209,19 @@ struct JSONCursor {
         }
     }
 
-    private var isAtDigit: Bool {
+    @usableFromInline
+    var isAtDigit: Bool {
         guard let byte = peek else { return false }
         return byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private mutating func skipDigits() {
+    @usableFromInline
+    mutating func skipDigits() {
         while isAtDigit { index += 1 }
     }
 
-    private mutating func skipLiteral(_ literal: StaticString) throws(MalformedRecord) {
+    @usableFromInline
+    mutating func skipLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
         let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count,
             UnsafeBufferPointer(rebasing: bytes[index..<(index + count)]).elementsEqual(
@@ -211,7 +232,8 @@ struct JSONCursor {
 
     /// Skips one value of any kind, checking that it is valid JSON. Arrays and objects are
     /// followed with an explicit stack, so deep nesting cannot overflow the call stack.
-    mutating func skipValue(nesting: inout [UInt8], scratch: inout [UInt8]) throws(MalformedRecord) {
+    @inlinable
+    public mutating func skipValue(nesting: inout [UInt8], scratch: inout [UInt8]) throws(JSONSyntaxError) {
         nesting.removeAll(keepingCapacity: true)
         while true {
             // A value starts at the cursor.
@@ -266,16 +288,17 @@ struct JSONCursor {
         }
     }
 
-    private func push(_ open: UInt8, _ nesting: inout [UInt8]) throws(MalformedRecord) {
-        guard nesting.count < JSONRecordParser.maximumNesting else {
-            throw MalformedRecord(
-                "values are nested more than \(JSONRecordParser.maximumNesting) levels deep; not accepted")
+    @usableFromInline
+    func push(_ open: UInt8, _ nesting: inout [UInt8]) throws(JSONSyntaxError) {
+        guard nesting.count < Self.maximumNesting else {
+            throw JSONSyntaxError(offset: index, .nestedTooDeep(limit: Self.maximumNesting))
         }
         nesting.append(open)
     }
 
     /// Skips `"key" :` and the whitespace after it, inside an object.
-    private mutating func skipMemberKey(scratch: inout [UInt8]) throws(MalformedRecord) {
+    @usableFromInline
+    mutating func skipMemberKey(scratch: inout [UInt8]) throws(JSONSyntaxError) {
         guard peek == UInt8(ascii: "\"") else { throw unexpected("a key in double quotes") }
         _ = try scanString(into: &scratch)
         skipWhitespace()
