@@ -24,6 +24,14 @@ public enum PlayerFormREPL {
         public var storePath: String
         /// The time every upload is stamped with, for reproducible output; nil for the clock.
         public var uploadTime: Date?
+        /// Commands (`-c`) and files (`-f`) to run instead of standard input; empty for none.
+        public var scripts: [REPLSession.Script] = []
+        /// Whether `--echo` was given: scripts show each line before its output.
+        public var echo = false
+        /// The line an interactive session starts with; nil for none (`--quiet`).
+        public var greeting: String?
+        /// Where the rules came from, as `rules` says: `defaults` or the rules file's path.
+        public var rulesOrigin = "defaults"
 
         /// The upload times, in seconds since 1970, that the score file can hold.
         public static let uploadTimes = FileScoreStore.writableTimes
@@ -74,6 +82,13 @@ public enum PlayerFormREPL {
         return max(5, Int(size.ws_row) - 4)
     }
 
+    /// The width of the terminal on standard output, or 80 when it is not a terminal.
+    static func terminalColumns() -> Int {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
     /// A tick a second, until the stream is dropped.
     static func everySecond() -> AsyncStream<Void> {
         AsyncStream { continuation in
@@ -97,11 +112,19 @@ public enum PlayerFormREPL {
         let uploadTime = options.uploadTime
         let store = FileScoreStore(path: options.storePath, now: { uploadTime ?? Date() })
         let (form, roster) = viewModels(rules: options.rules, store: store, uploadDelay: delay)
+        if !options.scripts.isEmpty {
+            let session = REPLSession(
+                form: form, roster: roster, reader: ScriptedLineReader(bytes: []), output: output,
+                bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
+                columns: { terminalColumns() })
+            return await session.run(scripts: options.scripts).exitStatus
+        }
         guard interactive else {
             let reader = ScriptedLineReader()
             reader.beforeWaiting = { output.flush() }
             let session = REPLSession(
-                form: form, roster: roster, reader: reader, output: output, bail: options.bail)
+                form: form, roster: roster, reader: reader, output: output, bail: options.bail,
+                echo: options.echo, rulesOrigin: options.rulesOrigin, columns: { terminalColumns() })
             return await session.run().exitStatus
         }
         let style = TerminalStyle.choose(
@@ -113,7 +136,9 @@ public enum PlayerFormREPL {
         }
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, style: style, bail: false,
-            interrupts: interrupts, pageSize: terminalPageSize(), idleTicks: { everySecond() })
+            interrupts: interrupts, pageSize: terminalPageSize(), idleTicks: { everySecond() },
+            rulesOrigin: options.rulesOrigin, columns: { terminalColumns() })
+        if let greeting = options.greeting { output.write(greeting) }
         let status = await session.run().exitStatus
         reader.close()
         return status

@@ -11,13 +11,16 @@ struct PlayerFormCommand: AsyncParsableCommand {
         commandName: "playerform",
         abstract: "A player form: edit a name and points, validate them, upload them.",
         usage: """
-            playerform [--config <file>] [--store <file>] [--no-color] [--bail] [--history-file <file>]
+            playerform [--config <file>] [--store <file>] [--no-color] [--bail] [--history-file <file>] [--quiet]
+            playerform [<options>] [--echo] (-c <command> | -f <file>)...
             playerform <subcommand>
             """,
         discussion: """
             With a terminal on standard input, starts an interactive session (type help). \
             Otherwise reads commands from standard input, one a line, and exits with status 0 \
-            when every command succeeded, 1 when one failed. Uploads are kept in a score file \
+            when every command succeeded, 1 when one failed. With -c or -f, runs those commands \
+            (all -c commands first, then the -f files, each in the order given) the same way and \
+            exits. Uploads are kept in a score file \
             (--store), which the roster commands (players, add, select, delete) show and edit.
             """,
         version: "0.1.0",
@@ -47,6 +50,23 @@ struct PlayerFormCommand: AsyncParsableCommand {
             valueName: "file"))
     var historyFile: String?
 
+    @Option(
+        name: [.customShort("c"), .customLong("command")],
+        help: ArgumentHelp("Run COMMAND as a script line, then exit (repeatable).", valueName: "command"))
+    var commands: [String] = []
+
+    @Option(
+        name: [.customShort("f"), .customLong("file")],
+        help: ArgumentHelp(
+            "Run the commands in FILE (- for standard input), then exit (repeatable).", valueName: "file"))
+    var files: [String] = []
+
+    @Flag(name: .long, help: "In a script, print each line before what it prints.")
+    var echo = false
+
+    @Flag(name: [.customShort("q"), .long], help: "Start an interactive session without the greeting line.")
+    var quiet = false
+
     @Option(name: .long, help: .hidden)
     var uploadDelayMilliseconds: Int?
 
@@ -58,7 +78,8 @@ struct PlayerFormCommand: AsyncParsableCommand {
     private var rules = PlayerRules.defaults
 
     private enum CodingKeys: String, CodingKey {
-        case config, store, noColor, bail, historyFile, uploadDelayMilliseconds, uploadTime
+        case config, store, noColor, bail, historyFile, commands, files, echo, quiet, uploadDelayMilliseconds
+        case uploadTime
     }
 
     mutating func validate() throws {
@@ -98,10 +119,19 @@ struct PlayerFormCommand: AsyncParsableCommand {
                 "Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
                     + "Pass --store <file>, such as --store ~/scores.jsonl.")
         }
-        let options = PlayerFormREPL.Options(
+        var options = PlayerFormREPL.Options(
             rules: rules, noColor: noColor, bail: bail, historyFile: historyFile,
             uploadDelay: uploadDelayMilliseconds.map { .milliseconds($0) }, storePath: storePath,
             uploadTime: uploadTime.map { Date(timeIntervalSince1970: $0) })
+        options.scripts =
+            (commands.isEmpty ? [] : [.commands(commands)])
+            + files.map { $0 == "-" ? .standardInput : .file($0) }
+        options.echo = echo
+        options.greeting =
+            quiet
+            ? nil
+            : "playerform \(Self.configuration.version): type help for the commands, quit or Ctrl-D to leave."
+        options.rulesOrigin = config ?? "defaults"
         let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }
     }
