@@ -129,6 +129,20 @@ public enum CommandCatalog {
         return best.map { names[$0.index] }
     }
 
+    /// The name in `names` most likely meant by `word`, by the rule of ``suggestion(for:)``
+    /// without prefixes: at most two edits away (one for words of up to three characters); nil when
+    /// none is close. For mistyped subcommands of the executable.
+    public static func closest(to word: String, among names: [String]) -> String? {
+        guard !word.isEmpty else { return nil }
+        let limit = word.count <= 3 ? 1 : 2
+        var typed = word
+        let distances = typed.withUTF8 { typed in names.map { editDistance(typed, Array($0.utf8)) } }
+        guard let best = distances.indices.min(by: { distances[$0] < distances[$1] }),
+            distances[best] <= limit
+        else { return nil }
+        return names[best]
+    }
+
     /// Levenshtein distance over UTF-8 bytes (command names are ASCII), with an early exit for
     /// words far longer than any command. The two rows live on the stack.
     static func editDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Int {

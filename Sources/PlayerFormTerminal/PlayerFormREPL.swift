@@ -132,7 +132,7 @@ public enum PlayerFormREPL {
         let interrupts = Interrupts()
         let history = HistoryFile.resolve(option: options.historyFile, environment: environment)
         let reader = ReadlineLineReader(history: history, interrupts: interrupts) { warning in
-            output.writeError("playerform: " + TerminalText.escaped(warning))
+            output.writeError("warning: " + TerminalText.escaped(warning))
         }
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, style: style, bail: false,

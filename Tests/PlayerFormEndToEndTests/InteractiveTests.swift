@@ -313,7 +313,10 @@ struct InteractiveTests {
         try terminal.waitFor("name: \"Partial\"")
         try terminal.type("players")
         try terminal.keys("Enter")
-        try terminal.waitFor("Players: rows 1-1 of 1\n  1 Zed 9")
+        try terminal.waitFor("the table of one row") {
+            $0.contains("Players: rows 1-1 of 1\n  row  name  points")
+                && $0.contains("\n    1  Zed        9  ")
+        }
         try terminal.keys("C-d")
         #expect(try terminal.waitForExit() == 0)
     }

@@ -19,14 +19,22 @@ struct RosterEndToEndTests {
         let second = try BuiltBinary.run(store, input: Data("players\nadd Ann 7\nadd Bob 130\n".utf8))
         #expect(second.status == 0)
         #expect(
-            second.outputLines == [
-                "Players: rows 1-2 of 2", "  1 Colin 100", "  2 Bob 120", "+ 3 Ann 7", "~ 2 Bob 130",
+            second.outputLines.map(timeless) == [
+                "Players: rows 1-2 of 2", "  row  name   points  uploaded (UTC)       selected",
+                "    1  Colin     100  1970-01-01 00:00:00",
+                "    2  Bob       120  1970-01-01 00:00:00",
+                "+ 3 Ann 7", "~ 2 Bob 130",
             ])
 
         let third = try BuiltBinary.run(store, input: Data("delete 1 --yes\nplayers\n".utf8))
-        #expect(third.outputLines == ["- 1 Colin", "Players: rows 1-2 of 2", "  1 Bob 130", "  2 Ann 7"])
+        let table = [
+            "  row  name  points  uploaded (UTC)       selected",
+            "    1  Bob      130  1970-01-01 00:00:00",
+            "    2  Ann        7  1970-01-01 00:00:00",
+        ]
+        #expect(third.outputLines.map(timeless) == ["- 1 Colin", "Players: rows 1-2 of 2"] + table)
         let fourth = try BuiltBinary.run(store, input: Data("players\n".utf8))
-        #expect(fourth.outputLines == ["Players: rows 1-2 of 2", "  1 Bob 130", "  2 Ann 7"])
+        #expect(fourth.outputLines.map(timeless) == ["Players: rows 1-2 of 2"] + table)
     }
 
     @Test("two sessions at once on the same --store: one's upload reaches the other before its next command")
@@ -52,7 +60,13 @@ struct RosterEndToEndTests {
         #expect(rest == "+ 1 Bob 120\n+ 2 Colin 100\n+ 3 Ann 7\n")
         #expect(status == 0)
         let third = try BuiltBinary.run(store, input: Data("players\n".utf8))
-        #expect(third.outputLines == ["Players: rows 1-3 of 3", "  1 Bob 120", "  2 Colin 100", "  3 Ann 7"])
+        #expect(
+            third.outputLines.map(timeless) == [
+                "Players: rows 1-3 of 3", "  row  name   points  uploaded (UTC)       selected",
+                "    1  Bob       120  1970-01-01 00:00:00",
+                "    2  Colin     100  1970-01-01 00:00:00",
+                "    3  Ann         7  1970-01-01 00:00:00",
+            ])
     }
 
     @Test("a damaged line is reported with the file and line; the other records are shown and kept")
@@ -73,9 +87,12 @@ struct RosterEndToEndTests {
             + "the line is skipped"
         #expect(run.errorLines == ["error: " + problem, "line 3: " + problem])
         #expect(
-            run.outputLines == [
-                "Players: rows 1-1 of 1", "  1 Colin 100", "+ 2 Bob 5", "Players: rows 1-2 of 2",
-                "  1 Colin 100", "  2 Bob 5",
+            run.outputLines.map(timeless) == [
+                "Players: rows 1-1 of 1", "  row  name   points  uploaded (UTC)       selected",
+                "    1  Colin     100  1970-01-01 00:00:00", "+ 2 Bob 5",
+                "Players: rows 1-2 of 2", "  row  name   points  uploaded (UTC)       selected",
+                "    1  Colin     100  1970-01-01 00:00:00",
+                "    2  Bob         5  1970-01-01 00:00:00",
             ])
         #expect(run.status == 1)
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
@@ -123,14 +140,14 @@ struct RosterEndToEndTests {
         #expect(run.status == 64)
         #expect(
             run.errorLines.first
-                == "Error: Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
+                == "error: Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
                 + "Pass --store <file>, such as --store ~/scores.jsonl.")
         #expect(run.outputLines.isEmpty)
         let empty = try BuiltBinary.run(["--store", ""])
         #expect(empty.status == 64)
         #expect(
             empty.errorLines.first
-                == "Error: --store needs the path of a score file, such as --store scores.jsonl.")
+                == "error: --store needs the path of a score file, such as --store scores.jsonl.")
     }
 
     @Test("validate keeps no scores, so it needs no store")
@@ -139,4 +156,10 @@ struct RosterEndToEndTests {
             ["validate", "-"], input: Data(), environment: ["XDG_DATA_HOME": "", "HOME": ""])
         #expect(run.status == 0)
     }
+}
+
+/// `line` with every upload time of a `players` table replaced by 1970-01-01 00:00:00, for runs
+/// that stamp uploads with the clock.
+func timeless(_ line: String) -> String {
+    line.replacing(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/, with: "1970-01-01 00:00:00")
 }

@@ -164,4 +164,14 @@ struct ScriptHabitsTests {
                 "'@x,2,2026-09-21T14:13:20.000Z,false",
             ])
     }
+
+    @Test("a mistyped subcommand gets a did you mean, in the one error style, exit 64")
+    func mistypedSubcommand() throws {
+        let run = try BuiltBinary.run(["vaildate"])
+        #expect(run.status == 64)
+        #expect(run.errorLines.first == "error: Unknown subcommand 'vaildate'. Did you mean 'validate'?")
+        let far = try BuiltBinary.run(["zebra"])
+        #expect(far.status == 64)
+        #expect(far.errorLines.first == "error: Unexpected argument 'zebra'")
+    }
 }

@@ -1,0 +1,55 @@
+import ArgumentParser
+import PlayerFormTerminal
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension PlayerFormCommand {
+    /// Parses the arguments and runs the command, reporting usage errors in the program's one
+    /// style, `error: MESSAGE` (as the REPL and `validate` do), and suggesting the subcommand a
+    /// mistyped one most likely meant (`playerform vaildate`: did you mean validate?), exit 64.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            // Help, the version and completion scripts, and exits with a status and no message.
+            guard code != .success, !text.isEmpty else { exit(withError: error) }
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            lines[0] = errorLine(lines[0], message: message(for: error))
+            let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let written = write(2, raw.baseAddress! + offset, raw.count - offset)
+                    if written < 0, errno == EINTR { continue }
+                    if written <= 0 { break }
+                    offset += written
+                }
+            }
+            Glibc.exit(code.rawValue)
+        }
+    }
+
+    /// The first line of a usage error in the program's style.
+    static func errorLine(_ line: String, message: String) -> String {
+        let prefix = "Unexpected argument '"
+        let arguments = CommandLine.arguments.dropFirst()
+        if message.hasPrefix(prefix), message.hasSuffix("'"), let first = arguments.first,
+            message == prefix + first + "'", !first.hasPrefix("-")
+        {
+            let names = configuration.subcommands.map { $0._commandName }
+            if let meant = CommandCatalog.closest(to: first, among: names) {
+                return "error: Unknown subcommand '\(first)'. Did you mean '\(meant)'?"
+            }
+        }
+        return line.hasPrefix("Error: ") ? "error: " + line.dropFirst("Error: ".count) : line
+    }
+}
