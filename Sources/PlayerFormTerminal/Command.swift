@@ -39,8 +39,21 @@ public enum Command: Equatable, Sendable {
     case rules(json: Bool)
     /// `source FILE` (or `\i FILE`) runs the commands in FILE, one a line.
     case source(String)
+    /// `pager on` or `pager off` turns the pager on or off; `pager` alone (nil) says which.
+    case pager(Bool?)
     /// `quit` or `exit` ends the session.
     case quit
+}
+
+extension Command {
+    /// Whether the command's output may be longer than a screen, and goes through the pager at
+    /// a terminal.
+    var mayNeedPager: Bool {
+        switch self {
+        case .help, .rules, .players, .show: true
+        default: false
+        }
+    }
 }
 
 /// What `players` shows.

@@ -89,6 +89,12 @@ public enum CommandCatalog {
                 "Run the commands in FILE, one a line, as if typed (also: \\i FILE). Errors name the"
                 + " file and line (FILE:LINE:); a file may source others, up to 16 deep."),
         Entry(
+            name: "pager", usage: "pager [on | off]",
+            summary:
+                "At a terminal, output longer than the screen goes through $PAGER (default less -FRX);"
+                + " pager off writes it directly, pager on pages again, pager alone says which. Scripts"
+                + " never page."),
+        Entry(
             name: "help", usage: "help [COMMAND]",
             summary: "List the commands, or explain one and the rule of the form that governs it."),
         Entry(name: "quit", usage: "quit", summary: "End the session (also: exit, Ctrl-D)."),

@@ -60,6 +60,13 @@ public enum CommandParser {
                     "\(command) needs the path of a file of commands, such as \(command) setup.txt.")
             }
             return .source(try nameArgument(rest))
+        case "pager":
+            switch rest.lowercased() {
+            case "": return .pager(nil)
+            case "on": return .pager(true)
+            case "off": return .pager(false)
+            default: throw CommandError("pager takes on or off, not \(TerminalText.quoted(rest)).")
+            }
         case "help":
             if rest.isEmpty { return .help(nil) }
             let topic = rest.lowercased()

@@ -32,6 +32,8 @@ public enum PlayerFormREPL {
         public var greeting: String?
         /// Where the rules came from, as `rules` says: `defaults` or the rules file's path.
         public var rulesOrigin = "defaults"
+        /// Whether `--no-pager` was given: long output at a terminal is written directly.
+        public var noPager = false
 
         /// The upload times, in seconds since 1970, that the score file can hold.
         public static let uploadTimes = FileScoreStore.writableTimes
@@ -80,6 +82,13 @@ public enum PlayerFormREPL {
             return REPLSession.defaultPageSize
         }
         return max(5, Int(size.ws_row) - 4)
+    }
+
+    /// The height of the terminal on standard output, or 24 when it does not say.
+    static func terminalRows() -> Int {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
+        return Int(size.ws_row)
     }
 
     /// The width of the terminal on standard output, or 80 when it is not a terminal.
@@ -137,7 +146,11 @@ public enum PlayerFormREPL {
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, style: style, bail: false,
             interrupts: interrupts, pageSize: terminalPageSize(), idleTicks: { everySecond() },
-            rulesOrigin: options.rulesOrigin, columns: { terminalColumns() })
+            rulesOrigin: options.rulesOrigin, columns: { terminalColumns() },
+            pager: options.noPager
+                ? nil
+                : PagerSettings(
+                    command: PagerSettings.command(environment: environment), rows: { terminalRows() }))
         if let greeting = options.greeting { output.write(greeting) }
         let status = await session.run().exitStatus
         reader.close()

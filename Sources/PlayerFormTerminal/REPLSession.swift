@@ -42,6 +42,10 @@ public final class REPLSession {
     private let rosterView: RosterView?
     private let idleTicks: (@Sendable () -> AsyncStream<Void>)?
     private let echo: Bool
+    /// The output that pages long results at a terminal; nil when nothing is paged.
+    private let paging: PagingOutput?
+    /// Whether `pager off` was typed.
+    private var pagerOff = false
     private let rulesOrigin: String
     private let columns: @Sendable () -> Int
 
@@ -65,27 +69,32 @@ public final class REPLSession {
     ///   - echo: write each line of a script before what it prints (`--echo`).
     ///   - rulesOrigin: where the rules came from, for `rules`: `defaults` or a file's path.
     ///   - columns: the width `help` wraps to.
+    ///   - pager: at a terminal, the pager for output longer than the screen; nil for none.
     public init(
         form: PlayerViewModel, roster: RosterViewModel? = nil, reader: any LineReader,
         output: any TerminalOutput, style: TerminalStyle = .plain, bail: Bool = false,
         interrupts: (any InterruptSource)? = nil, pageSize: Int = REPLSession.defaultPageSize,
         idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil, echo: Bool = false,
-        rulesOrigin: String = "defaults", columns: @escaping @Sendable () -> Int = { 80 }
+        rulesOrigin: String = "defaults", columns: @escaping @Sendable () -> Int = { 80 },
+        pager: PagerSettings? = nil
     ) {
+        let paging = reader.isInteractive ? pager.map { PagingOutput(base: output, settings: $0) } : nil
+        self.paging = paging
+        let routed: any TerminalOutput = paging ?? output
         self.echo = echo
         self.rulesOrigin = rulesOrigin
         self.columns = columns
         self.idleTicks = idleTicks
         self.form = form
         self.reader = reader
-        self.output = output
+        self.output = routed
         self.renderer = FormRenderer(style: style)
         self.bail = bail
         self.interrupts = interrupts
-        let log = FormEventLog(form: form, output: output, renderer: renderer)
+        let log = FormEventLog(form: form, output: routed, renderer: renderer)
         self.log = log
         self.rosterView = roster.map {
-            RosterView(roster: $0, output: output, log: log, pageSize: pageSize)
+            RosterView(roster: $0, output: routed, log: log, pageSize: pageSize)
         }
         roster?.follow(form)
         let renderer = self.renderer
@@ -313,7 +322,11 @@ public final class REPLSession {
             log.error(error.message)
             return .failed
         }
-        return await run(command)
+        guard let paging, !pagerOff, command.mayNeedPager else { return await run(command) }
+        paging.begin()
+        let result = await run(command)
+        if let note = paging.end() { output.writeError("note: " + note) }
+        return result
     }
 
     private func run(_ command: Command) async -> StepResult {
@@ -381,6 +394,12 @@ public final class REPLSession {
                 }
             case .source(let path):
                 return await source(path)
+            case .pager(let on):
+                if let on {
+                    pagerOff = !on
+                } else {
+                    output.write("pager: " + (paging == nil ? "not used here" : pagerOff ? "off" : "on"))
+                }
             case .quit:
                 return .quit
             case .players, .add, .select, .delete, .refresh:

@@ -67,6 +67,10 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("q"), .long], help: "Start an interactive session without the greeting line.")
     var quiet = false
 
+    @Flag(
+        name: .long, help: "At a terminal, write long output directly instead of through $PAGER (less -FRX).")
+    var noPager = false
+
     @Option(name: .long, help: .hidden)
     var uploadDelayMilliseconds: Int?
 
@@ -78,7 +82,8 @@ struct PlayerFormCommand: AsyncParsableCommand {
     private var rules = PlayerRules.defaults
 
     private enum CodingKeys: String, CodingKey {
-        case config, store, noColor, bail, historyFile, commands, files, echo, quiet, uploadDelayMilliseconds
+        case config, store, noColor, bail, historyFile, commands, files, echo, quiet, noPager,
+            uploadDelayMilliseconds
         case uploadTime
     }
 
@@ -127,6 +132,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             (commands.isEmpty ? [] : [.commands(commands)])
             + files.map { $0 == "-" ? .standardInput : .file($0) }
         options.echo = echo
+        options.noPager = noPager
         options.greeting =
             quiet
             ? nil
