@@ -53,6 +53,11 @@ final class PagingOutput: TerminalOutput {
         self.settings = settings
     }
 
+    /// Whether the pager is running for the current command.
+    var isPaging: Bool {
+        state.withLock { $0.pager != nil }
+    }
+
     /// Starts holding back the results of one command.
     func begin() {
         let limit = max(1, settings.rows() - 1)
@@ -81,28 +86,35 @@ final class PagingOutput: TerminalOutput {
     }
 
     func write(_ line: String) {
-        let direct = state.withLock { state -> Bool in
+        let direct = state.withLock { state -> String? in
             let line = state.part + line
             state.part = ""
             if let pager = state.pager {
                 if !state.closed { state.closed = !Self.send(line + "\n", to: pager.input) }
-                return false
+                return nil
             }
-            guard state.held != nil else { return true }
+            guard state.held != nil else { return line }
             state.held!.append(line)
             if state.held!.count > state.limit { startPager(&state) }
-            return false
+            return nil
         }
-        if direct { base.write(line) }
+        if let direct { base.write(direct) }
     }
 
     func writePart(_ text: String) {
         let direct = state.withLock { state -> Bool in
             guard state.held != nil || state.pager != nil else { return true }
             state.part += text
-            // A line longer than a screen goes to the pager too; parts are bounded by then.
-            if state.part.utf8.count > 64 * 1024, let pager = state.pager, !state.closed {
+            // A line of more than 64 KiB is longer than any screen: it starts the pager, and is
+            // passed on in pieces, so that it is never held whole.
+            guard state.part.utf8.count > 64 * 1024 else { return false }
+            if state.held != nil { startPager(&state) }
+            if let pager = state.pager, !state.closed {
                 state.closed = !Self.send(state.part, to: pager.input)
+                state.part = ""
+            } else if state.pager == nil {
+                // The pager could not start: the held lines were written; so is the part.
+                base.writePart(state.part)
                 state.part = ""
             }
             return false
