@@ -69,7 +69,8 @@ public enum CommandParser {
             }
         case "help":
             if rest.isEmpty { return .help(nil) }
-            let topic = rest.lowercased()
+            // `\i` is source by another name.
+            let topic = rest.lowercased() == "\\i" ? "source" : rest.lowercased()
             guard CommandCatalog.entry(named: topic) != nil else {
                 throw CommandError(
                     "There is no help on \(TerminalText.quoted(rest)).\(hint(for: topic)) Topics: "

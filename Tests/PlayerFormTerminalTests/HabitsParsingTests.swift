@@ -17,6 +17,7 @@ struct HabitsParsingTests {
         #expect(try CommandParser.parse("pager ON") == .pager(true))
         #expect(try CommandParser.parse("pager") == .pager(nil))
         #expect(try CommandParser.parse("players --csv") == .players(.csv))
+        #expect(try CommandParser.parse(#"help \i"#) == .help("source"))
         #expect(
             throws: CommandError("source needs the path of a file of commands, such as source setup.txt.")
         ) {
