@@ -115,7 +115,8 @@ public final class REPLSession {
 
     /// Where the commands of a run come from (`playerform -c COMMAND`, `-f FILE`).
     public enum Script: Equatable, Sendable {
-        /// Commands given on the command line, one a line; errors name them `-c:N`.
+        /// Commands given on the command line, one a line; errors name them `-c:N`, N counting
+        /// the lines of every `.commands` of the run.
         case commands([String])
         /// A file of commands; errors name it `FILE:LINE`.
         case file(String)
@@ -127,12 +128,16 @@ public final class REPLSession {
     /// `bail`) the first failure. The session succeeds when every command did.
     public func run(scripts: [Script]) async -> Outcome {
         await start()
+        var commandLines = 0
         scripts: for script in scripts {
             let end: LoopEnd
             switch script {
             case .commands(let commands):
+                // Lines are counted across every -c of the run, whatever comes between them.
                 let text = commands.map { $0 + "\n" }.joined()
-                end = await runLines(from: ScriptedLineReader(text: text), name: "-c")
+                end = await runLines(
+                    from: ScriptedLineReader(text: text), name: "-c", linesBefore: commandLines)
+                commandLines += text.utf8.count { $0 == UInt8(ascii: "\n") }
             case .standardInput:
                 let reader = ScriptedLineReader()
                 let output = self.output
@@ -184,9 +189,9 @@ public final class REPLSession {
 
     /// Runs the lines of `reader`, whose errors name `name` (`FILE:LINE`), or `line N` when nil
     /// and not at a terminal.
-    private func runLines(from reader: any LineReader, name: String?) async -> LoopEnd {
+    private func runLines(from reader: any LineReader, name: String?, linesBefore: Int = 0) async -> LoopEnd {
         let atTerminal = reader === self.reader && reader.isInteractive
-        var lineNumber = 0
+        var lineNumber = linesBefore
         while true {
             // Changes by others show before the prompt, and again before the command.
             if atTerminal { await catchUp() }

@@ -19,8 +19,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             With a terminal on standard input, starts an interactive session (type help). \
             Otherwise reads commands from standard input, one a line, and exits with status 0 \
             when every command succeeded, 1 when one failed. With -c or -f, runs those commands \
-            (all -c commands first, then the -f files, each in the order given) the same way and \
-            exits. Uploads are kept in a score file \
+            and files in the order given, the same way, and exits. Uploads are kept in a score file \
             (--store), which the roster commands (players, add, select, delete) show and edit.
             """,
         version: "0.1.0",
@@ -128,9 +127,9 @@ struct PlayerFormCommand: AsyncParsableCommand {
             rules: rules, noColor: noColor, bail: bail, historyFile: historyFile,
             uploadDelay: uploadDelayMilliseconds.map { .milliseconds($0) }, storePath: storePath,
             uploadTime: uploadTime.map { Date(timeIntervalSince1970: $0) })
-        options.scripts =
-            (commands.isEmpty ? [] : [.commands(commands)])
-            + files.map { $0 == "-" ? .standardInput : .file($0) }
+        options.scripts = Self.scripts(
+            commands: commands, files: files,
+            order: Self.scriptOrder(Array(CommandLine.arguments.dropFirst())))
         options.echo = echo
         options.noPager = noPager
         options.greeting =
@@ -140,5 +139,49 @@ struct PlayerFormCommand: AsyncParsableCommand {
         options.rulesOrigin = config ?? "defaults"
         let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The order in which `-c` and `-f` were given in `arguments`: `c` or `f` for each, as the
+    /// argument parser reads them (an option's value is the next argument, or follows `=`).
+    static func scriptOrder(_ arguments: [String]) -> [Character] {
+        var order: [Character] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            switch argument {
+            case "-c", "--command": order.append("c"); index += 1
+            case "-f", "--file": order.append("f"); index += 1
+            default:
+                if argument.hasPrefix("--command=") { order.append("c") }
+                if argument.hasPrefix("--file=") { order.append("f") }
+            }
+            index += 1
+        }
+        return order
+    }
+
+    /// The scripts of `-c` and `-f`, in the order given: consecutive `-c` commands form one
+    /// script. When `order` does not account for every value, all `-c` commands run first.
+    static func scripts(commands: [String], files: [String], order: [Character]) -> [REPLSession.Script] {
+        func file(_ path: String) -> REPLSession.Script { path == "-" ? .standardInput : .file(path) }
+        guard order.count { $0 == "c" } == commands.count, order.count { $0 == "f" } == files.count else {
+            return (commands.isEmpty ? [] : [.commands(commands)]) + files.map(file)
+        }
+        var scripts: [REPLSession.Script] = []
+        var pending: [String] = []
+        var nextCommand = commands.makeIterator()
+        var nextFile = files.makeIterator()
+        for kind in order {
+            if kind == "c", let command = nextCommand.next() {
+                pending.append(command)
+            } else if let path = nextFile.next() {
+                if !pending.isEmpty { scripts.append(.commands(pending)) }
+                pending = []
+                scripts.append(file(path))
+            }
+        }
+        if !pending.isEmpty { scripts.append(.commands(pending)) }
+        return scripts
     }
 }

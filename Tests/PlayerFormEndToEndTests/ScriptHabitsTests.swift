@@ -52,6 +52,17 @@ struct ScriptHabitsTests {
         #expect(run.outputLines.last?.hasPrefix(#"{"name":"Dana","points":101"#) == true)
     }
 
+    @Test("-c and -f run in the order given; -c:N counts every -c of the run")
+    func order() throws {
+        let run = try Self.run(
+            ["-c", "name Ann", "--file", "setup.txt", "--command=points x", "-c", "name"],
+            files: ["setup.txt": "name Dana\n"])
+        #expect(run.outputLines == [#"name: "Ann""#, #"name: "Dana""#, #"name: "Dana""#])
+        #expect(run.errorLines.count == 1)
+        #expect(run.errorLines.first?.hasPrefix("-c:2: ") == true)
+        #expect(run.status == 1)
+    }
+
     @Test("-f with a missing file says which, and exits 1")
     func missingScriptFile() throws {
         let run = try Self.run(["-f", "nowhere.txt"])
