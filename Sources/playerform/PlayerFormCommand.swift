@@ -165,7 +165,9 @@ struct PlayerFormCommand: AsyncParsableCommand {
     /// script. When `order` does not account for every value, all `-c` commands run first.
     static func scripts(commands: [String], files: [String], order: [Character]) -> [REPLSession.Script] {
         func file(_ path: String) -> REPLSession.Script { path == "-" ? .standardInput : .file(path) }
-        guard order.count { $0 == "c" } == commands.count, order.count { $0 == "f" } == files.count else {
+        guard order.count(where: { $0 == "c" }) == commands.count,
+            order.count(where: { $0 == "f" }) == files.count
+        else {
             return (commands.isEmpty ? [] : [.commands(commands)]) + files.map(file)
         }
         var scripts: [REPLSession.Script] = []
