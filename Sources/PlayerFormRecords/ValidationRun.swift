@@ -63,7 +63,7 @@ public struct ValidationRun {
                 switch Self.open(path) {
                 case .success(let opened): descriptor = opened
                 case .failure(let code):
-                    complain("playerform: cannot open \(TerminalText.escaped(path)): \(Self.describe(code))")
+                    complain("error: cannot open \(TerminalText.escaped(path)): \(Self.describe(code))")
                     status = max(status, .cannotOpen)
                     continue
                 }
@@ -80,10 +80,10 @@ public struct ValidationRun {
             output.flush()
             switch ending {
             case .unusable(let reason):
-                complain("playerform: \(TerminalText.escaped(label)): \(TerminalText.escaped(reason))")
+                complain("error: \(TerminalText.escaped(label)): \(TerminalText.escaped(reason))")
                 status = max(status, .unusable)
             case .failed(let code):
-                complain("playerform: cannot read \(TerminalText.escaped(label)): \(Self.describe(code))")
+                complain("error: cannot read \(TerminalText.escaped(label)): \(Self.describe(code))")
                 status = max(status, .cannotOpen)
             case .interrupted:
                 complain("interrupted: \(tally.summary)")

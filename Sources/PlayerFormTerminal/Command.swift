@@ -21,7 +21,8 @@ public enum Command: Equatable, Sendable {
     /// `show` draws the whole form; `show --json` prints it as one JSON object.
     case show(json: Bool)
     /// `players` draws a page of the roster; `players N` (or `players --page N`) page N,
-    /// `players --all` every row, `players --json` the whole roster as one JSON array.
+    /// `players --all` every row, `players --json` the whole roster as one JSON array, `players --csv`
+    /// as CSV.
     case players(PlayersRequest)
     /// `add NAME POINTS` adds a player to the roster (or new points for a player in it).
     case add(name: String, points: Double)
@@ -34,8 +35,25 @@ public enum Command: Equatable, Sendable {
     case refresh
     /// `help` lists the commands; `help COMMAND` explains one.
     case help(String?)
+    /// `rules` prints the rules in force; `rules --json` prints them as one JSON object.
+    case rules(json: Bool)
+    /// `source FILE` (or `\i FILE`) runs the commands in FILE, one a line.
+    case source(String)
+    /// `pager on` or `pager off` turns the pager on or off; `pager` alone (nil) says which.
+    case pager(Bool?)
     /// `quit` or `exit` ends the session.
     case quit
+}
+
+extension Command {
+    /// Whether the command's output may be longer than a screen, and goes through the pager at
+    /// a terminal.
+    var mayNeedPager: Bool {
+        switch self {
+        case .help, .rules, .players, .show: true
+        default: false
+        }
+    }
 }
 
 /// What `players` shows.
@@ -48,4 +66,6 @@ public enum PlayersRequest: Equatable, Sendable {
     case all
     /// The whole roster as one JSON array on one line, read a page at a time (`players --json`).
     case json
+    /// The whole roster as CSV with a header row, read a page at a time (`players --csv`).
+    case csv
 }

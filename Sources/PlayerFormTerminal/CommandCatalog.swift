@@ -54,11 +54,13 @@ public enum CommandCatalog {
             name: "show", usage: "show [--json]",
             summary: "Draw the whole form; with --json, print it as one JSON object on one line."),
         Entry(
-            name: "players", usage: "players [N | --page N | --all | --json]",
+            name: "players", usage: "players [N | --page N | --all | --json | --csv]",
             summary:
-                "Draw the page of the roster in view: row number, name, points, * when selected; with N,"
-                + " page N. With --all, every row; with --json, the whole roster as one JSON array on one"
-                + " line (keys name, points, uploadedAt, selected)."),
+                "Draw the page of the roster in view as a table with a header: row number, name, points,"
+                + " when uploaded, * when selected; names too long for the column end in …. With N, page"
+                + " N. With --all, every row; with --json, the whole roster as one JSON array on one line"
+                + " (keys name, points, uploadedAt, selected); with --csv, as CSV with a header row (a"
+                + " name starting with = + - or @ gets a leading ' so that spreadsheets show it as text)."),
         Entry(
             name: "add", usage: "add NAME POINTS",
             summary:
@@ -75,7 +77,26 @@ public enum CommandCatalog {
                 + " unless --yes is given; in a script --yes is required."),
         Entry(
             name: "refresh", usage: "refresh", summary: "Read the score store again and show what changed."),
-        Entry(name: "help", usage: "help [COMMAND]", summary: "List the commands, or explain one."),
+        Entry(
+            name: "rules", usage: "rules [--json]",
+            summary:
+                "Print the rules in force: step, min, max, the point update and upload limits with what"
+                + " is left, the forbidden names, and where the rules came from; with --json, as one JSON"
+                + " object on one line."),
+        Entry(
+            name: "source", usage: "source FILE",
+            summary:
+                "Run the commands in FILE, one a line, as if typed (also: \\i FILE). Errors name the"
+                + " file and line (FILE:LINE:); a file may source others, up to 16 deep."),
+        Entry(
+            name: "pager", usage: "pager [on | off]",
+            summary:
+                "At a terminal, output longer than the screen goes through $PAGER (default less -FRX);"
+                + " pager off writes it directly, pager on pages again, pager alone says which. Scripts"
+                + " never page."),
+        Entry(
+            name: "help", usage: "help [COMMAND]",
+            summary: "List the commands, or explain one and the rule of the form that governs it."),
         Entry(name: "quit", usage: "quit", summary: "End the session (also: exit, Ctrl-D)."),
         Entry(name: "exit", usage: "exit", summary: "End the session (also: quit, Ctrl-D)."),
     ]
@@ -114,6 +135,20 @@ public enum CommandCatalog {
             return best
         }
         return best.map { names[$0.index] }
+    }
+
+    /// The name in `names` most likely meant by `word`, by the rule of ``suggestion(for:)``
+    /// without prefixes: at most two edits away (one for words of up to three characters); nil when
+    /// none is close. For mistyped subcommands of the executable.
+    public static func closest(to word: String, among names: [String]) -> String? {
+        guard !word.isEmpty else { return nil }
+        let limit = word.count <= 3 ? 1 : 2
+        var typed = word
+        let distances = typed.withUTF8 { typed in names.map { editDistance(typed, Array($0.utf8)) } }
+        guard let best = distances.indices.min(by: { distances[$0] < distances[$1] }),
+            distances[best] <= limit
+        else { return nil }
+        return names[best]
     }
 
     /// Levenshtein distance over UTF-8 bytes (command names are ASCII), with an early exit for

@@ -50,9 +50,27 @@ public enum CommandParser {
             return .select(row: try rowArgument(rest, command: command))
         case "delete":
             return try deleteArguments(rest)
+        case "rules":
+            if rest.isEmpty { return .rules(json: false) }
+            if rest == "--json" { return .rules(json: true) }
+            throw CommandError("rules accepts only --json, not \(TerminalText.quoted(rest)).")
+        case "source", "\\i":
+            guard !rest.isEmpty else {
+                throw CommandError(
+                    "\(command) needs the path of a file of commands, such as \(command) setup.txt.")
+            }
+            return .source(try nameArgument(rest))
+        case "pager":
+            switch rest.lowercased() {
+            case "": return .pager(nil)
+            case "on": return .pager(true)
+            case "off": return .pager(false)
+            default: throw CommandError("pager takes on or off, not \(TerminalText.quoted(rest)).")
+            }
         case "help":
             if rest.isEmpty { return .help(nil) }
-            let topic = rest.lowercased()
+            // `\i` is source by another name.
+            let topic = rest.lowercased() == "\\i" ? "source" : rest.lowercased()
             guard CommandCatalog.entry(named: topic) != nil else {
                 throw CommandError(
                     "There is no help on \(TerminalText.quoted(rest)).\(hint(for: topic)) Topics: "
@@ -241,14 +259,16 @@ public enum CommandParser {
         return .add(name: name, points: try number(pointsText))
     }
 
-    /// `players`, `players N`, `players --page N`, `players --all`, `players --json`.
+    /// `players`, `players N`, `players --page N`, `players --all`, `players --json`, `players --csv`.
     static func playersArguments(_ rest: String) throws(CommandError) -> PlayersRequest {
         let words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        let usage = "type players, players N (or --page N) for page N, players --all, or players --json."
+        let usage =
+            "type players, players N (or --page N) for page N, players --all, players --json, or players --csv."
         switch words.count {
         case 0: return .currentPage
         case 1 where words[0] == "--all": return .all
         case 1 where words[0] == "--json": return .json
+        case 1 where words[0] == "--csv": return .csv
         case 1 where !words[0].hasPrefix("--"): return .page(try pageNumber(words[0]))
         case 2 where words[0] == "--page": return .page(try pageNumber(words[1]))
         default: throw CommandError("players does not accept \(TerminalText.quoted(rest)); " + usage)

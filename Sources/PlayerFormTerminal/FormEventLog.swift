@@ -15,8 +15,8 @@ final class FormEventLog: Sendable {
         var written: [String?]
         /// The outputs that changed since the last flush, by slot.
         var changed: [Bool]
-        /// The number of the line being run, for errors in scripted mode.
-        var lineNumber: Int?
+        /// Where the line being run is, for errors in scripted mode: `line 3`, `setup.txt:3`.
+        var location: String?
         /// Whether a failed or cancelled upload was reported during the current command.
         var uploadFailed = false
     }
@@ -69,10 +69,11 @@ final class FormEventLog: Sendable {
         }
     }
 
-    /// The number of the line being run, used in errors; nil in interactive mode.
-    var lineNumber: Int? {
-        get { state.withLock { $0.lineNumber } }
-        set { state.withLock { $0.lineNumber = newValue } }
+    /// Where the line being run is (`line 3` in standard input, `setup.txt:3` in a file), used
+    /// in errors; nil for a line typed at the terminal.
+    var location: String? {
+        get { state.withLock { $0.location } }
+        set { state.withLock { $0.location = newValue } }
     }
 
     /// Writes the state outputs that changed since they were last written.
@@ -92,11 +93,12 @@ final class FormEventLog: Sendable {
         for line in lines { output.write(line) }
     }
 
-    /// Writes an error: `line N: message` in scripted mode, `error: message` at a terminal.
+    /// Writes an error: `line N: message` in scripted mode, `FILE:LINE: message` in a file that
+    /// was sourced or given with -f, `error: message` at a terminal.
     func error(_ message: String) {
-        let number = lineNumber
+        let location = location
         output.writeError(
-            number.map { "line \($0): " + message } ?? renderer.errorLabel() + message)
+            location.map { "\($0): " + message } ?? renderer.errorLabel() + message)
     }
 
     /// Whether an upload failed or was cancelled since the last call; resets the flag.

@@ -199,20 +199,30 @@ public struct FormRenderer: Sendable {
         return style.paintPrompt(shown, .cyan) + " " + pointsText + " " + validity + "> "
     }
 
-    /// `help`: every command with its usage and summary.
-    public func help() -> [String] {
-        let width = CommandCatalog.entries.map(\.usage.count).max() ?? 0
-        return ["Commands:"]
-            + CommandCatalog.entries.map { entry in
-                "  " + entry.usage.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
-                    + entry.summary
-            }
-            + ["Blank lines and lines starting with # are ignored. Ctrl-C abandons a line or an upload."]
+    /// `help`: every command, its usage on a line and its summary below, wrapped between words to
+    /// `width` columns.
+    public func help(width: Int = 80) -> [String] {
+        var lines = ["Commands:"]
+        for entry in CommandCatalog.entries {
+            lines.append("  " + entry.usage)
+            lines += WordWrap.lines(entry.summary, width: width, indent: "      ")
+        }
+        return lines
+            + WordWrap.lines(
+                "Blank lines and lines starting with # are ignored. Ctrl-C abandons a line or an upload."
+                    + " help COMMAND tells the rule that governs it; rules shows all of them.",
+                width: width)
     }
 
-    /// `help COMMAND`
-    public func help(for entry: CommandCatalog.Entry) -> [String] {
-        ["usage: " + entry.usage, "  " + entry.summary]
+    /// `help COMMAND`: its usage, what it does and the rule of the form that governs it, as
+    /// `rules` has it now, wrapped between words to `width` columns.
+    public func help(for entry: CommandCatalog.Entry, rules: RulesInForce? = nil, width: Int = 80) -> [String]
+    {
+        var lines = ["usage: " + entry.usage] + WordWrap.lines(entry.summary, width: width, indent: "  ")
+        if let rule = rules?.rule(for: entry.name) {
+            lines += WordWrap.lines(rule, width: width, indent: "  ")
+        }
+        return lines
     }
 
     // MARK: Pieces

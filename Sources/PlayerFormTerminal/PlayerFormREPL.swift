@@ -30,6 +30,16 @@ public enum PlayerFormREPL {
         public var busyTimeout: Duration
         /// The time every upload is stamped with, for reproducible output; nil for the clock.
         public var uploadTime: Date?
+        /// Commands (`-c`) and files (`-f`) to run instead of standard input; empty for none.
+        public var scripts: [REPLSession.Script] = []
+        /// Whether `--echo` was given: scripts show each line before its output.
+        public var echo = false
+        /// The line an interactive session starts with; nil for none (`--quiet`).
+        public var greeting: String?
+        /// Where the rules came from, as `rules` says: `defaults` or the rules file's path.
+        public var rulesOrigin = "defaults"
+        /// Whether `--no-pager` was given: long output at a terminal is written directly.
+        public var noPager = false
 
         /// The upload times, in seconds since 1970, that the score file can hold.
         public static let uploadTimes = FileScoreStore.writableTimes
@@ -119,6 +129,20 @@ public enum PlayerFormREPL {
         return max(5, Int(size.ws_row) - 4)
     }
 
+    /// The height of the terminal on standard output, or 24 when it does not say.
+    static func terminalRows() -> Int {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 24 }
+        return Int(size.ws_row)
+    }
+
+    /// The width of the terminal on standard output, or 80 when it is not a terminal.
+    static func terminalColumns() -> Int {
+        var size = winsize()
+        guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+
     /// A tick a second, until the stream is dropped.
     static func everySecond() -> AsyncStream<Void> {
         AsyncStream { continuation in
@@ -147,11 +171,20 @@ public enum PlayerFormREPL {
         case .failure(let error): return error.exitStatus
         }
         let (form, roster) = viewModels(rules: options.rules, store: store, uploadDelay: delay)
+        if !options.scripts.isEmpty {
+            let session = REPLSession(
+                form: form, roster: roster, reader: ScriptedLineReader(bytes: []), output: output,
+                bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
+                columns: { terminalColumns() })
+            let status = await session.run(scripts: options.scripts).exitStatus
+            return output.writeFailed ? 1 : status
+        }
         guard interactive else {
             let reader = ScriptedLineReader()
             reader.beforeWaiting = { output.flush() }
             let session = REPLSession(
-                form: form, roster: roster, reader: reader, output: output, bail: options.bail)
+                form: form, roster: roster, reader: reader, output: output, bail: options.bail,
+                echo: options.echo, rulesOrigin: options.rulesOrigin, columns: { terminalColumns() })
             let status = await session.run().exitStatus
             return output.writeFailed ? 1 : status
         }
@@ -163,12 +196,17 @@ public enum PlayerFormREPL {
         let interrupts = Interrupts()
         let history = HistoryFile.resolve(option: options.historyFile, environment: environment)
         let reader = ReadlineLineReader(history: history, interrupts: interrupts) { warning in
-            output.writeError("playerform: " + TerminalText.escaped(warning))
+            output.writeError("warning: " + TerminalText.escaped(warning))
         }
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, style: style, errorStyle: errorStyle,
-            bail: false,
-            interrupts: interrupts, pageSize: terminalPageSize(), idleTicks: { everySecond() })
+            bail: false, interrupts: interrupts, pageSize: terminalPageSize(), idleTicks: { everySecond() },
+            rulesOrigin: options.rulesOrigin, columns: { terminalColumns() },
+            pager: options.noPager
+                ? nil
+                : PagerSettings(
+                    command: PagerSettings.command(environment: environment), rows: { terminalRows() }))
+        if let greeting = options.greeting { output.write(greeting) }
         let status = await session.run().exitStatus
         reader.close()
         return output.writeFailed ? 1 : status

@@ -41,6 +41,13 @@ public final class REPLSession {
     private let prompt: Property<String>?
     private let rosterView: RosterView?
     private let idleTicks: (@Sendable () -> AsyncStream<Void>)?
+    private let echo: Bool
+    /// The output that pages long results at a terminal; nil when nothing is paged.
+    private let paging: PagingOutput?
+    /// Whether `pager off` was typed.
+    private var pagerOff = false
+    private let rulesOrigin: String
+    private let columns: @Sendable () -> Int
 
     /// How many rows `players` shows in a script, or when the terminal's size is unknown.
     public static let defaultPageSize = 40
@@ -60,24 +67,36 @@ public final class REPLSession {
     ///   - pageSize: how many rows a page of `players` holds.
     ///   - idleTicks: makes the ticks at which an idle interactive prompt checks the store for
     ///     changes by others (once a second at a terminal); nil for no checks while idle.
+    ///   - echo: write each line of a script before what it prints (`--echo`).
+    ///   - rulesOrigin: where the rules came from, for `rules`: `defaults` or a file's path.
+    ///   - columns: the width `help` wraps to.
+    ///   - pager: at a terminal, the pager for output longer than the screen; nil for none.
     public init(
         form: PlayerViewModel, roster: RosterViewModel? = nil, reader: any LineReader,
         output: any TerminalOutput, style: TerminalStyle = .plain, errorStyle: TerminalStyle? = nil,
         bail: Bool = false,
         interrupts: (any InterruptSource)? = nil, pageSize: Int = REPLSession.defaultPageSize,
-        idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil
+        idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil, echo: Bool = false,
+        rulesOrigin: String = "defaults", columns: @escaping @Sendable () -> Int = { 80 },
+        pager: PagerSettings? = nil
     ) {
+        let paging = reader.isInteractive ? pager.map { PagingOutput(base: output, settings: $0) } : nil
+        self.paging = paging
+        let routed: any TerminalOutput = paging ?? output
+        self.echo = echo
+        self.rulesOrigin = rulesOrigin
+        self.columns = columns
         self.idleTicks = idleTicks
         self.form = form
         self.reader = reader
-        self.output = output
+        self.output = routed
         self.renderer = FormRenderer(style: style, errorStyle: errorStyle)
         self.bail = bail
         self.interrupts = interrupts
-        let log = FormEventLog(form: form, output: output, renderer: renderer)
+        let log = FormEventLog(form: form, output: routed, renderer: renderer)
         self.log = log
         self.rosterView = roster.map {
-            RosterView(roster: $0, output: output, log: log, pageSize: pageSize)
+            RosterView(roster: $0, output: routed, log: log, pageSize: pageSize)
         }
         roster?.follow(form)
         let renderer = self.renderer
@@ -93,24 +112,102 @@ public final class REPLSession {
     /// Runs commands until the input ends, `quit`, or (with `bail`) the first failure.
     /// Interactive sessions always succeed: their failures were shown as they happened.
     public func run() async -> Outcome {
-        var failed = false
-        var lineNumber = 0
+        await start()
+        _ = await runLines(from: reader, name: nil)
+        return finish()
+    }
+
+    /// Where the commands of a run come from (`playerform -c COMMAND`, `-f FILE`).
+    public enum Script: Equatable, Sendable {
+        /// Commands given on the command line, one a line; errors name them `-c:N`, N counting
+        /// the lines of every `.commands` of the run.
+        case commands([String])
+        /// A file of commands; errors name it `FILE:LINE`.
+        case file(String)
+        /// Standard input (`-f -`); errors name it `stdin:LINE`.
+        case standardInput
+    }
+
+    /// Runs `scripts` in order, instead of the session's reader, until they end, `quit`, or (with
+    /// `bail`) the first failure. The session succeeds when every command did.
+    public func run(scripts: [Script]) async -> Outcome {
+        await start()
+        var commandLines = 0
+        scripts: for script in scripts {
+            let end: LoopEnd
+            switch script {
+            case .commands(let commands):
+                // Lines are counted across every -c of the run, whatever comes between them.
+                let text = commands.map { $0 + "\n" }.joined()
+                end = await runLines(
+                    from: ScriptedLineReader(text: text), name: "-c", linesBefore: commandLines)
+                commandLines += text.utf8.count { $0 == UInt8(ascii: "\n") }
+            case .standardInput:
+                let reader = ScriptedLineReader()
+                let output = self.output
+                reader.beforeWaiting = { output.flush() }
+                end = await runLines(from: reader, name: "stdin")
+            case .file(let path):
+                do {
+                    end = await runLines(
+                        from: try ScriptedLineReader(path: path), name: TerminalText.escaped(path))
+                } catch {
+                    log.location = nil
+                    output.writeError("error: " + error.message)
+                    failed = true
+                    end = bail ? .stopped : .ended
+                }
+            }
+            if end != .ended { break scripts }
+        }
+        return finish()
+    }
+
+    /// Whether a command failed.
+    private var failed = false
+    /// How many `source` commands are running inside each other.
+    private var sourceDepth = 0
+    /// The deepest `source` may nest: a file that sources itself stops there.
+    public static let maxSourceDepth = 16
+
+    private func start() async {
         if let rosterView {
             // A damaged store at start is reported, but no command has failed.
             await rosterView.load()
             _ = rosterView.takeAlerts()
         }
-        loop: while true {
+    }
+
+    private func finish() -> Outcome {
+        output.flush()
+        return failed && !reader.isInteractive ? .failed : .succeeded
+    }
+
+    /// How a run of lines ended.
+    private enum LoopEnd {
+        /// The input ended.
+        case ended
+        /// `quit`, or a failure with `bail`: nothing more runs.
+        case stopped
+    }
+
+    /// Runs the lines of `reader`, whose errors name `name` (`FILE:LINE`), or `line N` when nil
+    /// and not at a terminal.
+    private func runLines(from reader: any LineReader, name: String?, linesBefore: Int = 0) async -> LoopEnd {
+        let atTerminal = reader === self.reader && reader.isInteractive
+        var lineNumber = linesBefore
+        while true {
             // Changes by others show before the prompt, and again before the command.
-            if reader.isInteractive { await catchUp() }
-            let input = await read()
+            if atTerminal { await catchUp() }
+            let input = atTerminal ? await read() : await reader.read(prompt: "")
             await catchUp(ifDue: true)
             lineNumber += 1
-            log.lineNumber = reader.isInteractive ? nil : lineNumber
+            let location = atTerminal ? nil : (name.map { "\($0):\(lineNumber)" } ?? "line \(lineNumber)")
+            log.location = location
             let result: StepResult
             switch input {
             case .end:
-                break loop
+                return .ended
             case .interrupted:
                 continue
             case .tooLong(let count):
@@ -119,18 +216,53 @@ public final class REPLSession {
                 )
                 result = .failed
             case .line(let bytes):
+                if echo, !atTerminal { output.write(Self.echoed(bytes)) }
                 result = await runLine(bytes)
+                log.location = location
             }
             switch result {
-            case .quit: break loop
+            case .quit: return .stopped
             case .failed:
                 failed = true
-                if bail { break loop }
+                if bail { return .stopped }
             case .succeeded, .ignored: break
             }
         }
-        output.flush()
-        return failed && !reader.isInteractive ? .failed : .succeeded
+    }
+
+    /// A line of a script as `--echo` shows it: as typed, unless it holds characters that are not
+    /// visible on their own (or is not UTF-8), when it is escaped as all text from users is.
+    static func echoed(_ bytes: [UInt8]) -> String {
+        let escaped = TerminalText.escaped(bytes: bytes)
+        let typed = String(decoding: bytes, as: UTF8.self)
+        let onlyBackslashes =
+            escaped.utf8.count == typed.utf8.count + typed.utf8.count { $0 == UInt8(ascii: "\\") }
+        return onlyBackslashes ? typed : escaped
+    }
+
+    /// `source FILE`: runs the lines of FILE, nested at most ``maxSourceDepth`` deep.
+    private func source(_ path: String) async -> StepResult {
+        guard sourceDepth < Self.maxSourceDepth else {
+            log.error(
+                "source nests more than \(Self.maxSourceDepth) files deep; does a file source itself?")
+            return .failed
+        }
+        let reader: ScriptedLineReader
+        do {
+            reader = try ScriptedLineReader(path: path)
+        } catch {
+            log.error(error.message)
+            return .failed
+        }
+        sourceDepth += 1
+        defer { sourceDepth -= 1 }
+        let failedBefore = failed
+        failed = false
+        let end = await runLines(from: reader, name: TerminalText.escaped(path))
+        let failedInside = failed
+        failed = failedBefore || failedInside
+        if end == .stopped { return failedInside && bail ? .failed : .quit }
+        return failedInside ? .failed : .succeeded
     }
 
     /// When the store was last asked whether it changed.
@@ -199,7 +331,11 @@ public final class REPLSession {
             log.error(error.message)
             return .failed
         }
-        return await run(command)
+        guard let paging, !pagerOff, command.mayNeedPager else { return await run(command) }
+        paging.begin()
+        let result = await run(command)
+        if let note = paging.end() { output.writeError("note: " + note) }
+        return result
     }
 
     private func run(_ command: Command) async -> StepResult {
@@ -250,10 +386,28 @@ public final class REPLSession {
                     for line in renderer.screen(of: form) { output.write(line) }
                 }
             case .help(nil):
-                for line in renderer.help() { output.write(line) }
+                for line in renderer.help(width: columns()) { output.write(line) }
             case .help(let topic?):
                 if let entry = CommandCatalog.entry(named: topic) {
-                    for line in renderer.help(for: entry) { output.write(line) }
+                    let rules = RulesInForce(form: form, origin: rulesOrigin)
+                    for line in renderer.help(for: entry, rules: rules, width: columns()) {
+                        output.write(line)
+                    }
+                }
+            case .rules(let json):
+                let rules = RulesInForce(form: form, origin: rulesOrigin)
+                if json {
+                    output.write(rules.json)
+                } else {
+                    for line in rules.lines { output.write(line) }
+                }
+            case .source(let path):
+                return await source(path)
+            case .pager(let on):
+                if let on {
+                    pagerOff = !on
+                } else {
+                    output.write("pager: " + (paging == nil ? "not used here" : pagerOff ? "off" : "on"))
                 }
             case .quit:
                 return .quit
@@ -286,6 +440,8 @@ public final class REPLSession {
                     try await view.writeAll()
                 case .json:
                     try await view.writeJSON()
+                case .csv:
+                    try await view.writeCSV()
                 }
             } catch let error as PageError {
                 log.error(error.description)

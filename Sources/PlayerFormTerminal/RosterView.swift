@@ -92,24 +92,26 @@ final class RosterView: Sendable {
 
     // MARK: Drawing
 
-    /// The page as `players` draws it: a title with the rows shown and the count, then
-    /// `  41 Colin 100 *`, numbered in the whole roster.
+    /// The page as `players` draws it: a title with the rows shown and the count, then a table
+    /// with a header, numbered in the whole roster (see ``PlayerTable``).
     func tableLines() -> [String] {
-        let lines = table.lines
+        let rows = roster.rows.value
         let total = table.totalCount
         guard total > 0 else { return [roster.title + ": none yet (add NAME POINTS, or upload)"] }
         let first = table.firstIndex
         let pages = pageCount(total)
         var title =
-            lines.isEmpty
+            rows.isEmpty
             ? "\(roster.title): \(Self.grouped(total))"
-            : "\(roster.title): rows \(Self.grouped(first + 1))-\(Self.grouped(first + lines.count)) of "
+            : "\(roster.title): rows \(Self.grouped(first + 1))-\(Self.grouped(first + rows.count)) of "
                 + Self.grouped(total)
         if pages > 1 { title += " (page \(Self.grouped(first / pageSize + 1)) of \(Self.grouped(pages)))" }
-        return [title]
-            + lines.enumerated().map { index, line in
-                "  \(first + index + 1) " + TerminalText.escaped(line)
-            }
+        let cells = rows.enumerated().map { index, row in
+            PlayerTable.Row(
+                number: first + index + 1, name: row.title.value, points: row.pointsText.value,
+                uploadedAt: row.player.uploadedAt, selected: row.isSelected.value)
+        }
+        return [title] + (cells.isEmpty ? [] : PlayerTable.lines(cells))
     }
 
     /// How many pages `total` players fill.
@@ -128,8 +130,11 @@ final class RosterView: Sendable {
         _ = try await roster.moveWindow.apply(overflow ? Int.max : first)
     }
 
-    /// Writes every row, a page at a time: the title, then `  1 Colin 100 *` for each player.
+    /// Writes every row, a page at a time: the title, then a table with a header (see
+    /// ``PlayerTable``) whose columns are set by the first page, with room for the longest name
+    /// shown and the highest row number, so the roster is never read whole to measure it.
     func writeAll() async throws {
+        var widths: PlayerTable.Widths?
         var offset = 0
         var wroteTitle = false
         while true {
@@ -141,14 +146,43 @@ final class RosterView: Sendable {
                         : "\(roster.title): all \(Self.grouped(roster.playerCount.value))")
                 wroteTitle = true
             }
-            for (index, player) in page.enumerated() {
-                let mark = roster.isSelected(player.name) ? " *" : ""
-                output.write(
-                    "  \(offset + index + 1) "
-                        + TerminalText.escaped("\(player.name) \(PointsFormat.text(player.points))\(mark)"))
+            let cells = page.enumerated().map { index, player in
+                PlayerTable.Row(
+                    number: offset + index + 1, name: player.name, points: PointsFormat.text(player.points),
+                    uploadedAt: player.uploadedAt, selected: roster.isSelected(player.name))
+            }
+            if !cells.isEmpty {
+                // The columns of the first page, as wide as any name may be, hold every page.
+                let columns =
+                    widths ?? PlayerTable.boundedWidths(lastRow: roster.playerCount.value, rows: cells)
+                for line in PlayerTable.lines(cells, widths: columns, header: offset == 0) {
+                    output.write(line)
+                }
+                widths = columns
             }
             if page.count < pageSize { return }
             offset += page.count
+        }
+    }
+
+    /// Writes the roster as CSV (RFC 4180, lines ending in CRLF inside quoted fields only as the
+    /// name has them), a page at a time: the header `name,points,uploadedAt,selected`, then a
+    /// record for each player, in roster order (see ``PlayerTable/csvRecord(name:points:uploadedAt:selected:)``).
+    func writeCSV() async throws {
+        var offset = 0
+        // Read before writing, so that a failure of the first read leaves no header alone.
+        var page = try await roster.players(from: offset, limit: pageSize)
+        output.write("name,points,uploadedAt,selected")
+        while true {
+            for player in page {
+                output.write(
+                    PlayerTable.csvRecord(
+                        name: player.name, points: player.points, uploadedAt: player.uploadedAt,
+                        selected: roster.isSelected(player.name)))
+            }
+            if page.count < pageSize { return }
+            offset += page.count
+            page = try await roster.players(from: offset, limit: pageSize)
         }
     }
 

@@ -1,3 +1,5 @@
+import PlayerFormText
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -19,16 +21,47 @@ public final class ScriptedLineReader: LineReader {
     /// slow producer (`tail -f`, a person typing into a pipe) has not sent the next line yet.
     public var beforeWaiting: () -> Void = {}
 
-    /// Reads from `fileDescriptor` (standard input by default).
+    /// Whether the reader closes its descriptor when it is done with it.
+    private let ownsDescriptor: Bool
+
+    /// Reads from `fileDescriptor` (standard input by default), which stays open.
     public init(fileDescriptor: Int32 = 0, maxBytes: Int = LineLimits.maxBytes) {
         self.fileDescriptor = fileDescriptor
         self.buffer = []
         self.atEnd = false
         self.maxBytes = maxBytes
+        self.ownsDescriptor = false
+    }
+
+    /// Reads the file at `path`, which it closes when it is released.
+    /// - Throws: ``CommandError`` saying why the file cannot be read (missing, a directory, not
+    ///   permitted).
+    public init(path: String, maxBytes: Int = LineLimits.maxBytes) throws(CommandError) {
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw CommandError("Cannot read \(TerminalText.quoted(path)): \(reason).")
+        }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            close(descriptor)
+            throw CommandError(
+                "Cannot read \(TerminalText.quoted(path)): it is a directory; give a file of commands.")
+        }
+        self.fileDescriptor = descriptor
+        self.buffer = []
+        self.atEnd = false
+        self.maxBytes = maxBytes
+        self.ownsDescriptor = true
+    }
+
+    deinit {
+        if ownsDescriptor, let fileDescriptor { close(fileDescriptor) }
     }
 
     /// Reads from `bytes`, for specs.
     public init(bytes: [UInt8], maxBytes: Int = LineLimits.maxBytes) {
+        self.ownsDescriptor = false
         self.fileDescriptor = nil
         self.buffer = bytes
         self.atEnd = true

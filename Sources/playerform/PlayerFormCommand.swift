@@ -11,13 +11,15 @@ struct PlayerFormCommand: AsyncParsableCommand {
         commandName: "playerform",
         abstract: "A player form: edit a name and points, validate them, upload them.",
         usage: """
-            playerform [--config <file>] [--store <file>] [--no-color] [--bail] [--history-file <file>]
+            playerform [--config <file>] [--store <file>] [--no-color] [--bail] [--history-file <file>] [--quiet]
+            playerform [<options>] [--echo] (-c <command> | -f <file>)...
             playerform <subcommand>
             """,
         discussion: """
             With a terminal on standard input, starts an interactive session (type help). \
             Otherwise reads commands from standard input, one a line, and exits with status 0 \
-            when every command succeeded, 1 when one failed. Uploads are kept in a score database \
+            when every command succeeded, 1 when one failed. With -c or -f, runs those commands \
+            and files in the order given, the same way, and exits. Uploads are kept in a score database \
             (--store), which the roster commands (players, add, select, delete) show and edit.
 
             A --store that cannot be used ends the program at once: 65 not a score database (a \
@@ -50,6 +52,27 @@ struct PlayerFormCommand: AsyncParsableCommand {
             "Where to keep the history (default: $XDG_STATE_HOME/playerform/history; /dev/null turns it off).",
             valueName: "file"))
     var historyFile: String?
+
+    @Option(
+        name: [.customShort("c"), .customLong("command")],
+        help: ArgumentHelp("Run COMMAND as a script line, then exit (repeatable).", valueName: "command"))
+    var commands: [String] = []
+
+    @Option(
+        name: [.customShort("f"), .customLong("file")],
+        help: ArgumentHelp(
+            "Run the commands in FILE (- for standard input), then exit (repeatable).", valueName: "file"))
+    var files: [String] = []
+
+    @Flag(name: .long, help: "In a script, print each line before what it prints.")
+    var echo = false
+
+    @Flag(name: [.customShort("q"), .long], help: "Start an interactive session without the greeting line.")
+    var quiet = false
+
+    @Flag(
+        name: .long, help: "At a terminal, write long output directly instead of through $PAGER (less -FRX).")
+    var noPager = false
 
     @Option(name: .long, help: .hidden)
     var uploadDelayMilliseconds: Int?
@@ -91,13 +114,69 @@ struct PlayerFormCommand: AsyncParsableCommand {
         // Resolved here, not in validate(), which also runs before subcommands that keep no scores.
         let environment = ProcessInfo.processInfo.environment
         let place = try StorePlace(option: store, environment: environment)
-        let options = PlayerFormREPL.Options(
+        var options = PlayerFormREPL.Options(
             rules: rules, noColor: noColor, bail: bail, historyFile: historyFile,
             uploadDelay: uploadDelayMilliseconds.map { .milliseconds($0) }, storePath: place.path,
             legacyStorePath: place.legacyPath,
             busyTimeout: busyTimeoutMilliseconds.map { .milliseconds($0) } ?? .seconds(5),
             uploadTime: uploadTime.map { Date(timeIntervalSince1970: $0) })
+        options.scripts = Self.scripts(
+            commands: commands, files: files,
+            order: Self.scriptOrder(Array(CommandLine.arguments.dropFirst())))
+        options.echo = echo
+        options.noPager = noPager
+        options.greeting =
+            quiet
+            ? nil
+            : "playerform \(Self.configuration.version): type help for the commands, quit or Ctrl-D to leave."
+        options.rulesOrigin = rulesFile.path ?? "defaults"
         let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The order in which `-c` and `-f` were given in `arguments`: `c` or `f` for each, as the
+    /// argument parser reads them (an option's value is the next argument, or follows `=`).
+    static func scriptOrder(_ arguments: [String]) -> [Character] {
+        var order: [Character] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            switch argument {
+            case "-c", "--command": order.append("c"); index += 1
+            case "-f", "--file": order.append("f"); index += 1
+            default:
+                if argument.hasPrefix("--command=") { order.append("c") }
+                if argument.hasPrefix("--file=") { order.append("f") }
+            }
+            index += 1
+        }
+        return order
+    }
+
+    /// The scripts of `-c` and `-f`, in the order given: consecutive `-c` commands form one
+    /// script. When `order` does not account for every value, all `-c` commands run first.
+    static func scripts(commands: [String], files: [String], order: [Character]) -> [REPLSession.Script] {
+        func file(_ path: String) -> REPLSession.Script { path == "-" ? .standardInput : .file(path) }
+        guard order.count(where: { $0 == "c" }) == commands.count,
+            order.count(where: { $0 == "f" }) == files.count
+        else {
+            return (commands.isEmpty ? [] : [.commands(commands)]) + files.map(file)
+        }
+        var scripts: [REPLSession.Script] = []
+        var pending: [String] = []
+        var nextCommand = commands.makeIterator()
+        var nextFile = files.makeIterator()
+        for kind in order {
+            if kind == "c", let command = nextCommand.next() {
+                pending.append(command)
+            } else if let path = nextFile.next() {
+                if !pending.isEmpty { scripts.append(.commands(pending)) }
+                pending = []
+                scripts.append(file(path))
+            }
+        }
+        if !pending.isEmpty { scripts.append(.commands(pending)) }
+        return scripts
     }
 }

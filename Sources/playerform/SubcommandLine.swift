@@ -24,8 +24,9 @@ extension PlayerFormCommand {
         await run(PlayerFormCommand.self, arguments, refusingValidate: true)
     }
 
-    /// Parses `arguments` under `root` and runs the command they name, exiting as ArgumentParser
-    /// does: usage errors with 64 and their message, thrown exit codes with their status. With
+    /// Parses `arguments` under `root` and runs the command they name, exiting as
+    /// ``exit(reporting:root:)`` says: usage errors with 64 and their message, thrown exit codes
+    /// with their status. With
     /// `refusingValidate`, reaching `validate` is a usage error: the form's options came first.
     private static func run(
         _ root: any AsyncParsableCommand.Type, _ arguments: [String], refusingValidate: Bool
@@ -41,7 +42,7 @@ extension PlayerFormCommand {
                 try command.run()
             }
         } catch {
-            root.exit(withError: error)
+            exit(reporting: error, root: root)
         }
     }
 

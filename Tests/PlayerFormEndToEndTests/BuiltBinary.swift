@@ -36,17 +36,19 @@ enum BuiltBinary {
         return folder
     }
 
-    /// Runs the executable with `arguments`, `input` on standard input (a pipe), and waits.
+    /// Runs the executable with `arguments`, `input` on standard input (a pipe), and waits, in
+    /// `directory` when given.
     /// With `mergingErrors`, standard error goes to the same pipe as standard output (`2>&1`).
     ///
     /// Unless `environment` says otherwise, `XDG_DATA_HOME` is a new temporary folder, removed
     /// after the run, so that a run never touches the scores of the person running the specs.
     static func run(
         _ arguments: [String] = [], input: Data = Data(), environment: [String: String] = [:],
-        mergingErrors: Bool = false
+        mergingErrors: Bool = false, directory: URL? = nil
     ) throws -> Run {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
+        if let directory { process.currentDirectoryURL = directory }
         process.arguments = arguments
         let data = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: data) }

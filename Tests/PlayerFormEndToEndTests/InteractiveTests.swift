@@ -80,12 +80,16 @@ final class TmuxTerminal {
 
     /// Starts `playerform` with `arguments` in a fresh pane. The shell around it ignores Ctrl-C
     /// (the terminal sends SIGINT to the whole foreground group, and a shell would die of it) and
-    /// prints the exit status when the program ends; the pane stays so it can be read.
-    func start(_ arguments: [String] = [], inputrc: String = "/dev/null") throws {
-        let environment = [
-            "INPUTRC=\(inputrc)", "TERM=dumb", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state",
-            "XDG_DATA_HOME=\(home.path)/data",
-        ]
+    /// prints the exit status when the program ends; the pane stays so it can be read. `extra`
+    /// holds more `NAME=VALUE` settings of the environment.
+    func start(_ arguments: [String] = [], inputrc: String = "/dev/null", environment extra: [String] = [])
+        throws
+    {
+        let environment =
+            [
+                "INPUTRC=\(inputrc)", "TERM=dumb", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state",
+                "XDG_DATA_HOME=\(home.path)/data",
+            ] + extra
         let script = #"trap "" INT; "$@"; echo "[exit $?]""#
         stop()
         socket = newSocket()
@@ -351,7 +355,10 @@ struct InteractiveTests {
         try terminal.waitFor("name: \"Partial\"")
         try terminal.type("players")
         try terminal.keys("Enter")
-        try terminal.waitFor("Players: rows 1-1 of 1\n  1 Zed 9")
+        try terminal.waitFor("the table of one row") {
+            $0.contains("Players: rows 1-1 of 1\n  row  name  points")
+                && $0.contains("\n    1  Zed        9  ")
+        }
         try terminal.keys("C-d")
         #expect(try terminal.waitForExit() == 0)
     }

@@ -4,7 +4,7 @@ import Testing
 @Suite("playerform numeric options and counts")
 struct NumericOptionsTests {
     static let uploadTimeError =
-        "Error: --upload-time must be a number of seconds since 1970 from -62135596800 (the year 1) to"
+        "error: --upload-time must be a number of seconds since 1970 from -62135596800 (the year 1) to"
         + " 253402300799.999 (the end of the year 9999), not "
 
     @Test(
@@ -46,7 +46,7 @@ struct NumericOptionsTests {
         #expect(run.status == 64)
         #expect(
             run.errorLines.first
-                == "Error: --upload-delay-milliseconds must be from 0 to 600000, not \(text).")
+                == "error: --upload-delay-milliseconds must be from 0 to 600000, not \(text).")
     }
 
     @Test("--upload-delay-milliseconds that is not a whole number an Int holds exits 64")
@@ -56,7 +56,7 @@ struct NumericOptionsTests {
             #expect(run.status == 64)
             #expect(
                 run.errorLines.first
-                    == "Error: The value '\(text)' is invalid for '--upload-delay-milliseconds'")
+                    == "error: The value '\(text)' is invalid for '--upload-delay-milliseconds'")
         }
     }
 

@@ -20,14 +20,22 @@ struct RosterEndToEndTests {
         let second = try BuiltBinary.run(store, input: Data("players\nadd Ann 7\nadd Bob 130\n".utf8))
         #expect(second.status == 0)
         #expect(
-            second.outputLines == [
-                "Players: rows 1-2 of 2", "  1 Colin 100", "  2 Bob 120", "+ 3 Ann 7", "~ 2 Bob 130",
+            second.outputLines.map(timeless) == [
+                "Players: rows 1-2 of 2", "  row  name   points  uploaded (UTC)       selected",
+                "    1  Colin     100  1970-01-01 00:00:00",
+                "    2  Bob       120  1970-01-01 00:00:00",
+                "+ 3 Ann 7", "~ 2 Bob 130",
             ])
 
         let third = try BuiltBinary.run(store, input: Data("delete 1 --yes\nplayers\n".utf8))
-        #expect(third.outputLines == ["- 1 Colin", "Players: rows 1-2 of 2", "  1 Bob 130", "  2 Ann 7"])
+        let table = [
+            "  row  name  points  uploaded (UTC)       selected",
+            "    1  Bob      130  1970-01-01 00:00:00",
+            "    2  Ann        7  1970-01-01 00:00:00",
+        ]
+        #expect(third.outputLines.map(timeless) == ["- 1 Colin", "Players: rows 1-2 of 2"] + table)
         let fourth = try BuiltBinary.run(store, input: Data("players\n".utf8))
-        #expect(fourth.outputLines == ["Players: rows 1-2 of 2", "  1 Bob 130", "  2 Ann 7"])
+        #expect(fourth.outputLines.map(timeless) == ["Players: rows 1-2 of 2"] + table)
     }
 
     @Test("two sessions at once on the same --store: one's upload reaches the other before its next command")
@@ -53,7 +61,13 @@ struct RosterEndToEndTests {
         #expect(rest == "+ 1 Bob 120\n+ 2 Colin 100\n+ 3 Ann 7\n")
         #expect(status == 0)
         let third = try BuiltBinary.run(store, input: Data("players\n".utf8))
-        #expect(third.outputLines == ["Players: rows 1-3 of 3", "  1 Bob 120", "  2 Colin 100", "  3 Ann 7"])
+        #expect(
+            third.outputLines.map(timeless) == [
+                "Players: rows 1-3 of 3", "  row  name   points  uploaded (UTC)       selected",
+                "    1  Bob       120  1970-01-01 00:00:00",
+                "    2  Colin     100  1970-01-01 00:00:00",
+                "    3  Ann         7  1970-01-01 00:00:00",
+            ])
     }
 
     @Test(
@@ -109,7 +123,11 @@ struct RosterEndToEndTests {
         let failed =
             "\(path): another process kept the score database locked for 0.5 s; nothing was changed, try again"
         #expect(run.errorLines == ["playerform: " + waiting, "line 1: Could not add Ann: " + failed])
-        #expect(run.outputLines == ["Players: rows 1-1 of 1", "  1 Bob 1"])
+        #expect(
+            run.outputLines.map(timeless) == [
+                "Players: rows 1-1 of 1", "  row  name  points  uploaded (UTC)       selected",
+                "    1  Bob        1  1970-01-01 00:00:00",
+            ])
         #expect(run.status == 1)
 
         let imported = try BuiltBinary.run(store + ["import", "-"], input: Data())
@@ -142,8 +160,10 @@ struct RosterEndToEndTests {
         let copy = try BuiltBinary.run(second + ["export"])
         #expect(copy.standardOutput == (try BuiltBinary.run(first + ["export"])).standardOutput)
         #expect(
-            try BuiltBinary.run(second, input: Data("players\n".utf8)).outputLines == [
-                "Players: rows 1-2 of 2", "  1 bob 5", "  2 Ann, \"A\" 7",
+            try BuiltBinary.run(second, input: Data("players\n".utf8)).outputLines.map(timeless) == [
+                "Players: rows 1-2 of 2", "  row  name      points  uploaded (UTC)       selected",
+                "    1  bob            5  1970-01-01 00:00:00",
+                "    2  Ann, \"A\"       7  1970-01-01 00:00:00",
             ])
     }
 
@@ -175,7 +195,11 @@ struct RosterEndToEndTests {
             first.errorLines == [
                 "playerform: imported 1 scores from \(old.path) into \(database); the old file is left as it was"
             ])
-        #expect(first.outputLines == ["Players: rows 1-1 of 1", "  1 Colin 100", "- 1 Colin"])
+        #expect(
+            first.outputLines.map(timeless) == [
+                "Players: rows 1-1 of 1", "  row  name   points  uploaded (UTC)       selected",
+                "    1  Colin     100  1970-01-01 00:00:00", "- 1 Colin",
+            ])
         let second = try BuiltBinary.run(input: Data("players\n".utf8), environment: environment)
         #expect(second.errorLines == [])
         #expect(second.outputLines == ["Players: none yet (add NAME POINTS, or upload)"])
@@ -250,14 +274,14 @@ struct RosterEndToEndTests {
         #expect(run.status == 64)
         #expect(
             run.errorLines.first
-                == "Error: Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
+                == "error: Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
                 + "Pass --store <file>, such as --store ~/scores.sqlite.")
         #expect(run.outputLines.isEmpty)
         let empty = try BuiltBinary.run(["--store", ""])
         #expect(empty.status == 64)
         #expect(
             empty.errorLines.first
-                == "Error: --store needs the path of a score database, such as --store scores.sqlite.")
+                == "error: --store needs the path of a score database, such as --store scores.sqlite.")
     }
 
     @Test("validate keeps no scores, so it needs no store")
@@ -266,4 +290,10 @@ struct RosterEndToEndTests {
             ["validate", "-"], input: Data(), environment: ["XDG_DATA_HOME": "", "HOME": ""])
         #expect(run.status == 0)
     }
+}
+
+/// `line` with every upload time of a `players` table replaced by 1970-01-01 00:00:00, for runs
+/// that stamp uploads with the clock.
+func timeless(_ line: String) -> String {
+    line.replacing(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/, with: "1970-01-01 00:00:00")
 }

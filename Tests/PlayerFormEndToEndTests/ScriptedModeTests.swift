@@ -90,7 +90,7 @@ struct ScriptedModeTests {
     func usageErrors() throws {
         let unknown = try BuiltBinary.run(["--bogus"])
         #expect(unknown.status == 64)
-        #expect(unknown.errorLines.first == "Error: Unknown option '--bogus'")
+        #expect(unknown.errorLines.first == "error: Unknown option '--bogus'")
         let missing = try BuiltBinary.run(["--config", "/nonexistent/rules.json"])
         #expect(missing.status == 66)
         #expect(

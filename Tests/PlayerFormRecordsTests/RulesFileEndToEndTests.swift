@@ -84,7 +84,7 @@ struct RulesFileEndToEndTests {
         #expect(outcome.output == "")
         #expect(
             outcome.errors.split(separator: "\n").first
-                == "Error: --config goes after the subcommand; write: playerform validate --config rules.json players.csv"
+                == "error: --config goes after the subcommand; write: playerform validate --config rules.json players.csv"
         )
         let joined = try run(
             ["--config=rules.json", "validate", "--quiet", "players.csv"], in: scratch.folder)
@@ -112,12 +112,12 @@ struct RulesFileEndToEndTests {
             in: scratch.folder)
         #expect(before.status == 64)
         let expected =
-            "Error: validate does not take --no-color, --store (options of the form session), and --config "
+            "error: validate does not take --no-color, --store (options of the form session), and --config "
             + "goes after the subcommand; write: playerform validate --config rules.json players.csv"
         #expect(before.errors.split(separator: "\n").first.map(String.init) == expected)
         let after = try run(["validate", "--store", "s.jsonl", "players.csv"], in: scratch.folder)
         #expect(after.status == 64)
-        #expect(after.errors.split(separator: "\n").first == "Error: Unknown option '--store'")
+        #expect(after.errors.split(separator: "\n").first == "error: Unknown option '--store'")
         // A value that reads "validate" is the option's, not the subcommand.
         let named = try run(["--store", "validate", "validate", "players.csv"], in: scratch.folder)
         #expect(named.errors.contains("write: playerform validate players.csv\n"))

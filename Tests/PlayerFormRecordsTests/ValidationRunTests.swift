@@ -135,8 +135,8 @@ struct ValidationRunTests {
         let missing = scratch.folder.appendingPathComponent("missing.jsonl").path
         let result = run([missing, headerless, good])
         #expect(result.status == .cannotOpen)
-        #expect(result.errors.hasPrefix("playerform: cannot open \(missing): No such file or directory\n"))
-        #expect(result.errors.contains("playerform: \(headerless): the CSV header row must name the columns"))
+        #expect(result.errors.hasPrefix("error: cannot open \(missing): No such file or directory\n"))
+        #expect(result.errors.contains("error: \(headerless): the CSV header row must name the columns"))
         #expect(result.errors.hasSuffix("4 records, 2 invalid\n"))
         #expect(run([headerless, good]).status == .unusable)
         #expect(run([scratch.folder.path]).status == .cannotOpen)

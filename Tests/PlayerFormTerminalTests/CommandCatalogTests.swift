@@ -9,7 +9,7 @@ struct CommandCatalogTests {
         #expect(CommandCatalog.completions(before: "", word: "u") == ["up", "upload"])
         #expect(CommandCatalog.completions(before: "  ", word: "sh") == ["show"])
         #expect(CommandCatalog.completions(before: "", word: "re") == ["reset", "refresh"])
-        #expect(CommandCatalog.completions(before: "", word: "p") == ["points", "players"])
+        #expect(CommandCatalog.completions(before: "", word: "p") == ["points", "players", "pager"])
         #expect(CommandCatalog.completions(before: "", word: "de") == ["delete"])
         #expect(CommandCatalog.completions(before: "", word: "").count == CommandCatalog.names.count)
     }

@@ -276,7 +276,8 @@ struct RosterCommandParserTests {
 
     @Test("players accepts a page number, --page N, --all or --json, and refresh no arguments")
     func extraArguments() {
-        let usage = "type players, players N (or --page N) for page N, players --all, or players --json."
+        let usage =
+            "type players, players N (or --page N) for page N, players --all, players --json, or players --csv."
         #expect(throws: CommandError("players does not accept \"--xml\"; " + usage)) {
             try CommandParser.parse("players --xml")
         }

@@ -193,7 +193,7 @@ struct REPLSessionTests {
         #expect(await run("up 10\nreset\nhelp reset\nshow --json\n") == .succeeded)
         #expect(!form.canChangePoints.value)
         #expect(form.pointUpdatesRemaining.value == 0)
-        let help = output.results.first { $0.hasPrefix("  Return") } ?? ""
+        let help = output.results.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         #expect(help.contains("Spent point updates and uploads are not given back"))
         #expect(help.contains("stepper stays hidden"))
         #expect(!output.results.contains("stepper: shown"))

@@ -90,8 +90,8 @@ struct RosterPagingTests {
     }
 
     /// The lines of rows `range` (numbered from 1) as `players` draws them.
-    func rows(_ range: ClosedRange<Int>) -> [CapturedOutput.Line] {
-        range.map { .out("  \($0) Player \($0) \($0)") }
+    func rows(_ range: ClosedRange<Int>, selected: Set<Int> = []) -> [CapturedOutput.Line] {
+        tableLines(range.map { ($0, "Player \($0)", "\($0)", selected.contains($0)) }).map { .out($0) }
     }
 
     @Test(
@@ -123,7 +123,17 @@ struct RosterPagingTests {
     func all() async {
         let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(100)))
         #expect(await run(store, "players --all\n") == .succeeded)
-        #expect(output.lines == [.out("Players: all 100")] + rows(1...100))
+        let expected = (1...100).map {
+            PlayerTable.Row(
+                number: $0, name: "Player \($0)", points: "\($0)", uploadedAt: Date(timeIntervalSince1970: 0),
+                selected: false)
+        }
+        // One header; every page in the columns of the first, with room for the longest name.
+        #expect(
+            output.lines
+                == [.out("Players: all 100")]
+                + PlayerTable.lines(expected, widths: .init(number: 3, name: 30, points: 6)).map { .out($0) })
+        #expect(output.results[2] == "    1  Player 1                             1  1970-01-01 00:00:00")
         let asked = store.asked.withLock { $0 }
         #expect(!asked.readEverything)
         #expect(asked.limits.allSatisfy { $0 == 40 })
@@ -163,9 +173,7 @@ struct RosterPagingTests {
                     .out("selected row 700,000: Player 700000"),
                     .out("deleted row 800,000: Player 800000"),
                     .out("Players: rows 699,961-700,000 of 999,999 (page 17,500 of 25,000)"),
-                ] + rows(699_961...699_999) + [
-                    .out("  700000 Player 700000 700000 *"), .out("selected row 1: Player 1"),
-                ])
+                ] + rows(699_961...700_000, selected: [700_000]) + [.out("selected row 1: Player 1")])
         #expect(try await store.player(named: "Player 800000") == nil)
     }
 
@@ -190,13 +198,15 @@ struct RosterPagingTests {
         reader.send("quit")
         #expect(await running.value == .succeeded)
         #expect(
-            output.results == [
+            output.results.map(timeless) == [
                 "- 1 Player 1", "+ 3 Zed 9", "+ 4 Extra 1 1",
             ] + (2...37).map { "+ \($0 + 3) Extra \($0) 1" } + [
                 "players: 43 (3 added out of view)",
                 "Players: rows 1-40 of 43 (page 1 of 2)",
-                "  1 Player 2 2", "  2 Player 3 3", "  3 Zed 9",
-            ] + (1...37).map { "  \($0 + 3) Extra \($0) 1" })
+            ]
+                + tableLines(
+                    [(1, "Player 2", "2", false), (2, "Player 3", "3", false), (3, "Zed", "9", false)]
+                        + (1...37).map { ($0 + 3, "Extra \($0)", "1", false) }))
     }
 
     @Test(

@@ -1,0 +1,211 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// How long output reaches a person at a terminal: through a pager (`$PAGER`, default
+/// `less -FRX`) when a command writes more lines than the screen holds.
+public struct PagerSettings: Sendable {
+    /// The shell command of the pager, run with `/bin/sh -c`.
+    public var command: String
+    /// The height of the screen in lines; output longer than this less one goes to the pager.
+    public var rows: @Sendable () -> Int
+
+    /// The pager `$PAGER` names, or `less -FRX` when it is unset or empty.
+    public static func command(environment: [String: String]) -> String {
+        let pager = environment["PAGER"]?.trimmingCharacters(in: .whitespaces) ?? ""
+        return pager.isEmpty ? "less -FRX" : pager
+    }
+
+    /// Creates settings.
+    public init(command: String, rows: @escaping @Sendable () -> Int) {
+        self.command = command
+        self.rows = rows
+    }
+}
+
+/// The session's output, which while a command runs at a terminal holds back its results until
+/// they fill the screen; then it starts the pager and streams the rest to it, so that no more
+/// than a screen is ever held. Output that fits is written as it would have been. Errors are
+/// never held back.
+final class PagingOutput: TerminalOutput {
+    private struct State {
+        /// Lines held back while it is not known whether the command's output fits the screen.
+        var held: [String]?
+        /// The most lines held before the pager starts.
+        var limit = 0
+        /// The pager's input, once started.
+        var pager: (process: Process, input: Int32)?
+        /// Whether the pager stopped reading (the person quit it): further lines are dropped.
+        var closed = false
+        /// A line started with writePart.
+        var part = ""
+    }
+
+    private let base: any TerminalOutput
+    private let state = Mutex(State())
+    private let settings: PagerSettings
+
+    init(base: any TerminalOutput, settings: PagerSettings) {
+        self.base = base
+        self.settings = settings
+    }
+
+    /// Whether the pager is running for the current command.
+    var isPaging: Bool {
+        state.withLock { $0.pager != nil }
+    }
+
+    /// Starts holding back the results of one command.
+    func begin() {
+        let limit = max(1, settings.rows() - 1)
+        state.withLock { state in
+            state = State()
+            state.held = []
+            state.limit = limit
+        }
+    }
+
+    /// Ends the command: writes what was held, or lets the pager read the end and waits for it
+    /// to exit. Returns a note when the pager could not be started.
+    func end() -> String? {
+        let (held, pager, part) = state.withLock { state in
+            defer { state = State() }
+            return (state.held, state.pager, state.part)
+        }
+        if let pager {
+            close(pager.input)
+            pager.process.waitUntilExit()
+            return nil
+        }
+        for line in held ?? [] { base.write(line) }
+        if !part.isEmpty { base.writePart(part) }
+        return takeNote()
+    }
+
+    func write(_ line: String) {
+        let direct = state.withLock { state -> String? in
+            let line = state.part + line
+            state.part = ""
+            if let pager = state.pager {
+                if !state.closed { state.closed = !Self.send(line + "\n", to: pager.input) }
+                return nil
+            }
+            guard state.held != nil else { return line }
+            state.held!.append(line)
+            if state.held!.count > state.limit { startPager(&state) }
+            return nil
+        }
+        if let direct { base.write(direct) }
+    }
+
+    func writePart(_ text: String) {
+        let direct = state.withLock { state -> Bool in
+            guard state.held != nil || state.pager != nil else { return true }
+            state.part += text
+            // A line of more than 64 KiB is longer than any screen: it starts the pager, and is
+            // passed on in pieces, so that it is never held whole.
+            guard state.part.utf8.count > 64 * 1024 else { return false }
+            if state.held != nil { startPager(&state) }
+            if let pager = state.pager, !state.closed {
+                state.closed = !Self.send(state.part, to: pager.input)
+                state.part = ""
+            } else if state.pager == nil {
+                // The pager could not start: the held lines were written; so is the part.
+                base.writePart(state.part)
+                state.part = ""
+            }
+            return false
+        }
+        if direct { base.writePart(text) }
+    }
+
+    func writeError(_ line: String) {
+        base.writeError(line)
+    }
+
+    func flush() {
+        base.flush()
+    }
+
+    /// The note of the last pager that could not start, taken once.
+    func takeNote() -> String? {
+        note.withLock { note in
+            defer { note = nil }
+            return note
+        }
+    }
+
+    private let note = Mutex<String?>(nil)
+
+    /// Starts the pager and gives it the held lines; when it cannot start, writes them directly
+    /// and stops holding back.
+    private func startPager(_ state: inout State) {
+        let lines = state.held ?? []
+        state.held = nil
+        guard let pager = Self.launch(settings.command) else {
+            note.withLock {
+                $0 =
+                    "The pager \"\(settings.command)\" could not be started; the output is written directly"
+                    + " (pager off stops trying, PAGER chooses another)."
+            }
+            for line in lines { base.write(line) }
+            return
+        }
+        state.pager = pager
+        base.flush()
+        for line in lines where !state.closed {
+            state.closed = !Self.send(line + "\n", to: pager.input)
+        }
+    }
+
+    /// Starts `/bin/sh -c COMMAND` with a pipe on its standard input, when the command's program
+    /// exists; nil otherwise.
+    static func launch(_ command: String) -> (process: Process, input: Int32)? {
+        guard let program = command.split(separator: " ").first.map(String.init), exists(program) else {
+            return nil
+        }
+        // Writing to a pager that was quit must fail with EPIPE, not end the program.
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let pipe = Pipe()
+        process.standardInput = pipe
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let input = dup(pipe.fileHandleForWriting.fileDescriptor)
+        try? pipe.fileHandleForWriting.close()
+        try? pipe.fileHandleForReading.close()
+        return (process, input)
+    }
+
+    /// Whether `program` is an executable file: a path, or a name found in `$PATH`.
+    static func exists(_ program: String) -> Bool {
+        if program.contains("/") { return access(program, X_OK) == 0 }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+    }
+
+    /// Writes `text` to `descriptor`; false when the reader is gone.
+    private static func send(_ text: String, to descriptor: Int32) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+}

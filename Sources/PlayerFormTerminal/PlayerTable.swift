@@ -1,0 +1,134 @@
+import Foundation
+import Glibc
+import PlayerForm
+import PlayerFormText
+
+/// The roster drawn as a table, a page at a time, and as CSV.
+///
+/// ```
+///   row  name     points  uploaded (UTC)       selected
+///     1  Bob         130  2026-09-21 14:13:20
+///     2  Ann Lee     7.5  2026-09-21 14:13:20  *
+/// ```
+///
+/// The columns are as wide as the widest cell of the page (never of the whole roster, which is
+/// not read at once); a name longer than ``nameWidth`` characters is cut with a final `…`. Names
+/// are escaped as everywhere else on the terminal.
+enum PlayerTable {
+    /// One row of the table.
+    struct Row {
+        /// The row number in the whole roster, from 1.
+        let number: Int
+        /// The name as the row shows it (with the upload's progress while one runs).
+        let name: String
+        /// The points as the form shows them.
+        let points: String
+        /// When the player's points were uploaded.
+        let uploadedAt: Date
+        /// Whether the player is selected.
+        let selected: Bool
+    }
+
+    /// The widest a name column gets, in characters.
+    static let nameWidth = 30
+
+    private static let headers = (row: "row", name: "name", points: "points", when: "uploaded (UTC)")
+
+    /// How wide the columns are, in characters.
+    struct Widths: Equatable {
+        var number: Int
+        var name: Int
+        var points: Int
+    }
+
+    /// Widths for a table whose rows are all numbered at most `lastRow`, whose points are as
+    /// wide as `rows`' and whose names may take up to ``nameWidth``: for `players --all`, which
+    /// draws every page in the columns of the first.
+    static func boundedWidths(lastRow: Int, rows: [Row]) -> Widths {
+        Widths(
+            number: max(headers.row.count, RosterView.grouped(lastRow).count), name: nameWidth,
+            points: max(headers.points.count, rows.map { $0.points.count }.max() ?? 0))
+    }
+
+    /// The header (unless `header` is false) and the rows, aligned in columns of `widths`, or as
+    /// wide as the widest cell of `rows`; no line ends in spaces.
+    static func lines(_ rows: [Row], widths: Widths? = nil, header: Bool = true) -> [String] {
+        let numbers = rows.map { RosterView.grouped($0.number) }
+        let names = rows.map { TerminalText.escaped($0.name, maxLength: Self.nameWidth) }
+        let times = rows.map { time($0.uploadedAt) }
+        let widths =
+            widths
+            ?? Widths(
+                number: max(headers.row.count, numbers.map { $0.count }.max() ?? 0),
+                name: max(headers.name.count, names.map { $0.count }.max() ?? 0),
+                points: max(headers.points.count, rows.map { $0.points.count }.max() ?? 0))
+        let timeWidth = max(headers.when.count, times.map { $0.count }.max() ?? 0)
+        func line(_ cells: [String]) -> String {
+            let text =
+                "  " + pad(cells[0], widths.number, left: true) + "  "
+                + pad(cells[1], widths.name, left: false)
+                + "  " + pad(cells[2], widths.points, left: true) + "  "
+                + pad(cells[3], timeWidth, left: false)
+                + "  " + cells[4]
+            return String(text.reversed().drop { $0 == " " }.reversed())
+        }
+        let body = rows.indices.map { index in
+            line([
+                numbers[index], names[index], rows[index].points, times[index],
+                rows[index].selected ? "*" : "",
+            ])
+        }
+        guard header else { return body }
+        return [line([headers.row, headers.name, headers.points, headers.when, "selected"])] + body
+    }
+
+    /// One CSV record (RFC 4180): the name as the terminal shows it (invisible characters and
+    /// backslashes escaped, so a record is always one line), the points, the upload time in
+    /// ISO 8601 (UTC, milliseconds) and `true`/`false`. A name that a spreadsheet would run as a
+    /// formula (starting with `=`, `+`, `-` or `@`) gets a leading `'`; `players --json` keeps
+    /// names exactly.
+    static func csvRecord(name: String, points: Double, uploadedAt: Date, selected: Bool) -> String {
+        var shown = TerminalText.escaped(name)
+        if let first = shown.first, "=+-@".contains(first) { shown = "'" + shown }
+        return csvField(shown) + "," + FormRenderer.jsonNumber(points) + "," + isoTime(uploadedAt) + ","
+            + String(selected)
+    }
+
+    /// A CSV field, quoted (with quotes doubled) when it holds a comma, a quote, a line break or
+    /// spaces at either end.
+    static func csvField(_ text: String) -> String {
+        let needsQuotes =
+            text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+            || text.first == " " || text.last == " "
+        guard needsQuotes else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    private static func pad(_ text: String, _ width: Int, left: Bool) -> String {
+        let room = String(repeating: " ", count: max(0, width - text.count))
+        return left ? room + text : text + room
+    }
+
+    /// `2026-09-21 14:13:20`, in UTC.
+    static func time(_ date: Date) -> String {
+        let iso = isoTime(date)
+        return String(iso.prefix(19)).replacingOccurrences(of: "T", with: " ")
+    }
+
+    /// `2026-09-21T14:13:20.000Z`, as `players --json` writes it.
+    static func isoTime(_ date: Date) -> String {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        var seconds = time_t(exactly: (milliseconds / 1000).rounded(.down)) ?? 0
+        let fraction = Int(milliseconds - Double(seconds) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let year = String(parts.tm_year + 1900)
+        let paddedYear = String(repeating: "0", count: max(0, 4 - year.count)) + year
+        let millis = String(fraction)
+        return paddedYear + "-" + two(parts.tm_mon + 1) + "-" + two(parts.tm_mday) + "T" + two(parts.tm_hour)
+            + ":"
+            + two(parts.tm_min) + ":" + two(parts.tm_sec) + "."
+            + String(repeating: "0", count: 3 - millis.count) + millis + "Z"
+    }
+}

@@ -1,0 +1,130 @@
+import PlayerForm
+import PlayerFormText
+
+/// The rules a session runs under, read from the form's view model, with what is left of its
+/// limits and where the rules came from: what `rules` prints and `help COMMAND` quotes.
+public struct RulesInForce: Sendable, Equatable {
+    /// The rules as the form has them now (step, min and max may have been changed).
+    public let rules: PlayerRules
+    /// Point updates not spent yet.
+    public let pointUpdatesLeft: Int
+    /// Uploads not spent yet.
+    public let uploadsLeft: Int
+    /// Where the rules came from: `defaults`, or the rules file's path.
+    public let origin: String
+
+    /// How many forbidden names `help` lists before it refers to `rules` for the rest.
+    public static let namesInHelp = 10
+
+    /// The rules of `form` now, which came from `origin`.
+    public init(form: PlayerViewModel, origin: String) {
+        self.rules = form.rules.value
+        self.pointUpdatesLeft = form.pointUpdatesRemaining.value
+        self.uploadsLeft = form.uploadsRemaining.value
+        self.origin = origin
+    }
+
+    /// The forbidden names, quoted and escaped, at most `limit` of them and a count of the rest.
+    public func forbiddenNamesText(limit: Int = .max) -> String {
+        let names = rules.forbiddenNames.names
+        guard !names.isEmpty else { return "none" }
+        var text = names.prefix(limit).map(TerminalText.quoted).joined(separator: ", ")
+        if names.count > limit { text += " and \(names.count - limit) more (rules lists them all)" }
+        return text
+    }
+
+    /// What `rules` prints, one rule a line.
+    public var lines: [String] {
+        [
+            "step: " + PointsFormat.text(rules.step),
+            "min: " + PointsFormat.text(rules.min),
+            "max: " + PointsFormat.text(rules.max),
+            "point updates: at most \(rules.maxPointUpdates) (\(pointUpdatesLeft) left)",
+            "uploads: at most \(rules.maxUploads) (\(uploadsLeft) left)",
+            "forbidden names: " + forbiddenNamesText()
+                + " (compared ignoring case, surrounding spaces and compatibility forms)",
+            "from: " + (origin == "defaults" ? "defaults" : TerminalText.escaped(origin)),
+        ]
+    }
+
+    /// What `rules --json` prints: one object with the keys `step`, `min`, `max`,
+    /// `maxPointUpdates`, `pointUpdatesRemaining`, `maxUploads`, `uploadsRemaining`,
+    /// `forbiddenNames` and `source` (`"defaults"` or the rules file's path), in that order.
+    public var json: String {
+        "{\"step\":" + FormRenderer.jsonNumber(rules.step) + ",\"min\":" + FormRenderer.jsonNumber(rules.min)
+            + ",\"max\":" + FormRenderer.jsonNumber(rules.max)
+            + ",\"maxPointUpdates\":\(rules.maxPointUpdates)"
+            + ",\"pointUpdatesRemaining\":\(pointUpdatesLeft),\"maxUploads\":\(rules.maxUploads)"
+            + ",\"uploadsRemaining\":\(uploadsLeft),\"forbiddenNames\":["
+            + rules.forbiddenNames.names.map(JSONText.quoted).joined(separator: ",") + "],\"source\":"
+            + JSONText.quoted(origin) + "}"
+    }
+
+    private var bounds: String {
+        "from \(PointsFormat.text(rules.min)) to \(PointsFormat.text(rules.max))"
+    }
+
+    private var updates: String {
+        "at most \(rules.maxPointUpdates) point updates (\(pointUpdatesLeft) left)"
+    }
+
+    private var forbidden: String {
+        "the forbidden names (" + forbiddenNamesText(limit: Self.namesInHelp) + ")"
+    }
+
+    /// The rule of the form that governs `command`, as a sentence; nil for a command no rule
+    /// governs.
+    public func rule(for command: String) -> String? {
+        switch command {
+        case "name":
+            return "Rule: a valid name is not blank and is none of " + forbidden + "."
+        case "up", "down":
+            return "Rule: " + updates + "; a press moves the points by the step ("
+                + PointsFormat.text(rules.step) + ") and keeps them " + bounds + "."
+        case "points":
+            return "Rule: " + updates + "; the points are kept " + bounds + "."
+        case "step", "min", "max":
+            return "Rule: now step \(PointsFormat.text(rules.step)), min \(PointsFormat.text(rules.min)),"
+                + " max \(PointsFormat.text(rules.max)); the step must be above 0 and min may not exceed max."
+        case "upload":
+            return "Rule: at most \(rules.maxUploads) uploads (\(uploadsLeft) left), after which the form"
+                + " locks; only a valid form uploads: a name that is not blank and is none of " + forbidden
+                + ", and points " + bounds + "."
+        case "reset":
+            return "Rule: " + updates + " and at most \(rules.maxUploads) uploads (\(uploadsLeft) left),"
+                + " which reset does not give back."
+        case "add":
+            return "Rule: as for upload, a name that is not blank and is none of " + forbidden
+                + ", and points "
+                + bounds + "."
+        default:
+            return nil
+        }
+    }
+}
+
+/// Breaks text into lines at spaces.
+enum WordWrap {
+    /// `text` in lines of at most `width` characters (at least 20), each starting with `indent`,
+    /// broken between words; a word longer than a line is broken where the line ends.
+    static func lines(_ text: String, width: Int, indent: String = "") -> [String] {
+        let room = Swift.max(20, width) - indent.count
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            var word = Substring(word)
+            if !line.isEmpty, line.count + 1 + word.count <= room {
+                line += " " + word
+                continue
+            }
+            if !line.isEmpty { lines.append(indent + line) }
+            while word.count > room {
+                lines.append(indent + word.prefix(room))
+                word = word.dropFirst(room)
+            }
+            line = String(word)
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(indent + line) }
+        return lines
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// Long output at a terminal goes through `$PAGER`; here a stand-in that records what it got.
+@Suite(
+    "playerform pages long output at a terminal",
+    .enabled(if: TmuxTerminal.available || ProcessInfo.processInfo.environment["CI"] != nil, "needs tmux"),
+    .serialized)
+struct PagerTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "playerform-pager-\(UUID().uuidString)")
+
+    /// A pager that copies its input to `paged.txt` in the spec's folder, and counts its runs.
+    func standInPager() throws -> (script: String, record: URL) {
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let record = home.appendingPathComponent("paged.txt")
+        let script = home.appendingPathComponent("pager.sh")
+        try Data("#!/bin/sh\ncat >> '\(record.path)'\necho '-- end of run' >> '\(record.path)'\n".utf8)
+            .write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return (script.path, record)
+    }
+
+    /// Waits, for at most ten seconds, until the pager's record satisfies `condition`.
+    func waitForRecord(_ record: URL, _ condition: (String) -> Bool) -> String {
+        let deadline = Date().addingTimeInterval(10)
+        var text = ""
+        while Date() < deadline {
+            text = (try? String(contentsOf: record, encoding: .utf8)) ?? ""
+            if condition(text) { return text }
+            usleep(20_000)
+        }
+        Issue.record("timed out waiting for the pager's record; it holds:\n\(text)")
+        return text
+    }
+
+    @Test("help, longer than the screen, goes to $PAGER; short output and pager off do not")
+    func pagesLongOutput() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let (script, record) = try standInPager()
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start(["-q", "--history-file", "/dev/null"], environment: ["PAGER=\(script)"])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("help")
+        try terminal.keys("Enter")
+        let paged = waitForRecord(record) { $0.contains("-- end of run") }
+        #expect(paged.hasPrefix("Commands:\n  name [TEXT]\n"))
+        #expect(paged.contains("  pager [on | off]\n"))
+        let screen = try terminal.waitFor("the prompt after help") { $0.contains("ok> help\nColin 100 ok> ") }
+        #expect(!screen.contains("Commands:"))
+
+        // Output that fits the screen is written directly.
+        try terminal.type("rules")
+        try terminal.keys("Enter")
+        try terminal.waitFor("from: defaults")
+
+        // pager off writes long output directly.
+        try terminal.type("pager off")
+        try terminal.keys("Enter")
+        try terminal.type("help")
+        try terminal.keys("Enter")
+        try terminal.waitFor("rules shows all of them.")
+        try terminal.type("quit")
+        try terminal.keys("Enter")
+        #expect(try terminal.waitForExit() == 0)
+        let after = try String(contentsOf: record, encoding: .utf8)
+        #expect(after.components(separatedBy: "-- end of run").count == 2)
+        #expect(!after.contains("from: defaults"))
+    }
+
+    @Test("--no-pager writes long output directly")
+    func noPagerFlag() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let (script, record) = try standInPager()
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        try terminal.start(
+            ["-q", "--no-pager", "--history-file", "/dev/null"], environment: ["PAGER=\(script)"])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("help")
+        try terminal.keys("Enter")
+        try terminal.waitFor("rules shows all of them.")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: record.path))
+    }
+
+    @Test("a pager that cannot start falls back to direct output with a note")
+    func missingPager() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        try terminal.start(
+            ["-q", "--history-file", "/dev/null"], environment: ["PAGER=/nonexistent/pager -x"])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("help")
+        try terminal.keys("Enter")
+        let screen = try terminal.waitFor(#"note: The pager "/nonexistent/pager -x" could not be started"#)
+        #expect(screen.contains("rules shows all of them."))
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// The built binary used the way psql and sqlite3 users expect: `-c`, `-f`, `source`, `--echo`,
+/// `rules`, the `players` table and `players --csv`.
+@Suite("playerform: one-shot commands, script files and tables")
+struct ScriptHabitsTests {
+    /// Runs the binary in a fresh folder holding `files`, with its score file there.
+    static func run(
+        _ arguments: [String], files: [String: String] = [:], input: String = ""
+    ) throws -> BuiltBinary.Run {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for (name, text) in files {
+            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+        }
+        return try BuiltBinary.run(
+            ["--store", folder.appendingPathComponent("scores.jsonl").path, "--upload-time", "1790000000"]
+                + arguments, input: Data(input.utf8), directory: folder)
+    }
+
+    @Test("-c runs each command in order and exits 0 when all succeed, without reading stdin")
+    func oneShot() throws {
+        let run = try Self.run(
+            ["-c", "name Dana", "-c", "up 2", "-c", "show --json"], input: "name Ignored\n")
+        #expect(run.status == 0)
+        #expect(run.outputLines.first == #"name: "Dana""#)
+        #expect(run.outputLines.last?.hasPrefix(#"{"name":"Dana","points":102,"#) == true)
+        #expect(run.errorLines.isEmpty)
+    }
+
+    @Test("-c exits 1 when a command fails, naming it -c:N, and --bail stops there")
+    func oneShotFailure() throws {
+        let run = try Self.run(["-c", "up", "-c", "vaildate", "-c", "up"])
+        #expect(run.status == 1)
+        #expect(run.errorLines == [#"-c:2: Unknown command "vaildate". Type help for the list of commands."#])
+        #expect(run.outputLines.contains("points: 102"))
+        let bailed = try Self.run(["--bail", "-c", "up", "-c", "points x", "-c", "up"])
+        #expect(bailed.status == 1)
+        #expect(!bailed.outputLines.contains("points: 102"))
+    }
+
+    @Test("-f runs a file, naming FILE:LINE in errors; -f - reads standard input")
+    func scriptFile() throws {
+        let run = try Self.run(
+            ["-f", "setup.txt", "-f", "-"], files: ["setup.txt": "# setup\nname Dana\nmax x\n"],
+            input: "up\nshow --json\n")
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 1)
+        #expect(run.errorLines.first?.hasPrefix("setup.txt:3: ") == true)
+        #expect(run.outputLines.contains("points: 101"))
+        #expect(run.outputLines.last?.hasPrefix(#"{"name":"Dana","points":101"#) == true)
+    }
+
+    @Test("-c and -f run in the order given; -c:N counts every -c of the run")
+    func order() throws {
+        let run = try Self.run(
+            ["-c", "name Ann", "--file", "setup.txt", "--command=points x", "-c", "name"],
+            files: ["setup.txt": "name Dana\n"])
+        #expect(run.outputLines == [#"name: "Ann""#, #"name: "Dana""#, #"name: "Dana""#])
+        #expect(run.errorLines.count == 1)
+        #expect(run.errorLines.first?.hasPrefix("-c:2: ") == true)
+        #expect(run.status == 1)
+    }
+
+    @Test("-f with a missing file says which, and exits 1")
+    func missingScriptFile() throws {
+        let run = try Self.run(["-f", "nowhere.txt"])
+        #expect(run.status == 1)
+        #expect(run.errorLines == [#"error: Cannot read "nowhere.txt": No such file or directory."#])
+    }
+
+    @Test("source and \\i run a file inside a session; errors name FILE:LINE and the session goes on")
+    func source() throws {
+        let run = try Self.run(
+            [],
+            files: [
+                "outer.txt": "name Dana\n\\i inner.txt\nup\n",
+                "inner.txt": "up 2\npoints nope\n",
+            ],
+            input: "source outer.txt\npoints\nsource missing.txt\n")
+        #expect(run.status == 1)
+        #expect(
+            run.errorLines == [
+                #"inner.txt:2: "nope" is not a number; type a decimal number such as 12, -3.5 or 1e3."#,
+                #"line 3: Cannot read "missing.txt": No such file or directory."#,
+            ])
+        #expect(run.outputLines.suffix(1) == ["points: 103"])
+    }
+
+    @Test("a file that sources itself stops at the depth limit with an error")
+    func sourceLoop() throws {
+        let run = try Self.run(
+            [], files: ["loop.txt": "# again\nsource loop.txt\n"], input: "source loop.txt\npoints\n")
+        #expect(run.status == 1)
+        #expect(
+            run.errorLines == ["loop.txt:2: source nests more than 16 files deep; does a file source itself?"]
+        )
+        #expect(run.outputLines == ["points: 100"])
+    }
+
+    @Test("--echo prints each line of a script before its output")
+    func echo() throws {
+        let run = try Self.run(["--echo", "-c", "up", "-c", "points"])
+        #expect(run.outputLines == ["up", "points: 101", "point updates left: 9", "points", "points: 101"])
+        let piped = try Self.run(["--echo"], input: "# comment\nname Dana\n")
+        #expect(piped.outputLines == ["# comment", "name Dana", #"name: "Dana""#])
+    }
+
+    @Test("rules prints the rules in force, with what is left and where they came from")
+    func rules() throws {
+        let run = try Self.run(["-c", "up 3", "-c", "rules", "-c", "rules --json"])
+        #expect(
+            run.outputLines.suffix(8) == [
+                "step: 1", "min: 0", "max: 10000", "point updates: at most 10 (7 left)",
+                "uploads: at most 5 (5 left)",
+                #"forbidden names: "dag nabbit", "darn", "poop" (compared ignoring case, surrounding spaces and compatibility forms)"#,
+                "from: defaults",
+                #"{"step":1,"min":0,"max":10000,"maxPointUpdates":10,"pointUpdatesRemaining":7,"maxUploads":5,"uploadsRemaining":5,"forbiddenNames":["dag nabbit","darn","poop"],"source":"defaults"}"#,
+            ])
+        let configured = try Self.run(
+            ["--config", "rules.json", "-c", "rules", "-c", "help up"],
+            files: ["rules.json": #"{"maxPointUpdates": 3, "forbiddenNames": ["bad\u001b[31m"]}"#])
+        #expect(configured.outputLines.contains("point updates: at most 3 (3 left)"))
+        #expect(configured.outputLines.contains("from: rules.json"))
+        #expect(configured.outputLines.contains { $0.hasPrefix(#"forbidden names: "bad\u{1B}[31m""#) })
+        #expect(configured.outputLines.contains { $0.contains("at most 3 point updates (3 left)") })
+    }
+
+    @Test("help wraps between words within 80 columns and help COMMAND tells its rule")
+    func help() throws {
+        let run = try Self.run(["-c", "help"])
+        #expect(run.status == 0)
+        #expect(run.outputLines.allSatisfy { $0.count <= 80 })
+        let words = Set(
+            run.outputLines.joined(separator: " ").split(separator: " ").map(String.init))
+        // Every word of a summary appears whole: no word is cut at the end of a line.
+        #expect(words.contains("significant"))
+        #expect(words.contains("configured") || words.contains("starting"))
+        let topic = try Self.run(["-c", "up 3", "-c", "help up", "-c", "help name"])
+        let text = topic.outputLines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.contains("at most 10 point updates (7 left)"))
+        #expect(text.contains(#"none of the forbidden names ("dag nabbit", "darn", "poop")"#))
+    }
+
+    @Test("players draws a table with a header, long names cut with …, columns fitting the page")
+    func playersTable() throws {
+        let long = String(repeating: "Maximilian", count: 5)
+        let run = try Self.run([
+            "-c", "add Bob 5", "-c", "add \(long) 1234.5", "-c", "select 1", "-c", "players",
+        ])
+        #expect(
+            run.outputLines.suffix(4) == [
+                "Players: rows 1-2 of 2",
+                "  row  name                            points  uploaded (UTC)       selected",
+                "    1  Bob                                  5  2026-09-21 14:13:20  *",
+                "    2  MaximilianMaximilianMaximilia…  1234.5  2026-09-21 14:13:20",
+            ])
+    }
+
+    @Test("players --csv quotes per RFC 4180 and defuses names a spreadsheet would run as formulas")
+    func playersCSV() throws {
+        let run = try Self.run([
+            "-c", #"add "Lee, Ann" 7.5"#, "-c", #"add "say \"hi\"" 3"#, "-c", "add =SUM(A1) 1", "-c",
+            "add @x 2",
+            "-c", "players --csv",
+        ])
+        #expect(run.status == 0)
+        #expect(
+            run.outputLines.suffix(5) == [
+                "name,points,uploadedAt,selected",
+                #""Lee, Ann",7.5,2026-09-21T14:13:20.000Z,false"#,
+                #""say ""hi""",3,2026-09-21T14:13:20.000Z,false"#,
+                "'=SUM(A1),1,2026-09-21T14:13:20.000Z,false",
+                "'@x,2,2026-09-21T14:13:20.000Z,false",
+            ])
+    }
+
+    @Test("a mistyped subcommand gets a did you mean, in the one error style, exit 64")
+    func mistypedSubcommand() throws {
+        let run = try BuiltBinary.run(["vaildate"])
+        #expect(run.status == 64)
+        #expect(run.errorLines.first == "error: Unknown subcommand 'vaildate'. Did you mean 'validate'?")
+        let far = try BuiltBinary.run(["zebra"])
+        #expect(far.status == 64)
+        #expect(far.errorLines.first == "error: Unexpected argument 'zebra'")
+    }
+}

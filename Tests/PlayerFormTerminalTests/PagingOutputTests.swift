@@ -1,0 +1,80 @@
+import Foundation
+import PlayerFormTerminalTesting
+import Testing
+
+@testable import PlayerFormTerminal
+
+/// The output that holds a command's results back until they fill the screen, then pages them.
+@Suite("PagingOutput")
+struct PagingOutputTests {
+    let output = CapturedOutput()
+
+    func file() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("paged-\(UUID().uuidString).txt")
+    }
+
+    @Test("output that fits the screen is written directly, in order, with nothing paged")
+    func fits() throws {
+        let record = file()
+        defer { try? FileManager.default.removeItem(at: record) }
+        let paging = PagingOutput(
+            base: output, settings: PagerSettings(command: "cat > '\(record.path)'", rows: { 4 }))
+        paging.begin()
+        for line in ["a", "b", "c"] { paging.write(line) }
+        paging.writeError("oops")
+        #expect(paging.end() == nil)
+        #expect(output.results == ["a", "b", "c"])
+        #expect(output.errors == ["oops"])
+        #expect(!FileManager.default.fileExists(atPath: record.path))
+    }
+
+    @Test("output longer than the screen goes whole to the pager, a line of 100 KB included")
+    func pages() throws {
+        let record = file()
+        defer { try? FileManager.default.removeItem(at: record) }
+        let paging = PagingOutput(
+            base: output, settings: PagerSettings(command: "cat > '\(record.path)'", rows: { 4 }))
+        paging.begin()
+        for line in (1...10).map({ "line \($0)" }) { paging.write(line) }
+        let long = String(repeating: "x", count: 100_000)
+        paging.writePart(long)
+        paging.writePart("y")
+        paging.write("")
+        #expect(paging.end() == nil)
+        #expect(output.lines.isEmpty)
+        let paged = try String(contentsOf: record, encoding: .utf8)
+        #expect(paged == (1...10).map { "line \($0)\n" }.joined() + long + "y\n")
+    }
+
+    @Test("one line of more than 64 KiB starts the pager before it ends, so it is never held whole")
+    func longLineStartsPager() throws {
+        let record = file()
+        defer { try? FileManager.default.removeItem(at: record) }
+        let paging = PagingOutput(
+            base: output, settings: PagerSettings(command: "cat > '\(record.path)'", rows: { 40 }))
+        paging.begin()
+        paging.writePart("[" + String(repeating: "1,", count: 40_000))
+        #expect(paging.isPaging)
+        paging.write("1]")
+        #expect(paging.end() == nil)
+        #expect(try String(contentsOf: record, encoding: .utf8).hasSuffix("1,1]\n"))
+    }
+
+    @Test("a pager whose program is missing leaves the output direct, with a note")
+    func missingPager() {
+        let paging = PagingOutput(
+            base: output, settings: PagerSettings(command: "/nonexistent/pager -R", rows: { 3 }))
+        paging.begin()
+        for line in (1...5).map({ "line \($0)" }) { paging.write(line) }
+        let note = paging.end()
+        #expect(note?.hasPrefix(#"The pager "/nonexistent/pager -R" could not be started"#) == true)
+        #expect(output.results == (1...5).map { "line \($0)" })
+    }
+
+    @Test("$PAGER chooses the pager; unset or blank, less -FRX")
+    func command() {
+        #expect(PagerSettings.command(environment: [:]) == "less -FRX")
+        #expect(PagerSettings.command(environment: ["PAGER": "  "]) == "less -FRX")
+        #expect(PagerSettings.command(environment: ["PAGER": "most"]) == "most")
+    }
+}

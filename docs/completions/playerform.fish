@@ -1,0 +1,113 @@
+function __playerform_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __playerform_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __playerform_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __playerform_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __playerform_parse_tokens -S
+    set -l unparsed_tokens (__playerform_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'playerform'
+        __playerform_parse_subcommand 0 'config=' 'store=' 'no-color' 'bail' 'history-file=' 'c/command=+' 'f/file=+' 'echo' 'q/quiet' 'no-pager' 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'validate'
+            __playerform_parse_subcommand -r 1 'input-format=' 'format=' 'quiet' 'config=' 'version' 'h/help'
+        case 'import'
+            __playerform_parse_subcommand -r 1 'version' 'h/help'
+        case 'export'
+            __playerform_parse_subcommand 0 'format=' 'version' 'h/help'
+        case 'help'
+            __playerform_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __playerform_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __playerform_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __playerform_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __playerform_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__playerform_tokens -p)
+    if test -z "$(__playerform_tokens -t)"
+        set -l index (count (__playerform_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'playerform' -f
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" config' -l 'config' -d 'A JSON rules file, such as {"max": 500}.' -rfka ''
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" store' -l 'store' -d 'The score database (default: $XDG_DATA_HOME/playerform/scores.sqlite, else ~/.local/share/playerform/scores.sqlite).' -rfka ''
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" no-color' -l 'no-color' -d 'Never colour the output (NO_COLOR=1 does the same).'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" bail' -l 'bail' -d 'When reading a script, stop at the first failed command.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" history-file' -l 'history-file' -d 'Where to keep the history (default: $XDG_STATE_HOME/playerform/history; /dev/null turns it off).' -rfka ''
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform"' -s 'c' -l 'command' -d 'Run COMMAND as a script line, then exit (repeatable).' -rfka ''
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform"' -s 'f' -l 'file' -d 'Run the commands in FILE (- for standard input), then exit (repeatable).' -rfka ''
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" echo' -l 'echo' -d 'In a script, print each line before what it prints.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" q quiet' -s 'q' -l 'quiet' -d 'Start an interactive session without the greeting line.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" no-pager' -l 'no-pager' -d 'At a terminal, write long output directly instead of through $PAGER (less -FRX).'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" version' -l 'version' -d 'Show the version.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'validate' -d 'Check files of player records against the player rules.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'import' -d 'Add the records of score files to the score database.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'export' -d 'Write every stored score record to standard output.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" input-format' -l 'input-format' -d 'The format of the inputs, when the extension or the first line does not tell.' -rfka 'jsonl csv'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" format' -l 'format' -d 'How findings are written: text for people, json for JSON Lines.' -rfka 'text json'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" quiet' -l 'quiet' -d 'Print only the summary.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" config' -l 'config' -d 'A JSON rules file, such as {"max": 500}.' -rfka ''
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" version' -l 'version' -d 'Show the version.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform import" version' -l 'version' -d 'Show the version.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform import" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform export" format' -l 'format' -d 'The output format.' -rfka 'jsonl csv'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform export" version' -l 'version' -d 'Show the version.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform export" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform help" version' -l 'version' -d 'Show the version.'
