@@ -35,7 +35,7 @@ public struct ValidationRun {
     public func run(output: ByteWriter, errors: ByteWriter) -> ValidationExit {
         let status = runInputs(output: output, errors: errors)
         guard let failure = output.failure else { return status }
-        errors.write("playerform: cannot write to standard output: \(Self.describe(failure))\n")
+        errors.write("error: cannot write to standard output: \(Self.describe(failure))\n")
         errors.flush()
         return max(status, .cannotWrite)
     }

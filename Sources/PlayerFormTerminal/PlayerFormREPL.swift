@@ -80,13 +80,17 @@ public enum PlayerFormREPL {
     public static func openStore(
         _ options: Options, now: @escaping @Sendable () -> Date = { Date() }
     ) -> Result<SQLiteScoreStore, SQLiteStoreError> {
+        // News (a wait for a lock, an import) and errors, in the program's one style.
+        let note: @Sendable (String) -> Void = { line in
+            FileHandle.standardError.write(Data(("note: " + TerminalText.escaped(line) + "\n").utf8))
+        }
         let report: @Sendable (String) -> Void = { line in
-            FileHandle.standardError.write(Data(("playerform: " + TerminalText.escaped(line) + "\n").utf8))
+            FileHandle.standardError.write(Data(("error: " + TerminalText.escaped(line) + "\n").utf8))
         }
         let store: SQLiteScoreStore
         do {
             store = try SQLiteScoreStore(
-                path: options.storePath, busyTimeout: options.busyTimeout, waiting: report, now: now)
+                path: options.storePath, busyTimeout: options.busyTimeout, waiting: note, now: now)
         } catch {
             report(error.description)
             return .failure(error)
@@ -96,8 +100,8 @@ public enum PlayerFormREPL {
             if let summary = try store.importLegacyFileOnce(at: legacy) {
                 let skipped =
                     summary.problems.isEmpty ? "" : "; \(summary.problems.count) damaged lines skipped"
-                report(
-                    "imported \(summary.added) scores from \(legacy) into \(options.storePath)\(skipped); "
+                note(
+                    "imported \(summary.added) \(summary.added == 1 ? "score" : "scores") from \(legacy) into \(options.storePath)\(skipped); "
                         + "the old file is left as it was")
             }
         } catch let error as SQLiteStoreError {

@@ -106,7 +106,7 @@ public final class StandardOutput: TerminalOutput {
         if failure == EPIPE { endByBrokenPipe() }
         buffers.outFailed = true
         var message = Array(
-            "playerform: cannot write to standard output: \(String(cString: strerror(failure)))\n".utf8)
+            "error: cannot write to standard output: \(String(cString: strerror(failure)))\n".utf8)
         _ = writeAll(&message, to: 2)
     }
 

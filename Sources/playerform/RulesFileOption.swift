@@ -23,7 +23,9 @@ struct RulesFileOption: ParsableArguments {
         do {
             return try PlayerRules(configurationFile: path)
         } catch {
-            FileHandle.standardError.write(Data("playerform: \(error)\n".utf8))
+            // A message placed in the file starts with FILE:LINE:COLUMN; any other is an error.
+            let label = error.line == nil ? "error: " : ""
+            FileHandle.standardError.write(Data("\(label)\(error)\n".utf8))
             throw ExitCode(error.reason == .unreadable ? Self.unreadableStatus : Self.rejectedStatus)
         }
     }

@@ -135,11 +135,14 @@ extension PlayerFormCommand {
                         meter.update(done, fraction: fraction)
                     }
                     meter.finish()
-                    for problem in summary.problems { Self.report(problem) }
-                    var line = "\(file): \(summary.added) records added, \(summary.alreadyKept) already kept"
+                    // Each problem starts with the file and line it concerns.
+                    for problem in summary.problems { Self.report(problem, label: "") }
+                    var line =
+                        "\(file): \(summary.added) \(summary.added == 1 ? "record" : "records") added, "
+                        + "\(summary.alreadyKept) already kept"
                     if summary.deleted > 0 { line += ", \(summary.deleted) deleted" }
                     if !summary.problems.isEmpty { line += ", \(summary.problems.count) not imported" }
-                    Self.report(line)
+                    Self.report(line, label: "note: ")
                     if !summary.problems.isEmpty { status = max(status, 65) }
                 } catch let error as SQLiteStoreError {
                     meter.finish()
@@ -155,8 +158,10 @@ extension PlayerFormCommand {
             if status != 0 { throw ExitCode(status) }
         }
 
-        static func report(_ line: String) {
-            FileHandle.standardError.write(Data(("playerform: " + TerminalText.escaped(line) + "\n").utf8))
+        /// Writes `line` on standard error in the program's style: `error: ` for an error (the
+        /// default), `note: ` for news, no label for a line that starts with its position.
+        static func report(_ line: String, label: String = "error: ") {
+            FileHandle.standardError.write(Data((label + TerminalText.escaped(line) + "\n").utf8))
         }
     }
 

@@ -98,7 +98,7 @@ struct RosterEndToEndTests {
         for (path, status, message) in cases {
             let run = try BuiltBinary.run(["--store", path], input: Data("upload\nplayers\n".utf8))
             #expect(run.status == status)
-            #expect(run.errorLines == ["playerform: \(path): \(message)"])
+            #expect(run.errorLines == ["error: \(path): \(message)"])
             #expect(run.outputLines.isEmpty)
         }
         #expect(try String(contentsOf: notes, encoding: .utf8) == "some notes\n")
@@ -122,7 +122,7 @@ struct RosterEndToEndTests {
             "\(path): another process is using the score database; waiting up to 0.5 s (Ctrl-C stops waiting)"
         let failed =
             "\(path): another process kept the score database locked for 0.5 s; nothing was changed, try again"
-        #expect(run.errorLines == ["playerform: " + waiting, "line 1: Could not add Ann: " + failed])
+        #expect(run.errorLines == ["note: " + waiting, "line 1: Could not add Ann: " + failed])
         #expect(
             run.outputLines.map(timeless) == [
                 "Players: rows 1-1 of 1", "  row  name  points  uploaded (UTC)       selected",
@@ -155,7 +155,7 @@ struct RosterEndToEndTests {
             #expect(imported.status == 0)
             let added =
                 format == "jsonl" ? "3 records added, 0 already kept" : "0 records added, 3 already kept"
-            #expect(imported.errorLines == ["playerform: \(file): \(added)"])
+            #expect(imported.errorLines == ["note: \(file): \(added)"])
         }
         let copy = try BuiltBinary.run(second + ["export"])
         #expect(copy.standardOutput == (try BuiltBinary.run(first + ["export"])).standardOutput)
@@ -193,7 +193,7 @@ struct RosterEndToEndTests {
             input: Data("players\ndelete 1 --yes\n".utf8), environment: environment)
         #expect(
             first.errorLines == [
-                "playerform: imported 1 scores from \(old.path) into \(database); the old file is left as it was"
+                "note: imported 1 score from \(old.path) into \(database); the old file is left as it was"
             ])
         #expect(
             first.outputLines.map(timeless) == [
@@ -217,7 +217,7 @@ struct RosterEndToEndTests {
             input: Data("players\n".utf8), environment: ["XDG_DATA_HOME": folder.path + "/data"])
         #expect(
             run.errorLines == [
-                "playerform: could not import the old score file: \(old): cannot read the file: Is a directory"
+                "error: could not import the old score file: \(old): cannot read the file: Is a directory"
             ])
         #expect(run.status == 74)
         #expect(run.outputLines.isEmpty)
@@ -240,11 +240,11 @@ struct RosterEndToEndTests {
         let run = try BuiltBinary.run(store + ["import", file, missing])
         #expect(
             run.errorLines == [
-                "playerform: \(file):2: not a score record (not valid JSON)",
-                "playerform: \(file):3: a different record with the id 6F1C2B1E-0000-4000-8000-000000000001 "
+                "\(file):2: not a score record (not valid JSON)",
+                "\(file):3: a different record with the id 6F1C2B1E-0000-4000-8000-000000000001 "
                     + "is already stored; the record is not kept",
-                "playerform: \(file): 1 records added, 0 already kept, 2 not imported",
-                "playerform: \(missing): cannot read the file: No such file or directory",
+                "note: \(file): 1 record added, 0 already kept, 2 not imported",
+                "error: \(missing): cannot read the file: No such file or directory",
             ])
         #expect(run.status == 66)
         let again = try BuiltBinary.run(store + ["import", file])

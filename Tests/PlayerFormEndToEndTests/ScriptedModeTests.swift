@@ -95,7 +95,7 @@ struct ScriptedModeTests {
         #expect(missing.status == 66)
         #expect(
             missing.errorLines == [
-                "playerform: cannot read rules file /nonexistent/rules.json: No such file or directory"
+                "error: cannot read rules file /nonexistent/rules.json: No such file or directory"
             ])
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "bad-\(UUID().uuidString).json")
@@ -103,7 +103,7 @@ struct ScriptedModeTests {
         defer { try? FileManager.default.removeItem(at: file) }
         let bad = try BuiltBinary.run(["--config", file.path])
         #expect(bad.status == 65)
-        #expect(bad.errorLines == ["playerform: \(file.path):1:10: \"step\" must be greater than 0, got 0"])
+        #expect(bad.errorLines == ["\(file.path):1:10: \"step\" must be greater than 0, got 0"])
     }
 
     @Test("--version and --help")

@@ -232,7 +232,7 @@ struct UnwritableOutputTests {
     func repl() throws {
         let run = try runToFullDevice([], input: "show\nhelp\nup 2\nshow --json\n")
         #expect(run.status == 1)
-        let message = "playerform: cannot write to standard output: No space left on device"
+        let message = "error: cannot write to standard output: No space left on device"
         #expect(run.errors.components(separatedBy: "\n").filter { $0 == message }.count == 1, "\(run.errors)")
     }
 
@@ -242,7 +242,7 @@ struct UnwritableOutputTests {
         let run = try runToFullDevice(["validate", "--input-format", "jsonl"], input: records)
         #expect(run.status == 74)
         let lines = run.errors.split(separator: "\n")
-        #expect(lines.filter { $0.hasPrefix("playerform: cannot write to standard output") }.count == 1)
+        #expect(lines.filter { $0.hasPrefix("error: cannot write to standard output") }.count == 1)
         #expect(lines.contains("3 records, 3 invalid"))
     }
 }

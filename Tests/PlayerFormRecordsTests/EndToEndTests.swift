@@ -67,7 +67,7 @@ struct EndToEndTests {
         let config = try scratch.file("rules.json", #"{"max": "lots"}"#)
         let badConfig = try playerform(["validate", "--config", config], input: "")
         #expect(badConfig.status == 65)
-        #expect(badConfig.errors == "playerform: \(config):1:9: \"max\" must be a number, found a string\n")
+        #expect(badConfig.errors == "\(config):1:9: \"max\" must be a number, found a string\n")
         let missingConfig = try playerform(["validate", "--config", scratch.folder.path + "/none.json"])
         #expect(missingConfig.status == 66)
         #expect(missingConfig.errors.contains("cannot read rules file"))
