@@ -1,16 +1,21 @@
 #!/usr/bin/env python3
-"""Times `playerform validate --quiet` against the Python reference counter and a jq filter.
+"""Times `playerform validate --quiet` against the tools a user would pick instead, side by side.
 
-usage: Benchmarks/validate.py [--records N] [--runs R] [--jq-runs J] [--rss]
+usage: Benchmarks/validate.py [--records N] [--runs R] [--slow-runs S] [--venv DIR] [--skip NAME,...]
+                              [--generator PATH] [--rss]
 
 Builds playerform in release mode with the static standard library, generates N player records
-(default 1,000,000) with ../shared/bench/gen_players.py into a temporary folder, then runs the three
-counters side by side, round after round in the same order, checks that all three count the same
-records and invalid records, and prints each median wall time and median CPU time (user + system,
-all threads) with its ratio to playerform. playerform reads on a second thread, so on a busy
-machine its wall time depends on a second core being free; the CPU ratio does not.
-With --rss it also builds a file of about 1 GB by repeating the records and reports playerform's
-peak resident memory on it (from /usr/bin/time -v). Temporary files are deleted at the end.
+(default 1,000,000) with ../shared/bench/gen_players.py (or --generator) into a temporary folder, then runs, round
+after round in the same order: `cat` (the floor: reading the file and nothing else), playerform,
+Python with the standard json module, and, when they are installed, Python with orjson, polars,
+DuckDB (from the virtual environment DIR, default Benchmarks/.venv: `python3 -m venv
+Benchmarks/.venv && Benchmarks/.venv/bin/pip install orjson polars duckdb`) and jq. Every peer
+applies the default rules (empty name, forbidden name after NFKC or full-width mapping, control
+characters, points in 0...10000); the script checks that all count the same records and invalid
+records, then prints each median wall time, MB/s, its ratios to playerform and to cat, and the
+median CPU time (user + system, all threads). jq and the standard json module run --slow-runs
+times (default 3). With --rss it also reports playerform's peak resident memory on a file of about
+1 GB built by repeating the records (from /usr/bin/time -v). Temporary files are deleted at the end.
 """
 import argparse, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -18,6 +23,60 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "bench")
 SUMMARY = re.compile(r"(\d+) records, (\d+) invalid")
+
+# The default rules, as each peer applies them. Each program reads the file named by argv[1] and
+# prints "N records, K invalid".
+RULES = r"""
+import math, re, sys, unicodedata
+FORBIDDEN = {"dag nabbit", "darn", "poop"}
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+def ok(r):
+    name, pts = r.get("name"), r.get("points")
+    return (isinstance(name, str) and isinstance(pts, (int, float)) and not isinstance(pts, bool)
+            and name.strip() != "" and CONTROL.search(name) is None
+            and unicodedata.normalize("NFKC", name).strip().lower() not in FORBIDDEN
+            and math.isfinite(pts) and 0 <= pts <= 10000)
+def count(load):
+    total = bad = 0
+    with open(sys.argv[1], "rb") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            total += 1
+            try:
+                bad += not ok(load(line))
+            except (ValueError, AttributeError):
+                bad += 1
+    print(f"{total} records, {bad} invalid")
+"""
+PYTHON = RULES + "import json\ncount(json.loads)\n"
+ORJSON = RULES + "import orjson\ncount(orjson.loads)\n"
+FULL_WIDTH = "".join(chr(c) for c in range(0xFF01, 0xFF5F))
+ASCII = "".join(chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F))
+POLARS = r"""
+import sys, polars as pl
+name, points = pl.col("name"), pl.col("points")
+key = name.str.replace_many(list(%r), list(%r)).str.to_lowercase().str.strip_chars()
+bad = (name.is_null() | points.is_null() | (name.str.strip_chars() == "")
+       | name.str.contains(r"[\x00-\x1F\x7F-\x{9F}\x{2028}\x{2029}]")
+       | key.is_in(["dag nabbit", "darn", "poop"]) | ~points.is_finite() | (points < 0) | (points > 10000))
+out = (pl.scan_ndjson(sys.argv[1], schema={"name": pl.String, "points": pl.Float64})
+       .select(pl.len().alias("n"), bad.sum().alias("k")).collect())
+print(f"{out['n'][0]} records, {out['k'][0]} invalid")
+""" % (FULL_WIDTH, ASCII)
+DUCKDB = r"""
+import sys, duckdb
+connection = duckdb.connect()
+connection.execute('SET enable_progress_bar = false')
+n, k = connection.execute(r'''
+    SELECT count(*), count(*) FILTER (WHERE name IS NULL OR points IS NULL OR trim(name) = ''
+        OR regexp_matches(name, '[\x00-\x1f\x7f-\x{9f}\x{2028}\x{2029}]')
+        OR trim(lower(translate(name, '%s', '%s'))) IN ('dag nabbit', 'darn', 'poop')
+        OR NOT isfinite(points) OR points < 0 OR points > 10000)
+    FROM read_json(?, format = 'newline_delimited', columns = {'name': 'VARCHAR', 'points': 'DOUBLE'})
+''', [sys.argv[1]]).fetchone()
+print(f"{n} records, {k} invalid")
+""" % (FULL_WIDTH, ASCII.replace("'", "''"))
 
 
 def build():
@@ -41,55 +100,74 @@ def timed(command):
     done = subprocess.run(command, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     cpu = cpu_of_children() - cpu
+    if command[0] == "cat":
+        return elapsed, cpu, None
     found = SUMMARY.search(done.stdout + done.stderr)
     if not found:
-        sys.exit(f"no summary from {command[0]}: {done.stdout} {done.stderr}")
+        sys.exit(f"no summary from {' '.join(command[:2])}: {done.stdout[-500:]} {done.stderr[-500:]}")
     return elapsed, cpu, (int(found.group(1)), int(found.group(2)))
+
+
+def has(python, module):
+    return os.path.exists(python) and subprocess.run([python, "-c", f"import {module}"], capture_output=True).returncode == 0
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--records", type=int, default=1_000_000)
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--jq-runs", type=int, default=3)
+    ap.add_argument("--slow-runs", type=int, default=3)
+    ap.add_argument("--venv", default=os.path.join(HERE, ".venv"))
+    ap.add_argument("--skip", default="", help="peers to leave out, comma-separated")
     ap.add_argument("--rss", action="store_true")
+    ap.add_argument("--generator", default=os.path.join(SHARED, "gen_players.py"))
     a = ap.parse_args()
+    skip = set(filter(None, a.skip.split(",")))
 
     playerform = build()
     folder = tempfile.mkdtemp(prefix="playerform-bench-")
     try:
         data = os.path.join(folder, "players.jsonl")
         with open(data, "w") as f:
-            subprocess.run([sys.executable, os.path.join(SHARED, "gen_players.py"), str(a.records)], stdout=f, check=True)
-        candidates = {
-            "playerform": [playerform, "validate", "--quiet", data],
-            "python": [sys.executable, os.path.join(SHARED, "reference_validate.py"), data],
-            "jq": ["jq", "-n", "-r", "-f", os.path.join(HERE, "validate.jq"), data],
-        }
+            subprocess.run([sys.executable, a.generator, str(a.records)], stdout=f, check=True)
+        venv = os.path.join(a.venv, "bin", "python")
+        candidates = {"cat": ["cat", data], "playerform": [playerform, "validate", "--quiet", data]}
+        for name, program in (("polars", POLARS), ("duckdb", DUCKDB), ("orjson", ORJSON)):
+            if has(venv, name):
+                candidates[name] = [venv, "-c", program, data]
+        candidates["python"] = [sys.executable, "-c", PYTHON, data]
+        if shutil.which("jq"):
+            candidates["jq"] = ["jq", "-n", "-r", "-f", os.path.join(HERE, "validate.jq"), data]
+        candidates = {name: command for name, command in candidates.items() if name not in skip}
+        slow = {"python", "jq"}
         times = {name: [] for name in candidates}
         cpus = {name: [] for name in candidates}
         counts = {}
-        for round in range(max(a.runs, a.jq_runs)):
+        load = os.getloadavg()[0]
+        for round in range(max(a.runs, a.slow_runs)):
             for name, command in candidates.items():
-                if round >= (a.jq_runs if name == "jq" else a.runs):
+                if round >= (a.slow_runs if name in slow else a.runs):
                     continue
                 elapsed, cpu, count = timed(command)
                 times[name].append(elapsed)
                 cpus[name].append(cpu)
-                counts.setdefault(name, set()).add(count)
-        print(f"{a.records} records, {os.path.getsize(data) / 1e6:.1f} MB; runs: {a.runs} (jq {a.jq_runs})")
+                if count is not None:
+                    counts.setdefault(name, set()).add(count)
+        size = os.path.getsize(data)
+        print(f"{a.records} records, {size / 1e6:.1f} MB; runs: {a.runs} (python, jq: {a.slow_runs})")
         for name, seen in counts.items():
             print(f"  {name:<11} counts {' | '.join(f'{r} records, {i} invalid' for r, i in sorted(seen))}")
         if len({count for seen in counts.values() for count in seen}) != 1:
             sys.exit("the counters disagree")
         base = statistics.median(times["playerform"])
-        cpu_base = statistics.median(cpus["playerform"])
-        print(f"  load average before the runs' end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
-        print(f"  {'':<11} {'wall median s':>14} {'min s':>7} {'ratio':>6}   {'CPU median s':>13} {'ratio':>6}")
+        floor = statistics.median(times["cat"]) if "cat" in times else None
+        print(f"  load average: {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores")
+        print(f"  {'':<11} {'wall median s':>14} {'MB/s':>7} {'/playerform':>11} {'/cat':>7}   {'CPU median s':>13}")
         for name, values in times.items():
             median = statistics.median(values)
             cpu = statistics.median(cpus[name])
-            print(f"  {name:<11} {median:14.3f} {min(values):7.3f} {median / base:6.1f}   {cpu:13.3f} {cpu / cpu_base:6.1f}")
+            to_cat = f"{median / floor:7.1f}" if floor else f"{'':>7}"
+            print(f"  {name:<11} {median:14.3f} {size / 1e6 / median:7.0f} {median / base:11.2f} {to_cat}   {cpu:13.3f}")
 
         if a.rss:
             big = os.path.join(folder, "big.jsonl")

@@ -46,39 +46,65 @@ public struct BatchValidator {
     /// checked.
     public func validateConcurrently<Source>(
         _ reader: RecordReader<Source>, idle: IdleRelay, file: String, tally: inout ValidationTally,
-        report: ((Finding) -> Void)?, flush: () -> Void
+        report: ((Finding) -> Void)?, flush: () -> Void, progress: ((_ records: Int) -> Void)? = nil
     ) -> RecordEvent {
         let pipeline = RecordPipeline(reader: reader, idle: idle)
         pipeline.start()
         while true {
             let batch = pipeline.next()
             for record in batch.records { check(record, file: file, tally: &tally, report: report) }
+            progress?(tally.records)
             if batch.inputIdle { flush() }
             if let ending = batch.ending { return ending }
         }
     }
 
+    /// Like ``validateConcurrently(_:idle:file:tally:report:flush:)`` for JSON Lines, on every
+    /// core: one thread reads `source` in chunks of `chunkSize` bytes that end on a line break, two
+    /// threads parse and check chunks at the same time, and this one hands the counts and findings
+    /// on in input order. The lines, records, findings and ending are those of a ``RecordReader``
+    /// in the `.jsonl` format with the same `maximumLineLength`. `progress`, when given, is told the
+    /// records checked and the bytes of `source` read after each chunk.
+    public func validateJSONLinesInParallel<Source: ByteSource>(
+        _ source: Source, idle: IdleRelay, file: String, tally: inout ValidationTally,
+        report: ((Finding) -> Void)?, flush: () -> Void, chunkSize: Int = 1 << 20,
+        maximumLineLength: Int = 8 << 20, progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
+    ) -> RecordEvent {
+        let pipeline = ParallelJSONLines(
+            source: source, idle: idle, validator: self, file: file, reporting: report != nil,
+            chunkSize: chunkSize, maximumLineLength: maximumLineLength)
+        return pipeline.run(tally: &tally, report: report, flush: flush, idle: idle, progress: progress)
+    }
+
     private func check(
         _ record: NumberedRecord, file: String, tally: inout ValidationTally, report: ((Finding) -> Void)?
     ) {
+        if let finding = check(record, file: file, tally: &tally, reporting: report != nil) {
+            report?(finding)
+        }
+    }
+
+    /// Counts `record` into `tally` and returns its finding when it is invalid or malformed and
+    /// `reporting` is set.
+    func check(
+        _ record: NumberedRecord, file: String, tally: inout ValidationTally, reporting: Bool
+    ) -> Finding? {
         tally.records += 1
         switch record.content {
         case .record(let name, let points):
-            guard let report else {
+            guard reporting else {
                 if !rules.isValid(name: name, points: points) { tally.invalid += 1 }
-                return
+                return nil
             }
             let issues = rules.validate(name: name, points: points)
-            if !issues.isEmpty {
-                tally.invalid += 1
-                report(
-                    Finding(
-                        file: file, line: record.line, name: name, problems: issues.map(Finding.Problem.issue)
-                    ))
-            }
+            guard !issues.isEmpty else { return nil }
+            tally.invalid += 1
+            return Finding(
+                file: file, line: record.line, name: name, problems: issues.map(Finding.Problem.issue))
         case .malformed(let reason):
             tally.invalid += 1
-            report?(Finding(file: file, line: record.line, name: nil, problems: [.malformed(reason)]))
+            return reporting
+                ? Finding(file: file, line: record.line, name: nil, problems: [.malformed(reason)]) : nil
         }
     }
 }

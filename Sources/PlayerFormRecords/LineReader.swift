@@ -35,11 +35,16 @@ public final class LineReader<Source: ByteSource> {
     private var end = 0
     private var sourceEnded = false
     private var lineNumber = 0
+    private let startsInput: Bool
 
     /// A reader of `source` that starts with a buffer of `bufferSize` bytes and grows it for long
-    /// lines up to `maximumLineLength`.
-    public init(source: Source, bufferSize: Int = 1 << 18, maximumLineLength: Int = 8 << 20) {
+    /// lines up to `maximumLineLength`. `startsInput` says whether `source` starts at the start of
+    /// the input, where a byte order mark is not part of the first line.
+    public init(
+        source: Source, bufferSize: Int = 1 << 18, maximumLineLength: Int = 8 << 20, startsInput: Bool = true
+    ) {
         self.source = source
+        self.startsInput = startsInput
         self.maximumLineLength = Swift.max(1, maximumLineLength)
         self.buffer = .allocate(
             byteCount: Swift.max(16, Swift.min(bufferSize, maximumLineLength + 2)), alignment: 8)
@@ -96,7 +101,8 @@ public final class LineReader<Source: ByteSource> {
             if skipping || end - start > maximumLineLength + 1 {
                 // The first line's byte order mark is not part of it, however long the line is.
                 let first =
-                    !skipping && lineNumber == 0 && startsWithByteOrderMark(start, end) ? start + 3 : start
+                    !skipping && startsInput && lineNumber == 0 && startsWithByteOrderMark(start, end)
+                    ? start + 3 : start
                 skipping = true
                 // A carriage return at the end may come before the line break: keep it for later.
                 let held = end > first && buffer[end - 1] == 0x0D ? 1 : 0
@@ -137,7 +143,7 @@ public final class LineReader<Source: ByteSource> {
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var first = from
         var last = to
-        if lineNumber == 1 && startsWithByteOrderMark(first, last) { first += 3 }
+        if startsInput && lineNumber == 1 && startsWithByteOrderMark(first, last) { first += 3 }
         if last > first && base[last - 1] == 0x0D { last -= 1 }
         let tooLong = last - first > maximumLineLength
         if tooLong { overlong(UnsafeBufferPointer(start: base + first, count: last - first)) }

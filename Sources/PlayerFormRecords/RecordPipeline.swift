@@ -4,7 +4,7 @@ import Foundation
 /// Calls its action when an input has nothing more to give for now; a ``RecordPipeline`` sets the
 /// action so that the records read so far are handed over and their findings written out.
 public final class IdleRelay: @unchecked Sendable {
-    fileprivate var action: () -> Void = {}
+    var action: () -> Void = {}
 
     /// A relay with nothing to do yet.
     public init() {}

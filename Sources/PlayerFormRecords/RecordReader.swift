@@ -28,11 +28,16 @@ public final class RecordReader<Source: ByteSource> {
     private var finished: RecordEvent?
 
     /// A reader of `source` in `format`, or in the format its first line shows when nil.
+    /// `startsInput` is false when `source` starts at a line inside an input, whose byte order
+    /// mark, if any, is part of the line.
     public init(
-        source: Source, format: RecordFormat?, bufferSize: Int = 1 << 18, maximumLineLength: Int = 8 << 20
+        source: Source, format: RecordFormat?, bufferSize: Int = 1 << 18, maximumLineLength: Int = 8 << 20,
+        startsInput: Bool = true
     ) {
         self.format = format
-        self.lines = LineReader(source: source, bufferSize: bufferSize, maximumLineLength: maximumLineLength)
+        self.lines = LineReader(
+            source: source, bufferSize: bufferSize, maximumLineLength: maximumLineLength,
+            startsInput: startsInput)
     }
 
     /// The next record, or why there is none.
@@ -156,7 +161,7 @@ public final class RecordReader<Source: ByteSource> {
         guard csv.count == columns.count else {
             return .malformed("expected \(columns.count) fields as in the header row, found \(csv.count)")
         }
-        guard let name = csv.field(columns.name, { String(validating: $0, as: UTF8.self) }) else {
+        guard let name = csv.field(columns.name, UTF8Text.validated) else {
             return .malformed("the name is not valid UTF-8; records must be UTF-8")
         }
         return csv.field(columns.points) { text -> ParsedRecord in
@@ -178,5 +183,22 @@ public final class RecordReader<Source: ByteSource> {
         while first < last && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
         while last > first && (bytes[last - 1] == 0x20 || bytes[last - 1] == 0x09) { last -= 1 }
         return UnsafeBufferPointer(rebasing: bytes[first..<last])
+    }
+}
+
+/// Turning bytes into text.
+enum UTF8Text {
+    /// `bytes` as a String when they are valid UTF-8, else nil: the same answer as
+    /// `String(validating:as:)`, without its generic path. Decoding replaces each invalid sequence,
+    /// so the bytes are valid exactly when the decoded text holds the same bytes.
+    static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var isASCII = true
+        for byte in bytes where byte >= 0x80 {
+            isASCII = false
+            break
+        }
+        if isASCII { return text }
+        return text.utf8.elementsEqual(bytes) ? text : nil
     }
 }

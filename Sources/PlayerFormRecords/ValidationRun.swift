@@ -19,6 +19,11 @@ public struct ValidationRun {
     public var standardInput: Int32 = 0
     /// Whether an interrupt was requested.
     public var isInterrupted: () -> Bool = { Interrupt.isRequested }
+    /// Told, now and then while an input is read, the records checked so far over all inputs, the
+    /// bytes of the current input read, and its size when it is a regular file.
+    public var progress: ((_ records: Int, _ bytesRead: Int?, _ totalBytes: Int?) -> Void)?
+    /// Called before anything is written to the errors, so that a progress line can be cleared.
+    public var clearProgress: () -> Void = {}
 
     /// A run over `inputs`.
     public init(inputs: [String], format: RecordFormat?, style: FindingStyle, quiet: Bool, rules: PlayerRules)
@@ -46,6 +51,7 @@ public struct ValidationRun {
             errors.flush()
         }
         func complain(_ message: String) {
+            clearProgress()
             output.flush()
             errors.write(message + "\n")
             errors.flush()
@@ -72,10 +78,19 @@ public struct ValidationRun {
             let idle = IdleRelay()
             let source = FileDescriptorSource(
                 descriptor: descriptor, isInterrupted: isInterrupted, onIdle: { idle() })
-            let reader = RecordReader(source: source, format: format ?? RecordFormat(fileExtensionOf: path))
+            let known = format ?? RecordFormat(fileExtensionOf: path)
             let before = tally.invalid
-            let ending = validator.validateConcurrently(
-                reader, idle: idle, file: label, tally: &tally, report: report, flush: { output.flush() })
+            let size = Self.regularFileSize(descriptor)
+            let progress = self.progress
+            let ending =
+                known == .jsonl
+                ? validator.validateJSONLinesInParallel(
+                    source, idle: idle, file: label, tally: &tally, report: report, flush: { output.flush() },
+                    progress: progress.map { progress in { progress($0, $1, size) } })
+                : validator.validateConcurrently(
+                    RecordReader(source: source, format: known), idle: idle, file: label, tally: &tally,
+                    report: report, flush: { output.flush() },
+                    progress: progress.map { progress in { progress($0, nil, nil) } })
             if tally.invalid > before { status = max(status, .invalid) }
             output.flush()
             switch ending {
@@ -105,6 +120,12 @@ public struct ValidationRun {
             return .failure(Errno(EISDIR))
         }
         return .success(descriptor)
+    }
+
+    private static func regularFileSize(_ descriptor: Int32) -> Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
     }
 
     private static func describe(_ code: Errno) -> String { describe(code.code) }

@@ -45,14 +45,16 @@ final class ProgressMeter {
     private let now: () -> ContinuousClock.Instant
     private let write: (String) -> Void
     private let started: ContinuousClock.Instant
+    private let delay: Duration
     private var lastShown: ContinuousClock.Instant?
     private var shown = false
 
     /// - Parameters:
     ///   - total: the number of records to expect, when known.
     ///   - enabled: whether to show anything; by default, whether standard error is a terminal.
+    ///   - delay: how long the work must have run before anything is shown.
     init(
-        verb: String, total: Int?, enabled: Bool = isatty(STDERR_FILENO) == 1,
+        verb: String, total: Int?, enabled: Bool = isatty(STDERR_FILENO) == 1, delay: Duration = .zero,
         now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now },
         write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
     ) {
@@ -61,6 +63,7 @@ final class ProgressMeter {
         self.enabled = enabled
         self.now = now
         self.write = write
+        self.delay = delay
         started = now()
     }
 
@@ -68,6 +71,7 @@ final class ProgressMeter {
     func update(_ done: Int, fraction: Double? = nil) {
         guard enabled else { return }
         let now = self.now()
+        if now - started < delay { return }
         if let lastShown, now - lastShown < .milliseconds(250) { return }
         lastShown = now
         let elapsed = Self.seconds(now - started)
@@ -85,6 +89,7 @@ final class ProgressMeter {
     /// Clears the line.
     func finish() {
         guard shown else { return }
+        shown = false
         write("\r\u{1B}[K")
     }
 

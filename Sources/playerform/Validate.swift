@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PlayerForm
 import PlayerFormRecords
 
@@ -47,11 +48,39 @@ extension PlayerFormCommand {
             // Before any input is read; a file such as <(...) can be read only once.
             let rules = try rulesFile.rules()
             Interrupt.install()
-            let run = ValidationRun(
+            var run = ValidationRun(
                 inputs: files, format: inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
                 style: format == .json ? .json : .text, quiet: quiet, rules: rules)
+            Self.show(Self.progressMeter(quiet: quiet), on: &run)
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))
             if status != .valid { throw ExitCode(status.rawValue) }
+        }
+
+        /// The meter of a run: shown once the run has taken a second, when standard error is a
+        /// terminal and neither `--quiet` is given nor the findings go to a terminal (where they
+        /// would be drawn over).
+        static func progressMeter(
+            quiet: Bool, isTerminal: (Int32) -> Bool = { isatty($0) == 1 },
+            now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now },
+            write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+        ) -> ProgressMeter {
+            ProgressMeter(
+                verb: "validating:", total: nil,
+                enabled: !quiet && isTerminal(STDERR_FILENO) && !isTerminal(STDOUT_FILENO),
+                delay: .seconds(1),
+                now: now, write: write)
+        }
+
+        /// Has `run` tell `meter` how far it has come: records, and the part of the input read when
+        /// its size is known; the meter is cleared before any message or the summary.
+        static func show(_ meter: ProgressMeter, on run: inout ValidationRun) {
+            run.progress = { records, bytesRead, totalBytes in
+                let fraction = bytesRead.flatMap { read in
+                    totalBytes.map { $0 > 0 ? Double(read) / Double($0) : 1 }
+                }
+                meter.update(records, fraction: fraction)
+            }
+            run.clearProgress = { meter.finish() }
         }
     }
 }

@@ -1,0 +1,157 @@
+import PlayerForm
+import PlayerFormRecords
+import PropertyBased
+import Testing
+
+/// Lines of every kind a JSON Lines input may hold: valid and invalid records, forbidden names in
+/// disguise, escapes, blank lines, CRLF, a byte order mark, bad JSON and UTF-8, lines longer than
+/// the limit or than a chunk, and a last line without its line break.
+private let lineKinds: [String] = [
+    "{\"name\": \"Colin\", \"points\": 1}\n",
+    "{\"points\": -3, \"team\": [1, {\"a\": null}], \"name\": \"Bob\"}\n",
+    "{\"name\": \"DARN\", \"points\": 5}\r\n",
+    "{\"name\": \"\\uff44\\uff41\\uff52\\uff4e\", \"points\": 10001}\n",
+    "{\"name\": \" d\u{200B}arn \", \"points\": 2}\n",
+    "{\"name\": \"tab\\there\", \"points\": 1e3}\n",
+    "{\"name\": \"Zoë\", \"points\": 250.5}\n",
+    "\n",
+    "   \t \r\n",
+    "\u{FEFF}{\"name\": \"bom\", \"points\": 1}\n",
+    "{\"name\": \"broken\"\n",
+    "[1, 2]\n",
+    "{\"name\": \"\u{80}\", \"points\": 1}\n",
+    "{\"name\": \"" + String(repeating: "long ", count: 30) + "\", \"points\": 3}\n",
+    "{\"name\": \"" + String(repeating: "x", count: 400) + "\", \"points\": 4}\n",
+    "{\"name\": \"last\", \"points\": 9}",
+]
+
+private let inputs = Gen.element(of: lineKinds).map { $0! }.array(of: 0...24)
+
+/// What validating an input found.
+private struct Outcome: Equatable {
+    var tally = ValidationTally()
+    var findings: [Finding] = []
+    var ending: RecordEvent = .end
+    var flushes = 0
+}
+
+private func sequential(_ bytes: [UInt8], readSize: Int, limit: Int, reporting: Bool) -> Outcome {
+    var outcome = Outcome()
+    var findings: [Finding] = []
+    let reader = RecordReader(
+        source: MemorySource(bytes, chunkSize: readSize), format: .jsonl, bufferSize: 16,
+        maximumLineLength: limit)
+    outcome.ending = BatchValidator(rules: .defaults).validate(
+        reader, file: "p.jsonl", tally: &outcome.tally, report: reporting ? { findings.append($0) } : nil)
+    outcome.findings = findings
+    return outcome
+}
+
+private func parallel<Source: ByteSource>(
+    _ source: Source, idle: IdleRelay = IdleRelay(), chunkSize: Int, limit: Int, reporting: Bool
+) -> Outcome {
+    var outcome = Outcome()
+    var findings: [Finding] = []
+    var flushes = 0
+    outcome.ending = BatchValidator(rules: .defaults).validateJSONLinesInParallel(
+        source, idle: idle, file: "p.jsonl", tally: &outcome.tally,
+        report: reporting ? { findings.append($0) } : nil, flush: { flushes += 1 }, chunkSize: chunkSize,
+        maximumLineLength: limit)
+    outcome.findings = findings
+    outcome.flushes = flushes
+    return outcome
+}
+
+@Suite("JSON Lines checked on every core")
+struct ParallelJSONLinesTests {
+    @Test(
+        "chunks checked at once give the counts, findings, line numbers and order of the one-line-at-a-time reader"
+    )
+    func sameAsSequential() async {
+        await propertyCheck(
+            count: 300, input: inputs, Gen.int(in: 1...97), Gen.int(in: 16...300), Gen.int(in: 0...3)
+        ) { lines, readSize, chunkSize, variant in
+            // Limits below and above some lines' length; the byte order mark only counts at the start.
+            let limit = [8 << 20, 120, 48, 300][variant]
+            let bytes = Array(lines.joined().utf8)
+            let reporting = variant != 3
+            let expected = sequential(bytes, readSize: readSize, limit: limit, reporting: reporting)
+            let found = parallel(
+                MemorySource(bytes, chunkSize: readSize), chunkSize: chunkSize, limit: limit,
+                reporting: reporting)
+            #expect(found == expected, "\(lines)")
+        }
+    }
+
+    @Test("a large input over many chunks gives the same findings as one thread")
+    func manyChunks() {
+        var text = ""
+        for index in 0..<20_000 {
+            text +=
+                index % 7 == 0
+                ? "{\"name\": \"darn\", \"points\": \(index)}\n"
+                : "{\"name\": \"p\(index)\", \"points\": \(index % 10_001)}\n"
+            if index % 1000 == 0 { text += "\n" }
+        }
+        let bytes = Array(text.utf8)
+        let expected = sequential(bytes, readSize: 4093, limit: 8 << 20, reporting: true)
+        let found = parallel(
+            MemorySource(bytes, chunkSize: 4093), chunkSize: 8192, limit: 8 << 20, reporting: true)
+        #expect(expected.tally.records == 20_000)
+        #expect(found == expected)
+    }
+
+    @Test("reading that fails keeps the complete lines read before, like the one-line-at-a-time reader")
+    func failureAfterLines() {
+        struct Failing: ByteSource {
+            var parts = [Array("{\"name\": \"\", \"points\": 1}\n{\"name\": \"cut".utf8)]
+            mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+                guard !parts.isEmpty else { return .failed(5) }
+                let part = parts.removeFirst()
+                buffer.copyBytes(from: part)
+                return .bytes(part.count)
+            }
+        }
+        let expected: Outcome = {
+            var outcome = Outcome()
+            var findings: [Finding] = []
+            outcome.ending = BatchValidator(rules: .defaults).validate(
+                RecordReader(source: Failing(), format: .jsonl), file: "p.jsonl", tally: &outcome.tally,
+                report: { findings.append($0) })
+            outcome.findings = findings
+            return outcome
+        }()
+        let found = parallel(Failing(), chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
+        #expect(expected.ending == .failed(5))
+        #expect(expected.tally.records == 1)
+        #expect(found == expected)
+    }
+
+    @Test("when the input runs dry, the lines read so far are checked and then flushed")
+    func idleFlushes() {
+        struct Trickle: ByteSource {
+            let idle: IdleRelay
+            var lines = ["{\"name\": \"\", \"points\": 1}\n{\"na", "me\": \"ok\", \"points\": 1}\n"]
+            mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+                guard !lines.isEmpty else { return .end }
+                idle()
+                let line = Array(lines.removeFirst().utf8)
+                buffer.copyBytes(from: line)
+                return .bytes(line.count)
+            }
+        }
+        let idle = IdleRelay()
+        var tally = ValidationTally()
+        var events: [String] = []
+        let ending = BatchValidator(rules: .defaults).validateJSONLinesInParallel(
+            Trickle(idle: idle), idle: idle, file: "f", tally: &tally,
+            report: { events.append("finding \($0.line)") }, flush: { events.append("flush") })
+        #expect(ending == .end)
+        #expect(
+            tally
+                == {
+                    var t = ValidationTally(); t.records = 2; t.invalid = 1; return t
+                }())
+        #expect(events == ["flush", "finding 1", "flush"])
+    }
+}

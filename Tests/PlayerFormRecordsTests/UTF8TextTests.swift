@@ -1,0 +1,26 @@
+import PropertyBased
+import Testing
+
+@testable import PlayerFormRecords
+
+/// Byte pieces that make valid and invalid UTF-8: ASCII, two-, three- and four-byte sequences,
+/// lone continuation bytes, cut sequences, overlong forms, surrogates and bytes never used.
+private let pieces: [[UInt8]] = [
+    [0x41], [0x20], [0x00], [0xC3, 0xAB], [0xE5, 0x90, 0x8D], [0xF0, 0x9F, 0x98, 0x80], [0x80], [0xBF],
+    [0xC3], [0xE5, 0x90], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80],
+    [0xF4, 0x90, 0x80, 0x80], [0xFF], [0xFE], [0xEF, 0xBF, 0xBD],
+]
+
+@Suite("CSV names turned into text")
+struct UTF8TextTests {
+    @Test("valid UTF-8 gives the same text as String(validating:), and invalid UTF-8 none")
+    func sameAsStandardLibrary() async {
+        await propertyCheck(count: 2000, input: Gen.element(of: pieces).map { $0! }.array(of: 0...12)) {
+            parts in
+            let bytes = parts.flatMap { $0 }
+            bytes.withUnsafeBufferPointer { buffer in
+                #expect(UTF8Text.validated(buffer) == String(validating: buffer, as: UTF8.self), "\(bytes)")
+            }
+        }
+    }
+}
