@@ -92,7 +92,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "HeadlessRoster",
-            dependencies: ["PlayerForm", "PlayerFormStore", "ReactiveCore"],
+            dependencies: ["PlayerForm", "PlayerFormSQLite", "ReactiveCore"],
             path: "Examples/HeadlessRoster"
         ),
         // A user's own view model (a login form) and its specs written with the tester.

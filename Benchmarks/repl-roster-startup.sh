@@ -2,7 +2,9 @@
 # Start-up of the REPL with its score database, side by side in one run: `quit`, and `players` then
 # `quit`, piped into `playerform` (release build) with databases of several sizes (one upload per
 # player, made with `playerform import`). Prints for each size the median wall time, its ratio to
-# the empty database, the peak resident memory, and the extra time the first `players` page adds.
+# the empty database, the peak resident memory, the extra time the first `players` page adds, and
+# the time of one `players` page inside the session (100 `players` in one session, less `quit`
+# alone, divided by 100: less noisy than the single page).
 #
 #   Benchmarks/repl-roster-startup.sh [rounds] [sizes...]     (default: 3 rounds; 0 10000 1000000)
 #
@@ -54,6 +56,7 @@ def run(path, script):
 
 quit_times = {size: [] for size in sizes}
 page_times = {size: [] for size in sizes}
+many_times = {size: [] for size in sizes}
 memory = {size: 0.0 for size in sizes}
 for _ in range(rounds):
     # Side by side: every size in each round, so that all see the same load.
@@ -64,12 +67,17 @@ for _ in range(rounds):
         elapsed, peak = run(files[size], b"players\nquit\n")
         page_times[size].append(elapsed)
         memory[size] = max(memory[size], peak)
+        elapsed, peak = run(files[size], b"players\n" * 100 + b"quit\n")
+        many_times[size].append(elapsed)
+        memory[size] = max(memory[size], peak)
 base = statistics.median(quit_times[sizes[0]])
 print(f"{rounds} rounds; ratios to {sizes[0]:,} players")
 for size in sizes:
     quit = statistics.median(quit_times[size])
     page = statistics.median(page_times[size])
+    each = (statistics.median(many_times[size]) - quit) / 100
     print(
         f"{size:>10,} players  start-up + quit median {quit * 1000:9.1f} ms ({quit / base:7.1f} x)"
-        f"  peak {memory[size]:8.1f} MiB  first players page adds {(page - quit) * 1000:7.1f} ms")
+        f"  peak {memory[size]:8.1f} MiB  first players page adds {(page - quit) * 1000:7.1f} ms"
+        f"  one page in session {each * 1000:6.2f} ms")
 PY

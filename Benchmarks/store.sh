@@ -13,12 +13,11 @@
 # The store itself is measured without them: ScoreStoreProbe db-time (release) times N uploads, pages
 # of 40 at the end of the roster, counts and lookups by name, one process, median per operation;
 # sqlite3 runs the same N upload transactions (synchronous=FULL) and N page queries in one process,
-# per operation after its start-up. Also `playerform import` of the generated records (records/s).
+# per operation after its start-up. Also `playerform import` of the generated records (records/s),
+# next to sqlite3 filling the same tables with as many rows in two set-based statements.
 # Figures are medians of `rounds` runs; ratios are playerform / sqlite3.
 #
-# The REPL rows are skipped for stores larger than REPL_LIMIT players (default 100000), saying so:
-# the REPL builds a row for every player at start until the roster reads a window, which at
-# 1,000,000 players takes minutes and gigabytes. REPL_LIMIT=10000000 measures them anyway.
+# The REPL holds only the rows in view, so every row runs at every size.
 #
 #   Benchmarks/store.sh [rounds] [sizes...]      e.g. Benchmarks/store.sh 5 0 10000 1000000
 set -euo pipefail
@@ -37,13 +36,12 @@ swift build -c release --package-path .. --product playerform >/dev/null
 swift build -c release --package-path .. --product ScoreStoreProbe >/dev/null
 bin="$(swift build -c release --package-path .. --show-bin-path)"
 
-REPL_LIMIT="${REPL_LIMIT:-100000}" python3 - "$rounds" "$bin/playerform" "$bin/ScoreStoreProbe" "$work" "${sizes[@]}" <<'PY'
+python3 - "$rounds" "$bin/playerform" "$bin/ScoreStoreProbe" "$work" "${sizes[@]}" <<'PY'
 import os, re, statistics, subprocess, sys, time, uuid
 
 rounds, playerform, probe, work = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 sizes = [int(size) for size in sys.argv[5:]]
 operations = 100
-repl_limit = int(os.environ["REPL_LIMIT"])
 
 
 def records(path, count):
@@ -89,17 +87,30 @@ for size in sizes:
     subprocess.run([playerform, "--store", database, "import", source], stderr=subprocess.DEVNULL, check=True)
     seconds = time.perf_counter() - start
     rate = f"{size / seconds:,.0f} records/s" if size else "-"
-    print(f"{size} players (import: {seconds:.2f} s, {rate})")
+    # The floor for the import: sqlite3 filling the same tables and indexes with as many players
+    # and scores, in one transaction and two set-based statements (no lookups, no parsing).
+    floor = os.path.join(work, f"{size}-floor.sqlite")
+    schema = subprocess.run(["sqlite3", database, ".schema player", ".schema score"],
+                            capture_output=True, check=True).stdout
+    subprocess.run(["sqlite3", floor], input=schema, check=True)
+    start = time.perf_counter()
+    subprocess.run(["sqlite3", floor], check=True, input=(
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA cache_size=-262144; BEGIN; "
+        "INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads) "
+        f"SELECT 'player ' || value, value, value + 1, 'Player ' || value, value % 10000, 0, 1 "
+        f"FROM generate_series(0, {size - 1}); "
+        "INSERT INTO score (seq, id, player_id, name, points, uploaded_at) "
+        "SELECT value + 1, upper(hex(randomblob(16))), value + 1, 'Player ' || value, value % 10000, 0 "
+        f"FROM generate_series(0, {size - 1}); COMMIT;").encode(), stdout=subprocess.DEVNULL)
+    floor_seconds = time.perf_counter() - start
+    floor_rate = f"{size / floor_seconds:,.0f} rows/s" if size else "-"
+    print(f"{size} players (import: {seconds:.2f} s, {rate}; sqlite3 bulk insert of as many: "
+          f"{floor_seconds:.2f} s, {floor_rate})")
     store = [playerform, "--store", database]
     sql = ["sqlite3", database]
-    repl = size <= repl_limit
-    if not repl:
-        print(f"  (the REPL rows are skipped above REPL_LIMIT={repl_limit} players)")
-    if repl:
-        report("start-up", median(store, b"quit\n"), median(sql + ["SELECT 1;"]))
+    report("start-up", median(store, b"quit\n"), median(sql + ["SELECT 1;"]))
     page = max(size - 40, 0)
-    if repl:
-        report(
+    report(
         "first page", median(store, b"players\nquit\n"),
         median(sql + [f"SELECT name, points, uploaded_at FROM player WHERE position >= {page} "
                       "ORDER BY position LIMIT 40;"]))
@@ -114,12 +125,11 @@ for size in sizes:
         "((SELECT IFNULL(MAX(seq), 0) + 1 FROM score), '{id}', last_insert_rowid(), 'Bench {n}', 1, 0); "
         "UPDATE meta SET revision = revision + 1; COMMIT;")
     ours_samples, theirs_samples = [], []
-    for _ in range(rounds if repl else 0):
+    for _ in range(rounds):
         ours_samples.append(run(store, f"add Upload{next(counter)} 1\nquit\n".encode()))
         theirs_samples.append(run(sql + [upload.format(id=str(uuid.uuid4()).upper(), n=next(counter))]))
     pick = lambda samples: (statistics.median(s[0] for s in samples), max(s[1] for s in samples))
-    if repl:
-        report("one upload", pick(ours_samples), pick(theirs_samples))
+    report("one upload", pick(ours_samples), pick(theirs_samples))
     # The store alone: the probe against sqlite3 running the same statements in one process.
     timed = subprocess.run([probe, "db-time", database, str(operations)], capture_output=True, check=True)
     figures = dict((name, int(value)) for value, name in [
@@ -143,8 +153,7 @@ for size in sizes:
     print(f"  store page     playerform {figures['last page']:9d} us | sqlite3 {per_page:9.0f} us | "
           f"time {figures['last page'] / max(per_page, 1):6.2f} x   (count {figures['count']} us, "
           f"find by name {figures['find']} us, revision {figures['revision']} us)")
-    if repl:
-        report(
+    report(
         "players json", median(store, b"players --json\nquit\n"),
         median(["sqlite3", "-json", database,
                 "SELECT name, points, uploaded_at AS uploadedAt FROM player ORDER BY position;"]))

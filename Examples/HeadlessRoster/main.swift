@@ -1,17 +1,23 @@
-// Drives the roster with no user interface: a score file, the player form uploading to it, and
+// Drives the roster with no user interface: a score database, the player form uploading to it, and
 // the roster's window of rows bound to a table whose line changes are printed as they happen,
 // numbered in the whole roster.
 //
 //   swift run HeadlessRoster [PATH]   (a new file in the temporary folder when no path is given)
 import Foundation
 import PlayerForm
-import PlayerFormStore
+import PlayerFormSQLite
 import ReactiveCore
 
 let path =
     CommandLine.arguments.dropFirst().first
-    ?? FileManager.default.temporaryDirectory.appendingPathComponent("headless-roster-\(UUID()).jsonl").path
-let store = FileScoreStore(path: path)
+    ?? FileManager.default.temporaryDirectory.appendingPathComponent("headless-roster-\(UUID()).sqlite").path
+let store: SQLiteScoreStore
+do {
+    store = try SQLiteScoreStore(path: path)
+} catch {
+    FileHandle.standardError.write(Data("HeadlessRoster: \(error)\n".utf8))
+    exit(74)
+}
 let roster = RosterViewModel(store: store, windowSize: 20)
 let form = PlayerViewModel(store: store)
 let bindings = DisposeBag()

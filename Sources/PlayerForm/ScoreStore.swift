@@ -72,6 +72,10 @@ public protocol ScoreStore: Sendable {
     func playerCount() async throws -> Int
     /// At most `limit` players in roster order, starting at the 0-based `offset`.
     func players(from offset: Int, limit: Int) async throws -> [Player]
+    /// The same players as ``players(from:limit:)``, whose ``Player/recordIDs`` may be left
+    /// empty: for a listing that shows no record, which a store may answer without reading them.
+    /// Added with a default that reads them.
+    func playerListing(from offset: Int, limit: Int) async throws -> [Player]
     /// The player named `name` (by ``PlayerName/comparisonKey(_:)``) and its 0-based place in
     /// roster order, or nil when the store keeps no such player.
     func player(named name: String) async throws -> (index: Int, player: Player)?
@@ -102,6 +106,11 @@ extension ScoreStore {
     /// Counts the players of every record.
     public func playerCount() async throws -> Int {
         Player.roster(from: try await records()).count
+    }
+
+    /// The players with their record ids: ``players(from:limit:)``.
+    public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
+        try await players(from: offset, limit: limit)
     }
 
     /// Reads every record and returns the players asked for.

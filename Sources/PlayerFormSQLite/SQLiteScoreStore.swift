@@ -347,6 +347,34 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// The players of ``players(from:limit:)`` without their record ids: a range of `position`
+    /// in the player table alone, so a listing of every player reads no score.
+    public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
+        guard limit > 0 else { return [] }
+        return try await read { db in
+            guard let connection = db.sqliteConnection else {
+                throw DatabaseError(resultCode: .SQLITE_MISUSE)
+            }
+            let statement = try RawStatement(
+                connection,
+                """
+                SELECT name, points, uploaded_at FROM player
+                WHERE position >= ?1 ORDER BY position LIMIT ?2
+                """)
+            statement.bind(1, Int64(max(offset, 0)))
+            statement.bind(2, Int64(limit))
+            var players: [Player] = []
+            players.reserveCapacity(limit)
+            while try statement.step() {
+                players.append(
+                    Player(
+                        name: statement.text(0), points: statement.double(1),
+                        uploadedAt: Self.date(statement.int(2)), recordIDs: []))
+            }
+            return players
+        }
+    }
+
     public func player(named name: String) async throws -> (index: Int, player: Player)? {
         let key = PlayerName.comparisonKey(name)
         return try await read { db in

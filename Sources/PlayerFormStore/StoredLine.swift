@@ -95,6 +95,7 @@ public enum Timestamp {
     /// the fraction of a binary number of seconds can truncate .123 to .122.
     public static func text(_ date: Date) -> String {
         let total = milliseconds(date)
+        if let text = quickText(total) { return text }
         let (whole, fraction) = (total.quotientAndRemainder(dividingBy: 1000))
         let (second, millisecond) = fraction < 0 ? (whole - 1, fraction + 1000) : (whole, fraction)
         let text = seconds.format(Date(timeIntervalSince1970: Double(second)))
@@ -146,6 +147,47 @@ public enum Timestamp {
             let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
             let days = era * 146_097 + dayOfEra - 719_468
             return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+        }
+    }
+
+    /// The text of `milliseconds` since 1970 from the year 1600 to 9999, written without a date
+    /// formatter (a roster or an export writes one per record); nil for any other year, which
+    /// Foundation's formatter writes.
+    static func quickText(_ milliseconds: Int64) -> String? {
+        // 1600-01-01T00:00:00.000Z and 10000-01-01T00:00:00.000Z.
+        guard milliseconds >= -11_676_096_000_000, milliseconds < 253_402_300_800_000 else { return nil }
+        let (days, dayMilliseconds) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+        let (day0, time) =
+            dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)
+        // The civil date of a day count from 1970-01-01, in eras of 400 years counted from March.
+        let shifted = day0 + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthFromMarch = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
+        let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            var end = 0
+            func put(_ value: Int64, _ width: Int, then separator: UInt8) {
+                var value = value
+                for offset in stride(from: width - 1, through: 0, by: -1) {
+                    buffer[end + offset] = 0x30 + UInt8(value % 10)
+                    value /= 10
+                }
+                buffer[end + width] = separator
+                end += width + 1
+            }
+            put(year, 4, then: 0x2D)
+            put(month, 2, then: 0x2D)
+            put(day, 2, then: 0x54)
+            put(time / 3_600_000, 2, then: 0x3A)
+            put(time / 60_000 % 60, 2, then: 0x3A)
+            put(time / 1000 % 60, 2, then: 0x2E)
+            put(time % 1000, 3, then: 0x5A)
+            return end
         }
     }
 

@@ -43,6 +43,10 @@ extension DelayedScoreStore {
         try await base.players(from: offset, limit: limit)
     }
 
+    public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
+        try await base.playerListing(from: offset, limit: limit)
+    }
+
     public func player(named name: String) async throws -> (index: Int, player: Player)? {
         try await base.player(named: name)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerForm
+import PlayerFormStore
 import PlayerFormText
 import ReactiveCore
 import Synchronization
@@ -27,6 +28,9 @@ final class RosterView: Sendable {
     let table: TableBinding<PlayerRowTemplate>
     /// How many rows a page holds.
     let pageSize: Int
+    /// How many players `players --csv` and `--json` ask the store for at a time: enough that
+    /// a million players take a thousand reads, few enough that memory stays small.
+    static let exportReadSize = 1_000
     private let output: any TerminalOutput
     private let state = Mutex(State())
     private let bindings = DisposeBag()
@@ -171,7 +175,7 @@ final class RosterView: Sendable {
     func writeCSV() async throws {
         var offset = 0
         // Read before writing, so that a failure of the first read leaves no header alone.
-        var page = try await roster.players(from: offset, limit: pageSize)
+        var page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
         output.write("name,points,uploadedAt,selected")
         while true {
             for player in page {
@@ -180,9 +184,9 @@ final class RosterView: Sendable {
                         name: player.name, points: player.points, uploadedAt: player.uploadedAt,
                         selected: roster.isSelected(player.name)))
             }
-            if page.count < pageSize { return }
+            if page.count < Self.exportReadSize { return }
             offset += page.count
-            page = try await roster.players(from: offset, limit: pageSize)
+            page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
         }
     }
 
@@ -190,23 +194,27 @@ final class RosterView: Sendable {
     /// roster order, `name`, `points`, `uploadedAt` (ISO 8601 in UTC, with milliseconds) and
     /// `selected`.
     func writeJSON() async throws {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        formatter.timeZone = TimeZone(identifier: "UTC")
         var offset = 0
         var separator = "["
         while true {
             // Read before writing, so that a failure leaves no half-written array.
-            let page = try await roster.players(from: offset, limit: pageSize)
+            let page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
+            // One write per page: a million small writes cost more than the text they carry.
+            var text = ""
+            text.reserveCapacity(page.count * 96)
             for player in page {
-                output.writePart(
-                    separator + "{\"name\":" + JSONText.quoted(player.name) + ",\"points\":"
-                        + FormRenderer.jsonNumber(player.points) + ",\"uploadedAt\":\""
-                        + formatter.string(from: player.uploadedAt) + "\",\"selected\":"
-                        + String(roster.isSelected(player.name)) + "}")
+                text += separator
+                text += "{\"name\":"
+                text += JSONText.quoted(player.name)
+                text += ",\"points\":"
+                text += FormRenderer.jsonNumber(player.points)
+                text += ",\"uploadedAt\":\""
+                text += Timestamp.text(player.uploadedAt)
+                text += roster.isSelected(player.name) ? "\",\"selected\":true}" : "\",\"selected\":false}"
                 separator = ","
             }
-            if page.count < pageSize { break }
+            if !text.isEmpty { output.writePart(text) }
+            if page.count < Self.exportReadSize { break }
             offset += page.count
         }
         output.write(separator == "[" ? "[]" : "]")

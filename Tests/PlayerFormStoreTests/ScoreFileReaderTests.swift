@@ -29,6 +29,38 @@ struct ScoreFileReaderTests {
         #expect(Timestamp.quickMilliseconds("2000-02-29T00:00:00.000Z") == 951_782_400_000)
     }
 
+    @Test("the quick time writer agrees with Foundation's ISO 8601 formatter from 1600 to 9999")
+    func quickTimeText() {
+        var random = SplitMix(seed: 0x7E47)
+        let style = Date.ISO8601FormatStyle()
+        let first: Int64 = -11_676_096_000_000  // 1600-01-01T00:00:00.000Z
+        let end: Int64 = 253_402_300_800_000  // 10000-01-01T00:00:00.000Z
+        let edges: [Int64] = [first, first + 1, -1, 0, 1, 951_782_399_999, 951_868_800_000, end - 1]
+        let randoms = (0..<5_000).map { _ in first + Int64(random.next() % UInt64(end - first)) }
+        // Every day of the nine years around 1700, 1900, 2000 and 2100 (only 2000 is a leap year),
+        // at a time that moves through the day, and the last millisecond of each.
+        let centuries: [Int64] = [-8_646_566_400_000, -2_335_219_200_000, 820_454_400_000, 3_976_214_400_000]
+        var days: [Int64] = []
+        for start in centuries {
+            for day in Int64(0)..<Int64(9 * 366) {
+                let midnight: Int64 = start + day * 86_400_000
+                days.append(midnight + day * 997 % 86_400_000)
+                days.append(midnight + 86_399_999)
+            }
+        }
+        for milliseconds in edges + randoms + days {
+            let (whole, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+            let (second, millisecond) = fraction < 0 ? (whole - 1, fraction + 1000) : (whole, fraction)
+            let expected =
+                style.format(Date(timeIntervalSince1970: Double(second))).dropLast() + "."
+                + String(String(millisecond + 1000).dropFirst()) + "Z"
+            #expect(Timestamp.quickText(milliseconds) == expected, "\(milliseconds)")
+        }
+        #expect(Timestamp.quickText(first - 1) == nil)
+        #expect(Timestamp.quickText(end) == nil)
+        #expect(Timestamp.quickText(1_709_210_096_789) == "2024-02-29T12:34:56.789Z")
+    }
+
     @Test("the quick UUID reader agrees with UUID(uuidString:)")
     func quickUUIDs() {
         for _ in 0..<1_000 {

@@ -109,6 +109,24 @@ struct ScoreStoreContractTests {
         #expect(try await store.players(from: -4, limit: 1).map(\.name) == ["P0"])
     }
 
+    @Test(
+        "a listing is the window of players asked for, with the latest name, points and time of each",
+        arguments: StoreKind.all)
+    func listing(kind: StoreKind) async throws {
+        let (store, _) = try kind.make(SteppingClock().now)
+        for index in 0..<25 { _ = try await store.upload(name: "P\(index)", points: Double(index)) }
+        _ = try await store.upload(name: "p3", points: 99)
+        func shown(_ players: [Player]) -> [String] {
+            players.map { "\($0.name) \($0.points) \($0.uploadedAt.timeIntervalSince1970)" }
+        }
+        for (offset, limit) in [(0, 3), (3, 2), (23, 10), (25, 10), (5, 0), (-4, 1), (0, 100)] {
+            let listed = try await store.playerListing(from: offset, limit: limit)
+            let players = try await store.players(from: offset, limit: limit)
+            #expect(shown(listed) == shown(players), "from \(offset), \(limit)")
+        }
+        #expect(try await store.playerListing(from: 3, limit: 1).map(\.points) == [99])
+    }
+
     @Test("a player is found by any spelling of its name, with its place", arguments: StoreKind.all)
     func findByName(kind: StoreKind) async throws {
         let (store, _) = try kind.make(SteppingClock().now)

@@ -158,8 +158,9 @@ struct RosterPagingTests {
                 #"[{"name":"Player 1","points":1,"uploadedAt":"1970-01-01T00:00:00.000Z","selected":false},"#)
         )
         let asked = store.asked.withLock { $0 }
+        // The window reads its page; the listing reads a thousand players at a time.
         #expect(!asked.readEverything)
-        #expect(asked.limits.filter { $0 > 1 }.allSatisfy { $0 == 40 })
+        #expect(asked.limits.filter { $0 > 1 } == [40, 1_000])
     }
 
     @Test("select N and delete N take row numbers of the whole roster, on any page")

@@ -3,7 +3,8 @@ import Foundation
 /// A player in the roster: a name and the points of that name's latest upload.
 ///
 /// A store keeps one record per upload; the roster shows one player per name, in the order each
-/// name was first uploaded. Names match exactly: "Colin" and "colin" are two players.
+/// name was first uploaded. Names match as ``PlayerName/comparisonKey(_:)`` compares them:
+/// "Colin" and " colin" are one player, shown with the name of its latest upload.
 public struct Player: Sendable, Hashable, Identifiable, Codable {
     /// The name, which identifies the player in the roster.
     public var id: String { name }

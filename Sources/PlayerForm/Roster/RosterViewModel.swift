@@ -319,6 +319,12 @@ public final class RosterViewModel: Sendable {
         try await store.players(from: offset, limit: limit)
     }
 
+    /// The same players as ``players(from:limit:)``, whose record ids may be left empty: for
+    /// views that list the whole roster and show no record, which the store answers faster.
+    public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
+        try await store.playerListing(from: offset, limit: limit)
+    }
+
     /// How many players the store keeps now, asked of the store (``playerCount`` is the count as
     /// last read).
     public func playerCountNow() async throws -> Int {
