@@ -17,6 +17,9 @@ enum StoreFile {
 
     /// Looks at `path` without opening anything that could block.
     static func inspect(_ path: String) throws(SQLiteStoreError) -> State {
+        // A name ending in a slash names a folder, whether or not one is there; SQLite would
+        // quietly make a file of the name without it.
+        if path.hasSuffix("/") { throw .notAFile(path: path, kind: "a folder's name (it ends in /)") }
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = errno

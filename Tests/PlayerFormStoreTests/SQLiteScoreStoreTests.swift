@@ -48,8 +48,8 @@ struct SQLiteScoreStoreTests {
     }
 
     @Test(
-        "a folder, a FIFO or a device is refused at once, naming it",
-        arguments: ["folder", "fifo", "device"])
+        "a folder, a name ending in a slash, a FIFO or a device is refused at once, naming it",
+        arguments: ["folder", "slash", "fifo", "device"])
     func notAFile(kind: String) throws {
         let target: String
         let described: String
@@ -57,6 +57,9 @@ struct SQLiteScoreStoreTests {
         case "folder":
             target = folder.path
             described = "a folder"
+        case "slash":
+            target = folder.appendingPathComponent("new").path + "/"
+            described = "a folder's name (it ends in /)"
         case "fifo":
             target = folder.appendingPathComponent("pipe").path
             #expect(mkfifo(target, 0o600) == 0)
@@ -70,6 +73,7 @@ struct SQLiteScoreStoreTests {
         }
         #expect(SQLiteStoreError.notAFile(path: target, kind: described).description.hasPrefix(target + ": "))
         #expect(SQLiteStoreError.notAFile(path: target, kind: described).exitStatus == 66)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("new").path))
     }
 
     @Test("a file that is not a SQLite database is refused and left untouched")
