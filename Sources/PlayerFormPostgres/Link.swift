@@ -8,6 +8,12 @@ actor Link {
     /// Thrown by a write that changed nothing: its transaction is rolled back, the revision stays.
     struct Unchanged: Error {}
 
+    /// Thrown out of a failed write: the connection is dropped, closing it in the background, so
+    /// that the next operation starts a fresh session rather than one in a failed transaction.
+    struct Reset: Error {
+        var underlying: any Error
+    }
+
     static let logger: Logger = {
         var logger = Logger(label: "playerform.postgres")
         logger.logLevel = .critical
@@ -49,6 +55,13 @@ actor Link {
         let connection = try await connected()
         do {
             return try await work(connection)
+        } catch let reset as Reset {
+            let error = lost(translate(reset.underlying))
+            if let old = self.connection {
+                self.connection = nil
+                Task { try? await old.close() }
+            }
+            throw error
         } catch {
             throw lost(translate(error))
         }
@@ -60,21 +73,19 @@ actor Link {
         _ work: @Sendable (PostgresConnection) async throws -> T, unchanged: @Sendable () -> T
     ) async throws -> T {
         try await run { connection in
-            try await connection.query("BEGIN", logger: Self.logger)
+            try await connection.perform("BEGIN", logger: Self.logger)
             do {
-                try await connection.query("UPDATE meta SET revision = revision + 1", logger: Self.logger)
+                try await connection.perform("UPDATE meta SET revision = revision + 1", logger: Self.logger)
                 let result = try await work(connection)
-                try await connection.query("COMMIT", logger: Self.logger)
+                try await connection.perform("COMMIT", logger: Self.logger)
                 return result
             } catch is Unchanged {
-                try await connection.query("ROLLBACK", logger: Self.logger)
+                try await connection.perform("ROLLBACK", logger: Self.logger)
                 return unchanged()
             } catch {
                 // A fresh session is the surest way out of a failed transaction: the next
                 // operation connects again.
-                _ = try? await connection.query("ROLLBACK", logger: Self.logger)
-                try? await connection.close()
-                throw error
+                throw Reset(underlying: error)
             }
         }
     }
@@ -148,12 +159,12 @@ actor Link {
         }
         nextID += 1
         do {
-            try await made.query(
+            try await made.perform(
                 PostgresQuery(unsafeSQL: "SET statement_timeout = \(timeoutMilliseconds)"),
                 logger: Self.logger)
             if schema != "public" {
                 let quoted = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                try await made.query(
+                try await made.perform(
                     PostgresQuery(unsafeSQL: "SET search_path = \(quoted)"), logger: Self.logger)
             }
             if !migrated {
@@ -303,15 +314,15 @@ enum Migrations {
     /// connecting at once migrate once; refuses a schema newer than this program's.
     static func migrate(_ connection: PostgresConnection, schema: String, endpoint: String) async throws {
         let logger = Link.logger
-        try await connection.query("BEGIN", logger: logger)
+        try await connection.perform("BEGIN", logger: logger)
         do {
-            try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            try await connection.perform("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
             if schema != "public" {
                 let quoted = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                try await connection.query(
+                try await connection.perform(
                     PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(quoted)"), logger: logger)
             }
-            try await connection.query(
+            try await connection.perform(
                 """
                 CREATE TABLE IF NOT EXISTS schema_version (
                     version integer PRIMARY KEY,
@@ -327,15 +338,24 @@ enum Migrations {
             }
             for step in steps where step.version > current {
                 for statement in step.sql {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.perform(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query(
+                try await connection.perform(
                     "INSERT INTO schema_version (version) VALUES (\(step.version))", logger: logger)
             }
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.perform("COMMIT", logger: logger)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)
             throw error
         }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs a statement whose rows are not wanted, reading its answer to the end, so that an error
+    /// the server reports while running it (a lock wait cut short by the statement timeout) is
+    /// thrown here and not left in the unread rows.
+    func perform(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
     }
 }

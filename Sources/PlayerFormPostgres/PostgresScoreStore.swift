@@ -222,7 +222,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
                 "SELECT seq FROM score WHERE player_id = \(playerID) ORDER BY seq LIMIT 1", logger: logger
             ).decode(Int64.self) { first = seq }
             let removedCount = Int64(removed)
-            try await connection.query(
+            try await connection.perform(
                 """
                 UPDATE player SET name = \(name), points = \(points), uploaded_at = \(time),
                     uploads = uploads - \(removedCount), first_score = \(first) WHERE id = \(playerID)
@@ -236,12 +236,12 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
                 logger: logger
             ).decode(Int64.self) { newPlace = count }
             if newPlace != position {
-                try await connection.query(
+                try await connection.perform(
                     """
                     UPDATE player SET position = position - 1
                     WHERE position > \(position) AND position <= \(newPlace)
                     """, logger: logger)
-                try await connection.query(
+                try await connection.perform(
                     "UPDATE player SET position = \(newPlace) WHERE id = \(playerID)", logger: logger)
             }
         }
@@ -250,8 +250,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// Removes a player and (by cascade) its scores, and closes the gap in roster positions.
     static func removePlayer(id: Int64, position: Int64, on connection: PostgresConnection) async throws {
-        try await connection.query("DELETE FROM player WHERE id = \(id)", logger: Link.logger)
-        try await connection.query(
+        try await connection.perform("DELETE FROM player WHERE id = \(id)", logger: Link.logger)
+        try await connection.perform(
             "UPDATE player SET position = position - 1 WHERE position > \(position)", logger: Link.logger)
     }
 
