@@ -115,4 +115,31 @@ struct LeagueEndToEndTests {
         let players = try BuiltBinary.run(["--store", league], input: Data("players\n".utf8))
         #expect(players.outputLines.first?.hasSuffix(" of 40") == true)
     }
+
+    @Test(
+        "a league imports a database's export once, and exports the same bytes as the database",
+        .enabled(if: serverURL != nil, "PLAYERFORM_TEST_POSTGRES_URL is not set"))
+    func importExport() throws {
+        let league = try Self.freshLeague()
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = ["--store", folder.appendingPathComponent("scores.sqlite").path]
+        let made = try BuiltBinary.run(
+            database, input: Data("add Ann 1\nadd \"Bo, b\" 2.5\nadd ann 3\n".utf8))
+        #expect(made.status == 0)
+        let exported = folder.appendingPathComponent("scores.jsonl").path
+        try BuiltBinary.run(database + ["export"]).standardOutput.write(to: URL(fileURLWithPath: exported))
+        let first = try BuiltBinary.run(["--store", league, "import", exported])
+        #expect(first.status == 0)
+        #expect(first.errorLines == ["playerform: \(exported): 3 records added, 0 already kept"])
+        let again = try BuiltBinary.run(["--store", league, "import", exported])
+        #expect(again.errorLines == ["playerform: \(exported): 0 records added, 3 already kept"])
+        for format in ["jsonl", "csv"] {
+            let fromLeague = try BuiltBinary.run(["--store", league, "export", "--format", format])
+            let fromDatabase = try BuiltBinary.run(database + ["export", "--format", format])
+            #expect(fromLeague.status == 0)
+            #expect(fromLeague.standardOutput == fromDatabase.standardOutput)
+            #expect(fromLeague.outputLines.count == (format == "csv" ? 4 : 3))
+        }
+    }
 }
