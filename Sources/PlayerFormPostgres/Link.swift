@@ -268,8 +268,9 @@ actor Link {
 
 /// The schema's versions. A migration, once released, is never edited; a change is a new one.
 enum Migrations {
-    /// A lock number of this program's own ("PlFm"), held while migrating.
-    static let lockKey: Int64 = 0x506C_466D
+    /// A lock number of this program's own ("PlFm"), held with the schema's hash while migrating,
+    /// so that leagues in different schemas do not wait for each other.
+    static let lockKey: Int32 = 0x506C_466D
 
     static let steps: [(version: Int, sql: [String])] = [
         (
@@ -316,7 +317,8 @@ enum Migrations {
         let logger = Link.logger
         try await connection.perform("BEGIN", logger: logger)
         do {
-            try await connection.perform("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)
+            try await connection.perform(
+                "SELECT pg_advisory_xact_lock(\(lockKey), hashtext(\(schema)))", logger: logger)
             if schema != "public" {
                 let quoted = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 try await connection.perform(
