@@ -22,6 +22,8 @@ let package = Package(
         // SQLite access for the score store: transactions, migrations, prepared statements, and a
         // busy handler and interrupt for a database another process holds.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The PostgreSQL wire protocol (async, TLS, unix sockets) for the shared league store.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.
@@ -39,6 +41,13 @@ let package = Package(
                 "PlayerForm", "PlayerFormStore", "PlayerFormText",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
+        // The score store on a PostgreSQL server, shared by scorekeepers on several machines.
+        .target(
+            name: "PlayerFormPostgres",
+            dependencies: [
+                "PlayerForm", "PlayerFormText",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         // Escaping of user text for terminals, and JSON string literals: one rule for every front end.
         .target(name: "PlayerFormText"),
@@ -67,8 +76,8 @@ let package = Package(
         .target(
             name: "PlayerFormTerminal",
             dependencies: [
-                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormText", "ReactiveCore",
-                "CReadline",
+                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormPostgres", "PlayerFormText",
+                "ReactiveCore", "CReadline",
             ]),
         // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
         .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
@@ -78,6 +87,7 @@ let package = Package(
             dependencies: [
                 "PlayerForm",
                 "PlayerFormRecords",
+                "PlayerFormPostgres",
                 "PlayerFormSQLite",
                 "PlayerFormStore",
                 "PlayerFormTerminal",
@@ -128,8 +138,10 @@ let package = Package(
         .testTarget(
             name: "PlayerFormStoreTests",
             dependencies: [
-                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormTesting", "ReactiveCore",
-                "ScoreStoreProbe", .product(name: "GRDB", package: "GRDB.swift"),
+                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormPostgres",
+                "PlayerFormTesting",
+                "ReactiveCore", "ScoreStoreProbe", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

@@ -65,12 +65,17 @@ public enum PlayerFormREPL {
         }
     }
 
-    /// The score database: `option` (`--store`) when given, else the default place for
+    /// The environment variable naming the score database or league when `--store` is not given.
+    public static let storeVariable = "PLAYERFORM_STORE"
+
+    /// The score database: `option` (`--store`) when given, else `PLAYERFORM_STORE` when set,
+    /// else the default place for
     /// `environment` (``StoreLocation/databasePath(environment:)``).
     /// - Throws: ``StoreError/noDataDirectory`` when there is no option and no default place.
     public static func storePath(option: String?, environment: [String: String]) throws(StoreError) -> String
     {
         if let option { return option }
+        if let chosen = environment[storeVariable], !chosen.isEmpty { return chosen }
         return try StoreLocation.databasePath(environment: environment)
     }
 
@@ -169,10 +174,10 @@ public enum PlayerFormREPL {
         let output = StandardOutput(buffered: !interactive)
         let delay = options.uploadDelay ?? (interactive ? .seconds(1) : .zero)
         let uploadTime = options.uploadTime
-        let store: SQLiteScoreStore
-        switch openStore(options, now: { uploadTime ?? Date() }) {
+        let store: any ScoreStore
+        switch await openAnyStore(options, environment: environment, now: { uploadTime ?? Date() }) {
         case .success(let opened): store = opened
-        case .failure(let error): return error.exitStatus
+        case .failure(let failure): return failure.exitStatus
         }
         let (form, roster) = viewModels(rules: options.rules, store: store, uploadDelay: delay)
         if !options.scripts.isEmpty {

@@ -25,7 +25,9 @@ struct PlayerFormCommand: AsyncParsableCommand {
             A --store that cannot be used ends the program at once: 65 not a score database (a \
             JSON Lines score file of an earlier version is imported with playerform import), 66 \
             not a regular file or cannot be opened, 73 its folder cannot be made, 74 an I/O \
-            error or a full disk, 75 another process kept it locked for 5 seconds.
+            error or a full disk, 75 another process kept it locked for 5 seconds. A league on \
+            PostgreSQL (--store postgres://...) that cannot be reached ends it with 69, a refused \
+            user with 77, a URL that cannot be read with 64.
             """,
         version: "0.1.0",
         subcommands: [Validate.self, Import.self, Export.self]
@@ -36,7 +38,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The score database (default: $XDG_DATA_HOME/playerform/scores.sqlite, else ~/.local/share/playerform/scores.sqlite).",
+            "The score database, or a shared league's postgres://USER@HOST[:PORT]/DB URL (default: $PLAYERFORM_STORE, else $XDG_DATA_HOME/playerform/scores.sqlite, else ~/.local/share/playerform/scores.sqlite).",
             valueName: "file"))
     var store: String?
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import PlayerFormPostgres
 import PlayerFormSQLite
 import PlayerFormStore
 import PlayerFormTerminal
@@ -15,7 +16,8 @@ struct StorePlace {
     init(option: String?, environment: [String: String]) throws {
         do {
             path = try PlayerFormREPL.storePath(option: option, environment: environment)
-            legacyPath = option == nil ? try StoreLocation.defaultPath(environment: environment) : nil
+            let chosen = option ?? environment[PlayerFormREPL.storeVariable].flatMap { $0.isEmpty ? nil : $0 }
+            legacyPath = chosen == nil ? try StoreLocation.defaultPath(environment: environment) : nil
         } catch {
             throw ValidationError(
                 "Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
@@ -100,7 +102,7 @@ final class ProgressMeter {
 
 extension PlayerFormCommand {
     /// `playerform import`: adds the records of score files to the score database.
-    struct Import: ParsableCommand {
+    struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add the records of score files to the score database.",
             discussion: """
@@ -129,8 +131,11 @@ extension PlayerFormCommand {
             if files.isEmpty { throw ValidationError("Name the score files to import.") }
         }
 
-        func run() throws {
+        func run() async throws {
             let place = try StorePlace(option: main.store, environment: ProcessInfo.processInfo.environment)
+            if PostgresLocation.isURL(place.path) {
+                return try await LeagueTransfer.importFiles(files, into: place.path)
+            }
             let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds)
             var status: Int32 = 0
             for file in files {
@@ -171,7 +176,7 @@ extension PlayerFormCommand {
     }
 
     /// `playerform export`: writes every stored score record to standard output.
-    struct Export: ParsableCommand {
+    struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write every stored score record to standard output.",
             discussion: """
@@ -196,8 +201,11 @@ extension PlayerFormCommand {
         /// The `--store` option and the hidden wait for a lock are the main command's.
         @ParentCommand var main: PlayerFormCommand
 
-        func run() throws {
+        func run() async throws {
             let place = try StorePlace(option: main.store, environment: ProcessInfo.processInfo.environment)
+            if PostgresLocation.isURL(place.path) {
+                return try await LeagueTransfer.export(place.path, csv: format == .csv)
+            }
             let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds)
             let showsProgress = isatty(STDERR_FILENO) == 1
             let meter = ProgressMeter(
@@ -225,7 +233,7 @@ extension PlayerFormCommand {
             var reason: String
         }
 
-        private static func writeAll(_ bytes: [UInt8]) throws {
+        static func writeAll(_ bytes: [UInt8]) throws {
             var offset = 0
             while offset < bytes.count {
                 let written = bytes.withUnsafeBytes {

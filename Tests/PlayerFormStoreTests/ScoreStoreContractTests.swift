@@ -1,5 +1,6 @@
 import Foundation
 import PlayerForm
+import PlayerFormPostgres
 import PlayerFormSQLite
 import PlayerFormStore
 import Synchronization
@@ -35,7 +36,20 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         return (FileScoreStore(path: path, now: rounded), { FileScoreStore(path: path, now: rounded) })
     }
 
-    static let all: [StoreKind] = [.inMemory, .sqlite, .file]
+    /// The league on the PostgreSQL server of `PLAYERFORM_TEST_POSTGRES_URL`, each test in a
+    /// schema of its own; nil (and said once) when the variable is not set.
+    static let postgres: StoreKind? = PostgresTestServer.url.map { url in
+        StoreKind(name: "PostgresScoreStore") { now in
+            let schema = PostgresTestServer.freshSchema()
+            let location = try PostgresLocation(url: url)
+            return (
+                PostgresScoreStore(location: location, password: nil, schema: schema, now: now),
+                { PostgresScoreStore(location: location, password: nil, schema: schema, now: now) }
+            )
+        }
+    }
+
+    static let all: [StoreKind] = [.inMemory, .sqlite, .file] + (postgres.map { [$0] } ?? [])
 }
 
 /// A clock that moves one millisecond each time it is read, so that every upload has its own

@@ -1,0 +1,363 @@
+import Foundation
+import PostgresNIO
+
+/// The one connection of a ``PostgresScoreStore``: made on first use and again after it was lost,
+/// used by one operation at a time (a transaction must not interleave with another), with the
+/// server's errors turned into ``PostgresStoreError``s.
+actor Link {
+    /// Thrown by a write that changed nothing: its transaction is rolled back, the revision stays.
+    struct Unchanged: Error {}
+
+    /// Thrown out of a failed write: the connection is dropped, closing it in the background, so
+    /// that the next operation starts a fresh session rather than one in a failed transaction.
+    struct Reset: Error {
+        var underlying: any Error
+    }
+
+    static let logger: Logger = {
+        var logger = Logger(label: "playerform.postgres")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    private let location: PostgresLocation
+    private let password: String?
+    private let schema: String
+    private let statementTimeout: Duration
+    private var connection: PostgresConnection?
+    private var migrated = false
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var nextID = 1
+
+    private let applicationName: String
+
+    init(
+        location: PostgresLocation, password: String?, schema: String, statementTimeout: Duration,
+        applicationName: String
+    ) {
+        self.applicationName = applicationName
+        self.location = location
+        self.password = password
+        self.schema = schema
+        self.statementTimeout = statementTimeout
+    }
+
+    deinit {
+        // A connection is closed before it goes; the task keeps it until then.
+        if let connection { Task { try? await connection.close() } }
+    }
+
+    /// Runs `work` on the connection, alone.
+    func run<T: Sendable>(_ work: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        await acquire()
+        defer { release() }
+        let connection = try await connected()
+        do {
+            return try await work(connection)
+        } catch let reset as Reset {
+            let error = lost(translate(reset.underlying))
+            if let old = self.connection {
+                self.connection = nil
+                Task { try? await old.close() }
+            }
+            throw error
+        } catch {
+            throw lost(translate(error))
+        }
+    }
+
+    /// Runs `work` in one transaction that first bumps the revision (which also orders writers);
+    /// when `work` throws ``Unchanged``, rolls back and returns `unchanged()`.
+    func write<T: Sendable>(
+        _ work: @Sendable (PostgresConnection) async throws -> T, unchanged: @Sendable () -> T
+    ) async throws -> T {
+        try await run { connection in
+            try await connection.perform("BEGIN", logger: Self.logger)
+            do {
+                try await connection.perform("UPDATE meta SET revision = revision + 1", logger: Self.logger)
+                let result = try await work(connection)
+                try await connection.perform("COMMIT", logger: Self.logger)
+                return result
+            } catch is Unchanged {
+                try await connection.perform("ROLLBACK", logger: Self.logger)
+                return unchanged()
+            } catch {
+                // A fresh session is the surest way out of a failed transaction: the next
+                // operation connects again.
+                throw Reset(underlying: error)
+            }
+        }
+    }
+
+    /// Closes the connection.
+    func close() async {
+        await acquire()
+        defer { release() }
+        if let connection { try? await connection.close() }
+        connection = nil
+    }
+
+    private func acquire() async {
+        if !busy {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+
+    /// `error`, after forgetting a connection that it shows is gone.
+    private func lost(_ error: any Error) -> any Error {
+        if let known = error as? PostgresStoreError, case .connectionLost = known {
+            if let old = connection { Task { try? await old.close() } }
+            connection = nil
+        } else if let connection, connection.isClosed {
+            self.connection = nil
+        }
+        return error
+    }
+
+    /// The open connection, made (and the schema migrated, once) when there is none.
+    private func connected() async throws -> PostgresConnection {
+        if let connection, !connection.isClosed { return connection }
+        connection = nil
+        var configuration: PostgresConnection.Configuration
+        if let folder = location.socketFolder {
+            configuration = .init(
+                unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.user,
+                password: password, database: location.database)
+        } else {
+            let tls: PostgresConnection.Configuration.TLS
+            do {
+                switch location.sslMode {
+                case .disable: tls = .disable
+                case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+                }
+            } catch {
+                throw PostgresStoreError.unreachable(endpoint: location.endpoint, reason: "TLS: \(error)")
+            }
+            configuration = .init(
+                host: location.host, port: location.port, username: location.user, password: password,
+                database: location.database, tls: tls)
+        }
+        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        let made: PostgresConnection
+        do {
+            made = try await PostgresConnection.connect(
+                configuration: configuration, id: nextID, logger: Self.logger)
+        } catch {
+            throw connectingError(error)
+        }
+        nextID += 1
+        do {
+            try await made.perform(
+                PostgresQuery(unsafeSQL: "SET statement_timeout = \(timeoutMilliseconds)"),
+                logger: Self.logger)
+            if schema != "public" {
+                let quoted = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                try await made.perform(
+                    PostgresQuery(unsafeSQL: "SET search_path = \(quoted)"), logger: Self.logger)
+            }
+            if !migrated {
+                try await Migrations.migrate(made, schema: schema, endpoint: location.endpoint)
+                migrated = true
+            }
+        } catch {
+            try? await made.close()
+            throw connectingError(error)
+        }
+        connection = made
+        return made
+    }
+
+    /// An error from connecting, as a ``PostgresStoreError``.
+    private func connectingError(_ error: any Error) -> any Error {
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .connectionError:
+                return PostgresStoreError.unreachable(
+                    endpoint: location.endpoint, reason: Self.reason(error.underlying))
+            case .authMechanismRequiresPassword:
+                return PostgresStoreError.authentication(
+                    user: location.user, endpoint: location.endpoint,
+                    reason: "it asks for a password; give it in PGPASSWORD or ~/.pgpass")
+            case .server:
+                let state = error.serverInfo?[.sqlState] ?? ""
+                let message = error.serverInfo?[.message] ?? "refused"
+                if state.hasPrefix("28") {
+                    return PostgresStoreError.authentication(
+                        user: location.user, endpoint: location.endpoint, reason: message)
+                }
+                if state == "3D000" || state == "57P03" || state == "53300" {
+                    return PostgresStoreError.unreachable(endpoint: location.endpoint, reason: message)
+                }
+            default: break
+            }
+        }
+        let translated = translate(error)
+        if let known = translated as? PostgresStoreError, case .connectionLost = known {
+            return PostgresStoreError.unreachable(
+                endpoint: location.endpoint, reason: "the server closed the connection")
+        }
+        return translated
+    }
+
+    /// The statement timeout in whole milliseconds, at least 1 (0 would turn it off).
+    private var timeoutMilliseconds: Int {
+        let components = statementTimeout.components
+        return max(1, Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000))
+    }
+
+    /// A short reason from NIO's connection error.
+    private static func reason(_ error: (any Error)?) -> String {
+        guard let error else { return "no connection" }
+        let text = "\(error)"
+        if text.contains("refused") || text.contains("ECONNREFUSED") { return "connection refused" }
+        if text.contains("ENOENT") || text.contains("No such file") { return "no such socket" }
+        if text.lowercased().contains("timeout") || text.contains("timed out") {
+            return "connection timed out"
+        }
+        if text.contains("resolve") || text.contains("NXDOMAIN") { return "the host name cannot be resolved" }
+        return text
+    }
+
+    /// `error` from an operation, as a ``PostgresStoreError`` (or itself when it already is one).
+    private func translate(_ error: any Error) -> any Error {
+        if error is PostgresStoreError || error is CancellationError { return error }
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .server:
+                let state = error.serverInfo?[.sqlState] ?? ""
+                let message = error.serverInfo?[.message] ?? "error"
+                if state == "57014" {
+                    return PostgresStoreError.timedOut(
+                        endpoint: location.endpoint, milliseconds: timeoutMilliseconds)
+                }
+                if state.hasPrefix("57P") || state.hasPrefix("08") {
+                    return PostgresStoreError.connectionLost(endpoint: location.endpoint)
+                }
+                return PostgresStoreError.server(endpoint: location.endpoint, state: state, message: message)
+            case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown:
+                return PostgresStoreError.connectionLost(endpoint: location.endpoint)
+            case .queryCancelled:
+                return CancellationError()
+            default:
+                return PostgresStoreError.server(
+                    endpoint: location.endpoint, state: "", message: "\(error.code)")
+            }
+        }
+        if let error = error as? PostgresDecodingError {
+            return PostgresStoreError.server(
+                endpoint: location.endpoint, state: "", message: "unexpected data in \(error.columnName)")
+        }
+        if let connection, connection.isClosed {
+            return PostgresStoreError.connectionLost(endpoint: location.endpoint)
+        }
+        return error
+    }
+}
+
+/// The schema's versions. A migration, once released, is never edited; a change is a new one.
+enum Migrations {
+    /// A lock number of this program's own ("PlFm"), held with the schema's hash while migrating,
+    /// so that leagues in different schemas do not wait for each other.
+    static let lockKey: Int32 = 0x506C_466D
+
+    static let steps: [(version: Int, sql: [String])] = [
+        (
+            1,
+            [
+                """
+                CREATE TABLE meta (
+                    id integer PRIMARY KEY CHECK (id = 1),
+                    revision bigint NOT NULL
+                )
+                """,
+                "INSERT INTO meta (id, revision) VALUES (1, 0)",
+                """
+                CREATE TABLE player (
+                    id bigserial PRIMARY KEY,
+                    key text NOT NULL UNIQUE,
+                    position bigint NOT NULL,
+                    first_score bigint NOT NULL,
+                    name text NOT NULL,
+                    points double precision NOT NULL,
+                    uploaded_at bigint NOT NULL,
+                    uploads integer NOT NULL
+                )
+                """,
+                "CREATE INDEX player_position ON player (position)",
+                """
+                CREATE TABLE score (
+                    seq bigserial PRIMARY KEY,
+                    id uuid NOT NULL UNIQUE,
+                    player_id bigint NOT NULL REFERENCES player (id) ON DELETE CASCADE,
+                    name text NOT NULL,
+                    points double precision NOT NULL,
+                    uploaded_at bigint NOT NULL
+                )
+                """,
+                "CREATE INDEX score_player ON score (player_id, seq)",
+            ]
+        )
+    ]
+
+    /// Brings the schema up to date in one transaction under an advisory lock, so that clients
+    /// connecting at once migrate once; refuses a schema newer than this program's.
+    static func migrate(_ connection: PostgresConnection, schema: String, endpoint: String) async throws {
+        let logger = Link.logger
+        try await connection.perform("BEGIN", logger: logger)
+        do {
+            try await connection.perform(
+                "SELECT pg_advisory_xact_lock(\(lockKey), hashtext(\(schema)))", logger: logger)
+            if schema != "public" {
+                let quoted = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                try await connection.perform(
+                    PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(quoted)"), logger: logger)
+            }
+            try await connection.perform(
+                """
+                CREATE TABLE IF NOT EXISTS schema_version (
+                    version integer PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """, logger: logger)
+            var current = 0
+            for try await value in try await connection.query(
+                "SELECT coalesce(max(version), 0) FROM schema_version", logger: logger
+            ).decode(Int.self) { current = value }
+            if current > PostgresScoreStore.schemaVersion {
+                throw PostgresStoreError.newerSchema(endpoint: endpoint, version: current)
+            }
+            for step in steps where step.version > current {
+                for statement in step.sql {
+                    try await connection.perform(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.perform(
+                    "INSERT INTO schema_version (version) VALUES (\(step.version))", logger: logger)
+            }
+            try await connection.perform("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+}
+
+extension PostgresConnection {
+    /// Runs a statement whose rows are not wanted, reading its answer to the end, so that an error
+    /// the server reports while running it (a lock wait cut short by the statement timeout) is
+    /// thrown here and not left in the unread rows.
+    func perform(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+
+/// Where a shared league lives: a `postgres://` URL, parsed, with its password kept apart so that
+/// nothing prints it.
+///
+/// The accepted form is `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAMETERS]` (or
+/// `postgresql://`). Parameters: `sslmode` (`disable`, `prefer` or `require`; `disable` when
+/// absent) and `host` (a folder holding the server's unix socket, used instead of TCP).
+/// ``description`` shows the URL with any password as `***`.
+public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
+    /// How the connection is encrypted.
+    public enum SSLMode: String, Sendable, Equatable, CaseIterable {
+        /// Plain TCP.
+        case disable
+        /// TLS when the server offers it.
+        case prefer
+        /// TLS or no connection.
+        case require
+    }
+
+    /// The user to connect as.
+    public var user: String
+    /// The password given in the URL, if any; never shown.
+    public var urlPassword: String?
+    /// The host name or address (`localhost` when the URL names none).
+    public var host: String
+    /// The TCP port, or the number of the socket file in ``socketFolder``.
+    public var port: Int
+    /// The database.
+    public var database: String
+    /// TLS or not.
+    public var sslMode: SSLMode
+    /// The folder of the server's unix socket (`?host=/path`), when given: the connection uses
+    /// `FOLDER/.s.PGSQL.PORT` instead of TCP.
+    public var socketFolder: String?
+
+    /// Whether `text` is meant as a PostgreSQL URL rather than a file path.
+    public static func isURL(_ text: String) -> Bool {
+        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+    }
+
+    /// Parses `text`.
+    /// - Throws: ``PostgresStoreError/badURL(_:reason:)`` saying what is wrong and what is
+    ///   accepted; the message shows the URL with its password masked.
+    public init(url text: String) throws(PostgresStoreError) {
+        let masked = Self.masking(text)
+        func bad(_ reason: String) -> PostgresStoreError { .badURL(masked, reason: reason) }
+        guard let schemeEnd = text.range(of: "://"), Self.isURL(text) else {
+            throw bad("it must begin with postgres:// or postgresql://")
+        }
+        var rest = Substring(text[schemeEnd.upperBound...])
+        var query: Substring = ""
+        if let mark = rest.firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
+        }
+        guard let slash = rest.firstIndex(of: "/") else {
+            throw bad("it names no database; write postgres://USER@HOST[:PORT]/DATABASE")
+        }
+        let authority = rest[..<slash]
+        let databaseText = rest[rest.index(after: slash)...]
+        guard let at = authority.lastIndex(of: "@") else {
+            throw bad("it names no user; write postgres://USER@HOST[:PORT]/DATABASE")
+        }
+        let userInfo = authority[..<at]
+        let hostPort = authority[authority.index(after: at)...]
+        let userText: Substring
+        if let colon = userInfo.firstIndex(of: ":") {
+            userText = userInfo[..<colon]
+            guard let password = String(userInfo[userInfo.index(after: colon)...]).removingPercentEncoding
+            else {
+                throw bad("the password is not valid percent-encoding")
+            }
+            urlPassword = password
+        } else {
+            userText = userInfo
+            urlPassword = nil
+        }
+        guard let user = String(userText).removingPercentEncoding, !user.isEmpty else {
+            throw bad("the user name is empty or not valid percent-encoding")
+        }
+        self.user = user
+        var hostText = hostPort
+        port = 5432
+        if hostText.hasPrefix("[") {
+            guard let close = hostText.firstIndex(of: "]") else { throw bad("an IPv6 address lacks its ]") }
+            let after = hostText[hostText.index(after: close)...]
+            hostText = hostText[hostText.index(after: hostText.startIndex)..<close]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let number = Int(after.dropFirst()), (1...65535).contains(number)
+                else { throw bad("the port must be a number from 1 to 65535") }
+                port = number
+            }
+        } else if let colon = hostText.lastIndex(of: ":") {
+            guard let number = Int(hostText[hostText.index(after: colon)...]), (1...65535).contains(number)
+            else { throw bad("the port must be a number from 1 to 65535") }
+            port = number
+            hostText = hostText[..<colon]
+        }
+        guard let decodedHost = String(hostText).removingPercentEncoding else {
+            throw bad("the host is not valid percent-encoding")
+        }
+        host = decodedHost.isEmpty ? "localhost" : decodedHost
+        guard let database = String(databaseText).removingPercentEncoding, !database.isEmpty else {
+            throw bad("it names no database; write postgres://USER@HOST[:PORT]/DATABASE")
+        }
+        self.database = database
+        sslMode = .disable
+        socketFolder = nil
+        for pair in query.split(separator: "&") where !pair.isEmpty {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : ""
+            switch name {
+            case "sslmode":
+                guard let mode = SSLMode(rawValue: value) else {
+                    throw bad(
+                        "sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                sslMode = mode
+            case "host":
+                guard value.hasPrefix("/") else { throw bad("host= must name the folder of a unix socket") }
+                socketFolder = value
+            default:
+                throw bad("the parameter \(name) is not known; sslmode and host are accepted")
+            }
+        }
+    }
+
+    /// The URL with the password, if any, as `***`.
+    public var description: String {
+        var text = "postgres://" + Self.encode(user)
+        if urlPassword != nil { text += ":***" }
+        text += "@" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)/" + Self.encode(database)
+        var parameters: [String] = []
+        if sslMode != .disable { parameters.append("sslmode=\(sslMode.rawValue)") }
+        if let socketFolder { parameters.append("host=\(socketFolder)") }
+        if !parameters.isEmpty { text += "?" + parameters.joined(separator: "&") }
+        return text
+    }
+
+    /// Where the server is, for messages: `HOST:PORT`, or the socket file.
+    public var endpoint: String {
+        if let socketFolder { return "\(socketFolder)/.s.PGSQL.\(port)" }
+        return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    /// `text` with the password between `user:` and `@` of a URL replaced by `***`, for messages
+    /// about a URL that may not parse.
+    public static func masking(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
+        let authority = rest[..<authorityEnd]
+        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+            return text
+        }
+        return String(text[..<rest.index(after: colon)]) + "***" + String(text[at...])
+    }
+
+    /// The password to use: the URL's, else `PGPASSWORD`, else the first matching line of the
+    /// password file (`PGPASSFILE`, else `~/.pgpass`); nil when none applies.
+    public func password(environment: [String: String]) -> String? {
+        if let urlPassword { return urlPassword }
+        if let password = environment["PGPASSWORD"] { return password }
+        let file =
+            environment["PGPASSFILE"]
+            ?? environment["HOME"].map { $0 + "/.pgpass" }
+        guard let file, let contents = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        return PasswordFile.password(
+            in: contents, host: socketFolder == nil ? host : "localhost", port: port, database: database,
+            user: user)
+    }
+}
+
+/// The password file of PostgreSQL clients (`~/.pgpass`): lines of
+/// `host:port:database:user:password`, where `*` in the first four fields matches anything and
+/// `\:` and `\\` stand for `:` and `\`.
+public enum PasswordFile {
+    /// The password of the first line matching the connection, or nil.
+    public static func password(in contents: String, host: String, port: Int, database: String, user: String)
+        -> String?
+    {
+        for line in contents.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            if line.hasPrefix("#") { continue }
+            let fields = self.fields(of: line)
+            guard fields.count == 5 else { continue }
+            let wanted = [host, String(port), database, user]
+            if zip(fields.prefix(4), wanted).allSatisfy({ $0 == "*" || $0 == $1 }) { return fields[4] }
+        }
+        return nil
+    }
+
+    /// The fields of `line`, split at unescaped colons, with escapes resolved.
+    static func fields(of line: Substring) -> [String] {
+        var fields: [String] = []
+        var current = ""
+        var escaped = false
+        for character in line {
+            if escaped {
+                current.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == ":" && fields.count < 4 {
+                fields.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        fields.append(current)
+        return fields
+    }
+}
+
+extension PostgresLocation {
+    /// `text` with the characters that delimit a URL's parts percent-encoded.
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.urlUserAllowed
+        allowed.remove(charactersIn: ":@/?#%")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

@@ -1,0 +1,392 @@
+import Foundation
+import PlayerForm
+import PostgresNIO
+
+/// The score store on a PostgreSQL server: one league shared by scorekeepers on many machines.
+///
+/// - The schema is its own, versioned in `schema_version` and brought up to date on the first
+///   connection, under `pg_advisory_xact_lock`, so two clients connecting at once migrate once.
+/// - A player is a row of `player`, keyed (unique) by ``PlayerName/comparisonKey(_:)`` computed
+///   here, as the SQLite store keys it, with a dense `position` in roster order (order of first
+///   record). A page is a range of `position`, a name one index lookup, the count the largest
+///   position: O(log n) or O(rows shown). Dense positions rather than keyset pages, because the
+///   roster asks for pages by offset and for the place of a named player, which a keyset cannot
+///   answer without counting; the price is O(players after it) to delete a player.
+/// - Every write transaction first bumps the one row of `meta`, which orders writers: positions
+///   stay dense and `seq` follows commit order, and ``revision()`` changes after every write by
+///   any client.
+/// - An upload inserts its record by id with `ON CONFLICT (id) DO NOTHING`; when the connection
+///   is lost before the answer, the upload is sent once more with the same id, so it is kept once.
+/// - The connection is made on first use; a lost connection fails the operation with
+///   ``PostgresStoreError/connectionLost(endpoint:)`` and the next operation connects again.
+///   Each statement is limited by `statement_timeout`.
+public final class PostgresScoreStore: ScoreStore, Sendable {
+    /// Where the league is.
+    public let location: PostgresLocation
+    private let link: Link
+    private let now: @Sendable () -> Date
+    private let makeID: @Sendable () -> UUID
+
+    /// The schema version this program writes.
+    public static let schemaVersion = 1
+
+    /// A store on the league at `location`; nothing is connected until ``open()`` or the first
+    /// operation.
+    /// - Parameters:
+    ///   - password: the password, when the server asks for one (see
+    ///     ``PostgresLocation/password(environment:)``).
+    ///   - schema: the PostgreSQL schema holding the tables, made when missing.
+    ///   - statementTimeout: how long the server lets one statement run.
+    ///   - applicationName: how the connection is named in the server's `pg_stat_activity`.
+    ///   - now: the clock that stamps uploads.
+    ///   - makeID: makes the identifier of each record.
+    public init(
+        location: PostgresLocation, password: String?, schema: String = "public",
+        statementTimeout: Duration = .seconds(30), applicationName: String = "playerform",
+        now: @escaping @Sendable () -> Date = { Date() },
+        makeID: @escaping @Sendable () -> UUID = { UUID() }
+    ) {
+        self.location = location
+        self.now = now
+        self.makeID = makeID
+        link = Link(
+            location: location, password: password, schema: schema, statementTimeout: statementTimeout,
+            applicationName: applicationName)
+    }
+
+    /// Connects and brings the schema up to date, so that a server that cannot be reached is
+    /// reported at once.
+    /// - Throws: ``PostgresStoreError``.
+    public func open() async throws {
+        try await link.run { _ in }
+    }
+
+    /// Closes the connection; the next operation opens another.
+    public func close() async {
+        await link.close()
+    }
+
+    // MARK: ScoreStore
+
+    public func upload(name: String, points: Double) async throws -> ScoreRecord {
+        guard points.isFinite else { throw PostgresStoreError.notFinite(points: points) }
+        let record = ScoreRecord(id: makeID(), name: name, points: points, uploadedAt: Self.rounded(now()))
+        do {
+            _ = try await keep(record)
+        } catch PostgresStoreError.connectionLost {
+            // The record may or may not have been kept: send it again; its id keeps it once.
+            _ = try await keep(record)
+        }
+        return record
+    }
+
+    /// Keeps `record` unless a record with its id is kept; returns whether it was new.
+    /// - Throws: ``PostgresStoreError/conflictingRecord(id:)`` when a different record has its id.
+    public func keep(_ record: ScoreRecord) async throws -> Bool {
+        guard record.points.isFinite else { throw PostgresStoreError.notFinite(points: record.points) }
+        let milliseconds = Self.milliseconds(record.uploadedAt)
+        let key = PlayerName.comparisonKey(record.name)
+        return try await link.write { connection in
+            try await Self.insert(
+                record, key: key, milliseconds: milliseconds, on: connection, logger: Link.logger)
+        } unchanged: {
+            false
+        }
+    }
+
+    /// What ``keep(batch:)`` did with each record of a batch.
+    public struct BatchResult: Sendable, Equatable {
+        /// Records that were new.
+        public var added = 0
+        /// Records already kept with the same content.
+        public var alreadyKept = 0
+        /// Records whose id is kept with other content: not kept.
+        public var conflicts: [UUID] = []
+    }
+
+    /// Keeps the records of `batch` that are new, in one transaction; a record whose id is kept
+    /// (with the same content) is skipped, one whose id is kept with other content is reported.
+    public func keep(batch: [ScoreRecord]) async throws -> BatchResult {
+        if let bad = batch.first(where: { !$0.points.isFinite }) {
+            throw PostgresStoreError.notFinite(points: bad.points)
+        }
+        let items = batch.map { ($0, PlayerName.comparisonKey($0.name), Self.milliseconds($0.uploadedAt)) }
+        return try await link.write { connection in
+            var result = BatchResult()
+            for (record, key, milliseconds) in items {
+                do {
+                    _ = try await Self.insert(
+                        record, key: key, milliseconds: milliseconds, on: connection, logger: Link.logger)
+                    result.added += 1
+                } catch is Link.Unchanged {
+                    result.alreadyKept += 1
+                } catch PostgresStoreError.conflictingRecord {
+                    result.conflicts.append(record.id)
+                }
+            }
+            return result
+        } unchanged: {
+            BatchResult()
+        }
+    }
+
+    static func insert(
+        _ record: ScoreRecord, key: String, milliseconds: Int64, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> Bool {
+        let id = record.id
+        let (name, points) = (record.name, record.points)
+        for try await (storedName, storedPoints, storedTime) in try await connection.query(
+            "SELECT name, points, uploaded_at FROM score WHERE id = \(id)", logger: logger
+        ).decode((String, Double, Int64).self) {
+            guard storedName == name, storedPoints == points, storedTime == milliseconds else {
+                throw PostgresStoreError.conflictingRecord(id: id.uuidString)
+            }
+            throw Link.Unchanged()
+        }
+        var seq: Int64 = 0
+        for try await value in try await connection.query(
+            "SELECT nextval('score_seq_seq')", logger: logger
+        ).decode(Int64.self) { seq = value }
+        var playerID: Int64 = 0
+        for try await value in try await connection.query(
+            """
+            INSERT INTO player AS p (key, position, first_score, name, points, uploaded_at, uploads)
+            VALUES (\(key), (SELECT coalesce(max(position), -1) + 1 FROM player), \(seq), \(name),
+                    \(points), \(milliseconds), 1)
+            ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
+                uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
+            RETURNING id
+            """, logger: logger
+        ).decode(Int64.self) { playerID = value }
+        var inserted = false
+        for try await _ in try await connection.query(
+            """
+            INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
+            VALUES (\(seq), \(id), \(playerID), \(name), \(points), \(milliseconds))
+            ON CONFLICT (id) DO NOTHING RETURNING seq
+            """, logger: logger
+        ).decode(Int64.self) { inserted = true }
+        guard inserted else { throw Link.Unchanged() }
+        return true
+    }
+
+    public func records() async throws -> [ScoreRecord] {
+        try await link.run { connection in
+            var records: [ScoreRecord] = []
+            for try await (id, name, points, time) in try await connection.query(
+                "SELECT id, name, points, uploaded_at FROM score ORDER BY seq", logger: Link.logger
+            ).decode((UUID, String, Double, Int64).self) {
+                records.append(ScoreRecord(id: id, name: name, points: points, uploadedAt: Self.date(time)))
+            }
+            return records
+        }
+    }
+
+    public func delete(ids: [UUID]) async throws {
+        guard !ids.isEmpty else { return }
+        try await link.write { connection in
+            guard try await Self.delete(ids: ids, on: connection) else { throw Link.Unchanged() }
+        } unchanged: {
+            ()
+        }
+    }
+
+    /// Removes the records with `ids` in the open transaction and brings their players up to
+    /// date, as the SQLite store does; returns whether anything was removed.
+    static func delete(ids: [UUID], on connection: PostgresConnection) async throws -> Bool {
+        let logger = Link.logger
+        var affected: [Int64: Int] = [:]
+        for id in ids {
+            for try await playerID in try await connection.query(
+                "DELETE FROM score WHERE id = \(id) RETURNING player_id", logger: logger
+            ).decode(Int64.self) { affected[playerID, default: 0] += 1 }
+        }
+        for (playerID, removed) in affected.sorted(by: { $0.key < $1.key }) {
+            var place: (position: Int64, first: Int64)?
+            for try await row in try await connection.query(
+                "SELECT position, first_score FROM player WHERE id = \(playerID)", logger: logger
+            ).decode((Int64, Int64).self) { place = row }
+            guard let (position, oldFirst) = place else { continue }
+            var latest: (String, Double, Int64)?
+            for try await row in try await connection.query(
+                "SELECT name, points, uploaded_at FROM score WHERE player_id = \(playerID) ORDER BY seq DESC LIMIT 1",
+                logger: logger
+            ).decode((String, Double, Int64).self) { latest = row }
+            guard let (name, points, time) = latest else {
+                try await removePlayer(id: playerID, position: position, on: connection)
+                continue
+            }
+            var first = oldFirst
+            for try await seq in try await connection.query(
+                "SELECT seq FROM score WHERE player_id = \(playerID) ORDER BY seq LIMIT 1", logger: logger
+            ).decode(Int64.self) { first = seq }
+            let removedCount = Int64(removed)
+            try await connection.perform(
+                """
+                UPDATE player SET name = \(name), points = \(points), uploaded_at = \(time),
+                    uploads = uploads - \(removedCount), first_score = \(first) WHERE id = \(playerID)
+                """, logger: logger)
+            guard first != oldFirst else { continue }
+            // Rare: the player's first record went, so it moves to where its new first record
+            // places it. O(players) once.
+            var newPlace = position
+            for try await count in try await connection.query(
+                "SELECT count(*) FROM player WHERE first_score < \(first) AND id != \(playerID)",
+                logger: logger
+            ).decode(Int64.self) { newPlace = count }
+            if newPlace != position {
+                try await connection.perform(
+                    """
+                    UPDATE player SET position = position - 1
+                    WHERE position > \(position) AND position <= \(newPlace)
+                    """, logger: logger)
+                try await connection.perform(
+                    "UPDATE player SET position = \(newPlace) WHERE id = \(playerID)", logger: logger)
+            }
+        }
+        return !affected.isEmpty
+    }
+
+    /// Removes a player and (by cascade) its scores, and closes the gap in roster positions.
+    static func removePlayer(id: Int64, position: Int64, on connection: PostgresConnection) async throws {
+        try await connection.perform("DELETE FROM player WHERE id = \(id)", logger: Link.logger)
+        try await connection.perform(
+            "UPDATE player SET position = position - 1 WHERE position > \(position)", logger: Link.logger)
+    }
+
+    public func playerCount() async throws -> Int {
+        try await link.run { connection in
+            var count: Int64 = 0
+            for try await value in try await connection.query(
+                "SELECT coalesce(max(position), -1) + 1 FROM player", logger: Link.logger
+            ).decode(Int64.self) { count = value }
+            return Int(count)
+        }
+    }
+
+    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+        guard limit > 0 else { return [] }
+        let start = Int64(max(offset, 0))
+        let count = Int64(limit)
+        return try await link.run { connection in
+            try await Self.players(
+                """
+                SELECT p.id, p.name, p.points, p.uploaded_at, p.position, s.id
+                FROM (SELECT id, name, points, uploaded_at, position FROM player
+                      WHERE position >= \(start) ORDER BY position LIMIT \(count)) AS p
+                JOIN score AS s ON s.player_id = p.id
+                ORDER BY p.position, s.seq
+                """, on: connection
+            ).map(\.player)
+        }
+    }
+
+    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+        let key = PlayerName.comparisonKey(name)
+        let found = try await link.run { connection in
+            try await Self.player(key: key, on: connection)
+        }
+        return found.map { (index: $0.index, player: $0.player) }
+    }
+
+    public func deletePlayer(named name: String) async throws -> Player? {
+        let key = PlayerName.comparisonKey(name)
+        return try await link.write { connection in
+            guard let found = try await Self.player(key: key, on: connection, locking: true) else {
+                throw Link.Unchanged()
+            }
+            try await Self.removePlayer(id: found.id, position: Int64(found.index), on: connection)
+            return found.player
+        } unchanged: {
+            nil
+        }
+    }
+
+    public func revision() async throws -> UInt64 {
+        try await link.run { connection in
+            var revision: Int64 = 0
+            for try await value in try await connection.query(
+                "SELECT revision FROM meta", logger: Link.logger
+            ).decode(Int64.self) { revision = value }
+            return UInt64(bitPattern: revision)
+        }
+    }
+
+    /// How many records the league keeps.
+    public func recordCount() async throws -> Int {
+        try await link.run { connection in
+            var count: Int64 = 0
+            for try await value in try await connection.query(
+                "SELECT count(*) FROM score", logger: Link.logger
+            ).decode(Int64.self) { count = value }
+            return Int(count)
+        }
+    }
+
+    // MARK: Reading
+
+    private static func player(key: String, on connection: PostgresConnection, locking: Bool = false)
+        async throws -> (id: Int64, index: Int, player: Player)?
+    {
+        let query: PostgresQuery =
+            locking
+            ? """
+            SELECT p.id, p.name, p.points, p.uploaded_at, p.position, s.id
+            FROM player AS p JOIN score AS s ON s.player_id = p.id
+            WHERE p.key = \(key) ORDER BY s.seq FOR UPDATE OF p
+            """
+            : """
+            SELECT p.id, p.name, p.points, p.uploaded_at, p.position, s.id
+            FROM player AS p JOIN score AS s ON s.player_id = p.id
+            WHERE p.key = \(key) ORDER BY s.seq
+            """
+        return try await players(query, on: connection).first.map {
+            (id: $0.id, index: Int($0.position), player: $0.player)
+        }
+    }
+
+    /// The players of rows (id, name, points, uploaded_at, position, record id), grouped by id.
+    private static func players(_ query: PostgresQuery, on connection: PostgresConnection)
+        async throws -> [(id: Int64, position: Int64, player: Player)]
+    {
+        var players: [(id: Int64, position: Int64, player: Player)] = []
+        var current: (id: Int64, name: String, points: Double, time: Int64, position: Int64, records: [UUID])?
+        func finish() {
+            guard let done = current else { return }
+            players.append(
+                (
+                    done.id, done.position,
+                    Player(
+                        name: done.name, points: done.points, uploadedAt: date(done.time),
+                        recordIDs: done.records)
+                ))
+        }
+        for try await (id, name, points, time, position, record) in try await connection.query(
+            query, logger: Link.logger
+        ).decode((Int64, String, Double, Int64, Int64, UUID).self) {
+            if current?.id != id {
+                finish()
+                current = (id, name, points, time, position, [])
+            }
+            current?.records.append(record)
+        }
+        finish()
+        return players
+    }
+
+    // MARK: Time
+
+    /// `date` to the millisecond, as the store keeps it.
+    static func rounded(_ date: Date) -> Date {
+        Self.date(milliseconds(date))
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+}

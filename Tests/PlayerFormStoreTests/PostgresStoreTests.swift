@@ -1,0 +1,319 @@
+import Foundation
+import PlayerForm
+import PlayerFormPostgres
+import PostgresNIO
+import Testing
+
+/// The league URL: parsing, the password never shown, and where the password comes from. No
+/// server needed.
+@Suite("The PostgreSQL league URL")
+struct PostgresLocationTests {
+    @Test("a URL gives user, host, port, database and TLS mode; the defaults fill the rest")
+    func parses() throws {
+        let full = try PostgresLocation(url: "postgres://bob@db.example:6543/league?sslmode=require")
+        #expect(full.user == "bob" && full.host == "db.example" && full.port == 6543)
+        #expect(full.database == "league" && full.sslMode == .require && full.urlPassword == nil)
+        let short = try PostgresLocation(url: "postgresql://ann@/scores")
+        #expect(short.host == "localhost" && short.port == 5432 && short.sslMode == .disable)
+        let socket = try PostgresLocation(url: "postgres://ann@localhost:55432/scores?host=/tmp/pgsock")
+        #expect(socket.socketFolder == "/tmp/pgsock" && socket.endpoint == "/tmp/pgsock/.s.PGSQL.55432")
+        let v6 = try PostgresLocation(url: "postgres://ann@[::1]:7000/scores")
+        #expect(v6.host == "::1" && v6.port == 7000 && v6.endpoint == "[::1]:7000")
+        let encoded = try PostgresLocation(url: "postgres://b%40b:p%3Aw@h/d%2Fb")
+        #expect(encoded.user == "b@b" && encoded.urlPassword == "p:w" && encoded.database == "d/b")
+    }
+
+    @Test("a URL that cannot be used is refused saying what is wrong and what is accepted")
+    func refuses() {
+        let cases: [(String, String)] = [
+            ("mysql://bob@h/d", "must begin with postgres://"),
+            ("postgres://bob@h", "names no database"),
+            ("postgres://h/d", "names no user"),
+            ("postgres://bob@h:99999/d", "port must be a number"),
+            ("postgres://bob@h:x/d", "port must be a number"),
+            ("postgres://bob@h/d?sslmode=verify-full", "sslmode must be one of disable, prefer, require"),
+            ("postgres://bob@h/d?colour=red", "colour is not known"),
+            ("postgres://bob@h/d?host=relative", "host= must name the folder"),
+        ]
+        for (url, reason) in cases {
+            let error = #expect(throws: PostgresStoreError.self) { try PostgresLocation(url: url) }
+            #expect(error?.description.contains(reason) == true, "\(url)")
+            #expect(error?.description.contains("accepted:") == true)
+            #expect(error?.exitStatus == 64)
+        }
+    }
+
+    @Test("a password in the URL is never shown: the URL prints it as ***, also when it does not parse")
+    func masksPassword() throws {
+        let location = try PostgresLocation(url: "postgres://bob:s3cret@db:5433/league")
+        #expect(location.urlPassword == "s3cret")
+        #expect(location.description == "postgres://bob:***@db:5433/league")
+        #expect(PostgresLocation.masking("postgres://bob:s3cret@db/league") == "postgres://bob:***@db/league")
+        let error = #expect(throws: PostgresStoreError.self) {
+            try PostgresLocation(url: "postgres://bob:s3cret@db:x/l")
+        }
+        #expect(error?.description.contains("s3cret") == false)
+        #expect(error?.description.contains("postgres://bob:***@db:x/l") == true)
+    }
+
+    @Test(
+        "the password comes from the URL, else PGPASSWORD, else the first matching line of the password file")
+    func passwordSources() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("pgpass").path
+        try """
+        # comment
+        other:5432:league:bob:wrong
+        db\\:x:*:league:bob:colon\\:host
+        db:*:*:bob:from\\\\file
+        *:*:*:*:anyone
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let plain = try PostgresLocation(url: "postgres://bob@db:5433/league")
+        #expect(plain.password(environment: ["PGPASSFILE": file]) == "from\\file")
+        #expect(plain.password(environment: ["PGPASSFILE": file, "PGPASSWORD": "env"]) == "env")
+        let withURL = try PostgresLocation(url: "postgres://bob:url@db/league")
+        #expect(withURL.password(environment: ["PGPASSFILE": file, "PGPASSWORD": "env"]) == "url")
+        let colon = try PostgresLocation(url: "postgres://bob@db%3Ax/league")
+        #expect(colon.host == "db:x")
+        #expect(colon.password(environment: ["PGPASSFILE": file]) == "colon:host")
+        let other = try PostgresLocation(url: "postgres://eve@elsewhere/x")
+        #expect(other.password(environment: ["PGPASSFILE": file]) == "anyone")
+        #expect(
+            other.password(environment: ["PGPASSFILE": folder.appendingPathComponent("none").path]) == nil)
+        #expect(other.password(environment: ["HOME": folder.path]) == nil)
+    }
+
+    @Test("a server that cannot be reached is an error naming host and port, with exit status 69")
+    func unreachable() async throws {
+        // Port 1 on the loopback: nothing listens there.
+        let store = PostgresScoreStore(
+            location: try PostgresLocation(url: "postgres://bob:s3cret@127.0.0.1:1/league"),
+            password: "s3cret")
+        let error = await #expect(throws: PostgresStoreError.self) { try await store.open() }
+        #expect(error?.exitStatus == 69)
+        #expect(error?.description == "cannot reach the PostgreSQL server at 127.0.0.1:1: connection refused")
+    }
+}
+
+/// The league on a real PostgreSQL server: what SQLite cannot show, many clients at once, a
+/// connection the server drops, a statement the server stops. Skipped without
+/// `PLAYERFORM_TEST_POSTGRES_URL`, saying so.
+@Suite(
+    "The PostgreSQL league",
+    .enabled(if: PostgresTestServer.isAvailable, "PLAYERFORM_TEST_POSTGRES_URL is not set"))
+struct PostgresStoreTests {
+    let location: PostgresLocation
+    let schema = PostgresTestServer.freshSchema()
+
+    init() throws {
+        location = try PostgresLocation(url: PostgresTestServer.url ?? "postgres://nobody@localhost/none")
+    }
+
+    func store(
+        name: String = "playerform", timeout: Duration = .seconds(30), clock: SteppingClock = SteppingClock()
+    ) -> PostgresScoreStore {
+        PostgresScoreStore(
+            location: location, password: nil, schema: schema, statementTimeout: timeout,
+            applicationName: name, now: clock.now)
+    }
+
+    /// A plain connection to the server, for doing to a store what another program would.
+    @discardableResult
+    func withAdmin<T: Sendable>(_ work: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        var logger = Logger(label: "spec")
+        logger.logLevel = .critical
+        let configuration: PostgresConnection.Configuration
+        if let folder = location.socketFolder {
+            configuration = .init(
+                unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.user, password: nil,
+                database: location.database)
+        } else {
+            configuration = .init(
+                host: location.host, port: location.port, username: location.user, password: nil,
+                database: location.database, tls: .disable)
+        }
+        let connection = try await PostgresConnection.connect(
+            configuration: configuration, id: 0, logger: logger)
+        do {
+            let result = try await work(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    @Test("clients connecting at once to a new league make its schema once, under the advisory lock")
+    func concurrentMigration() async throws {
+        let stores = (0..<6).map { _ in store() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in stores { group.addTask { try await store.open() } }
+            try await group.waitForAll()
+        }
+        let versions = try await withAdmin { connection in
+            var versions: [Int] = []
+            for try await version in try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT version FROM \(schema).schema_version"),
+                logger: Logger(label: "spec")
+            ).decode(Int.self) { versions.append(version) }
+            return versions
+        }
+        #expect(versions == [PostgresScoreStore.schemaVersion])
+        #expect(try await stores[5].playerCount() == 0)
+    }
+
+    @Test("a schema newer than this program's is refused, naming the version")
+    func newerSchema() async throws {
+        try await store().open()
+        let schema = schema
+        try await withAdmin { connection in
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "INSERT INTO \(schema).schema_version (version) VALUES (99)"),
+                logger: Logger(label: "spec"))
+        }
+        await #expect(throws: PostgresStoreError.newerSchema(endpoint: location.endpoint, version: 99)) {
+            try await store().open()
+        }
+    }
+
+    @Test("a record kept again by its id is kept once; one with the same id and other content is refused")
+    func idempotentUpload() async throws {
+        let store = store()
+        let record = ScoreRecord(
+            id: UUID(), name: "Colin", points: 100, uploadedAt: Date(timeIntervalSince1970: 1_763_712_000.5))
+        #expect(try await store.keep(record) == true)
+        let revision = try await store.revision()
+        #expect(try await store.keep(record) == false)
+        #expect(try await store.revision() == revision)
+        #expect(try await store.records() == [record])
+        #expect(try await store.players(from: 0, limit: 5).map(\.recordIDs) == [[record.id]])
+        let changed = ScoreRecord(id: record.id, name: "Colin", points: 7, uploadedAt: record.uploadedAt)
+        await #expect(throws: PostgresStoreError.conflictingRecord(id: record.id.uuidString)) {
+            try await store.keep(changed)
+        }
+        let batch = try await store.keep(batch: [
+            record, changed,
+            ScoreRecord(
+                id: UUID(), name: "colin", points: 1, uploadedAt: record.uploadedAt),
+        ])
+        #expect(batch.added == 1 && batch.alreadyKept == 1 && batch.conflicts == [record.id])
+        #expect(try await store.playerCount() == 1)
+    }
+
+    @Test("many clients uploading at once lose nothing, double nothing, and keep one player per name")
+    func concurrentUploads() async throws {
+        let clients = (0..<8).map { _ in store() }
+        try await clients[0].open()
+        let uploaded = try await withThrowingTaskGroup(of: [ScoreRecord].self) { group in
+            for (index, client) in clients.enumerated() {
+                group.addTask {
+                    var kept: [ScoreRecord] = []
+                    for round in 0..<40 {
+                        // Names shared by every client, so that they race to make the same player.
+                        kept.append(
+                            try await client.upload(name: "Player \(round % 13)", points: Double(index)))
+                    }
+                    return kept
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let records = try await clients[3].records()
+        #expect(records.count == 8 * 40)
+        #expect(Set(records.map(\.id)) == Set(uploaded.map(\.id)))
+        let expected = Player.roster(from: records)
+        #expect(try await clients[5].playerCount() == 13)
+        #expect(try await clients[5].players(from: 0, limit: 20) == expected)
+    }
+
+    /// Waits (polling the server, no timer) until the client named `name` waits for a lock,
+    /// then ends its connection from the server's side.
+    func dropWhenWaiting(_ name: String, on connection: PostgresConnection) async throws {
+        var waiting = false
+        var polls = 0
+        while !waiting {
+            polls += 1
+            try #require(polls < 20_000, "the client never waited for the lock")
+            for try await _ in try await connection.query(
+                """
+                SELECT pid FROM pg_stat_activity
+                WHERE application_name = \(name) AND wait_event_type = 'Lock'
+                """, logger: Logger(label: "spec")
+            ).decode(Int32.self) { waiting = true }
+        }
+        try await connection.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(name)",
+            logger: Logger(label: "spec"))
+    }
+
+    @Test("a connection the server drops fails that operation; the next connects again and loses nothing")
+    func droppedConnection() async throws {
+        let name = "spec-drop-\(UUID())"
+        let store = store(name: name)
+        let colin = try await store.upload(name: "Colin", points: 1)
+        let schema = schema
+        try await withAdmin { connection in
+            // Another program holds the write lock, so the deletion is under way when the
+            // connection is dropped.
+            try await connection.query("BEGIN", logger: Logger(label: "spec"))
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT revision FROM \(schema).meta FOR UPDATE"),
+                logger: Logger(label: "spec"))
+            let deletion = Task { try await store.deletePlayer(named: "Colin") }
+            try await dropWhenWaiting(name, on: connection)
+            await #expect(throws: PostgresStoreError.connectionLost(endpoint: location.endpoint)) {
+                _ = try await deletion.value
+            }
+            try await connection.query("COMMIT", logger: Logger(label: "spec"))
+        }
+        #expect(try await store.records() == [colin])
+        let ann = try await store.upload(name: "Ann", points: 2)
+        #expect(try await store.records() == [colin, ann])
+    }
+
+    @Test("an upload whose connection drops is sent again on a new one and kept once")
+    func uploadRetried() async throws {
+        let name = "spec-retry-\(UUID())"
+        let store = store(name: name)
+        try await store.open()
+        let schema = schema
+        let bob = try await withAdmin { connection in
+            try await connection.query("BEGIN", logger: Logger(label: "spec"))
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT revision FROM \(schema).meta FOR UPDATE"),
+                logger: Logger(label: "spec"))
+            async let upload = store.upload(name: "Bob", points: 3)
+            try await dropWhenWaiting(name, on: connection)
+            try await connection.query("COMMIT", logger: Logger(label: "spec"))
+            return try await upload
+        }
+        #expect(try await store.records() == [bob])
+    }
+
+    @Test("a statement that waits longer than the statement timeout fails; nothing is changed")
+    func statementTimeout() async throws {
+        // The league is made, and the short timeout set, before anything waits: on a busy machine
+        // making the tables alone may take longer than 300 ms.
+        let store = store()
+        let colin = try await store.upload(name: "Colin", points: 1)
+        let hurried = self.store(timeout: .milliseconds(300))
+        try await hurried.open()
+        let schema = schema
+        try await withAdmin { connection in
+            // Another program holds the league's write lock for longer than the timeout.
+            try await connection.query("BEGIN", logger: Logger(label: "spec"))
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SELECT revision FROM \(schema).meta FOR UPDATE"),
+                logger: Logger(label: "spec"))
+            await #expect(throws: PostgresStoreError.timedOut(endpoint: location.endpoint, milliseconds: 300))
+            {
+                try await hurried.upload(name: "Ann", points: 2)
+            }
+            try await connection.query("COMMIT", logger: Logger(label: "spec"))
+        }
+        #expect(try await store.records() == [colin])
+        #expect(try await store.upload(name: "Ann", points: 2).name == "Ann")
+    }
+}
