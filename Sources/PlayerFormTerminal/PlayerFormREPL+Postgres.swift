@@ -49,6 +49,6 @@ extension PlayerFormREPL {
     }
 
     private static func reportError(_ line: String) {
-        FileHandle.standardError.write(Data(("playerform: " + TerminalText.escaped(line) + "\n").utf8))
+        FileHandle.standardError.write(Data(("error: " + TerminalText.escaped(line) + "\n").utf8))
     }
 }

@@ -62,11 +62,13 @@ enum LeagueTransfer {
                     }
                 }
                 try await flush()
-                for problem in problems { PlayerFormCommand.Import.report(problem) }
-                var line = "\(file): \(added) records added, \(kept) already kept"
+                // Each problem starts with the file and line it concerns.
+                for problem in problems { PlayerFormCommand.Import.report(problem, label: "") }
+                var line =
+                    "\(file): \(added) \(added == 1 ? "record" : "records") added, \(kept) already kept"
                 if removed > 0 { line += ", \(removed) deleted" }
                 if !problems.isEmpty { line += ", \(problems.count) not imported" }
-                PlayerFormCommand.Import.report(line)
+                PlayerFormCommand.Import.report(line, label: "note: ")
                 if !problems.isEmpty { status = max(status, 65) }
             } catch let error as PostgresStoreError {
                 PlayerFormCommand.Import.report(error.description)

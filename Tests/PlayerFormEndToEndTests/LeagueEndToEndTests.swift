@@ -45,7 +45,7 @@ struct LeagueEndToEndTests {
             #expect(run.status == 69)
             #expect(
                 run.errorLines == [
-                    "playerform: cannot reach the PostgreSQL server at 127.0.0.1:1: connection refused"
+                    "error: cannot reach the PostgreSQL server at 127.0.0.1:1: connection refused"
                 ])
             #expect(
                 !String(decoding: run.standardOutput + run.standardError, as: UTF8.self).contains("s3cret"))
@@ -131,9 +131,9 @@ struct LeagueEndToEndTests {
         try BuiltBinary.run(database + ["export"]).standardOutput.write(to: URL(fileURLWithPath: exported))
         let first = try BuiltBinary.run(["--store", league, "import", exported])
         #expect(first.status == 0)
-        #expect(first.errorLines == ["playerform: \(exported): 3 records added, 0 already kept"])
+        #expect(first.errorLines == ["note: \(exported): 3 records added, 0 already kept"])
         let again = try BuiltBinary.run(["--store", league, "import", exported])
-        #expect(again.errorLines == ["playerform: \(exported): 0 records added, 3 already kept"])
+        #expect(again.errorLines == ["note: \(exported): 0 records added, 3 already kept"])
         for format in ["jsonl", "csv"] {
             let fromLeague = try BuiltBinary.run(["--store", league, "export", "--format", format])
             let fromDatabase = try BuiltBinary.run(database + ["export", "--format", format])
