@@ -42,7 +42,7 @@ public struct RulesInForce: Sendable, Equatable {
             "point updates: at most \(rules.maxPointUpdates) (\(pointUpdatesLeft) left)",
             "uploads: at most \(rules.maxUploads) (\(uploadsLeft) left)",
             "forbidden names: " + forbiddenNamesText()
-                + " (compared ignoring case, surrounding spaces and compatibility forms)",
+                + " (compared ignoring case, surrounding spaces, compatibility forms and invisible characters)",
             "from: " + (origin == "defaults" ? "defaults" : TerminalText.escaped(origin)),
         ]
     }

@@ -114,7 +114,7 @@ struct ScriptHabitsTests {
             run.outputLines.suffix(8) == [
                 "step: 1", "min: 0", "max: 10000", "point updates: at most 10 (7 left)",
                 "uploads: at most 5 (5 left)",
-                #"forbidden names: "dag nabbit", "darn", "poop" (compared ignoring case, surrounding spaces and compatibility forms)"#,
+                #"forbidden names: "dag nabbit", "darn", "poop" (compared ignoring case, surrounding spaces, compatibility forms and invisible characters)"#,
                 "from: defaults",
                 #"{"step":1,"min":0,"max":10000,"maxPointUpdates":10,"pointUpdatesRemaining":7,"maxUploads":5,"uploadsRemaining":5,"forbiddenNames":["dag nabbit","darn","poop"],"source":"defaults"}"#,
             ])
