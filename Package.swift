@@ -1,14 +1,21 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
     name: "PlayerForm",
     products: [
-        .library(name: "PlayerForm", targets: ["ReactiveCore", "PlayerForm"]),
+        .library(name: "ReactiveCore", targets: ["ReactiveCore"]),
+        .library(name: "ReactiveTable", targets: ["ReactiveTable"]),
+        .library(name: "PlayerFormRules", targets: ["PlayerFormRules"]),
+        .library(name: "PlayerFormScores", targets: ["PlayerFormScores"]),
+        .library(name: "PlayerForm", targets: ["PlayerForm"]),
         .library(name: "PlayerFormStore", targets: ["PlayerFormStore"]),
+        .library(name: "PlayerFormSQLite", targets: ["PlayerFormSQLite"]),
+        .library(name: "PlayerFormPostgres", targets: ["PlayerFormPostgres"]),
+        .library(name: "PlayerFormTerminal", targets: ["PlayerFormTerminal"]),
         .library(name: "ReactiveCoreTesting", targets: ["ReactiveCoreTesting"]),
         .library(name: "PlayerFormTesting", targets: ["PlayerFormTesting"]),
-        .library(name: "PlayerFormTerminal", targets: ["PlayerFormTerminal"]),
+        .library(name: "PlayerFormTerminalTesting", targets: ["PlayerFormTerminalTesting"]),
         .executable(name: "playerform", targets: ["playerform"]),
     ],
     dependencies: [
@@ -30,15 +37,25 @@ let package = Package(
         .target(name: "ReactiveCore"),
         // The strict JSON reader (RFC 8259, on bytes) shared by the record files and the rules file.
         .target(name: "PlayerFormJSON"),
-        // Player rules and their JSON rules file, the player view model and the score store protocol.
-        .target(name: "PlayerForm", dependencies: ["ReactiveCore", "PlayerFormJSON", "PlayerFormText"]),
+        // Binding lists of row view models to tables: change sets, row templates, windows. Knows
+        // nothing of players.
+        .target(name: "ReactiveTable", dependencies: ["ReactiveCore"]),
+        // The player rules (names, points, forbidden names, the stepper) and their JSON rules file.
+        // No reactive code.
+        .target(name: "PlayerFormRules", dependencies: ["PlayerFormJSON", "PlayerFormText"]),
+        // The score store protocol, score records and players, and the store in memory.
+        .target(name: "PlayerFormScores", dependencies: ["PlayerFormRules"]),
+        // The view models: the player form, the roster and its rows.
+        .target(
+            name: "PlayerForm",
+            dependencies: ["ReactiveCore", "ReactiveTable", "PlayerFormRules", "PlayerFormScores"]),
         // The score store on disk: an append-only JSON Lines file shared by several processes.
-        .target(name: "PlayerFormStore", dependencies: ["PlayerForm"]),
+        .target(name: "PlayerFormStore", dependencies: ["PlayerFormScores"]),
         // The score store in a SQLite database (through GRDB): the executable's default.
         .target(
             name: "PlayerFormSQLite",
             dependencies: [
-                "PlayerForm", "PlayerFormStore", "PlayerFormText",
+                "PlayerFormScores", "PlayerFormStore", "PlayerFormText",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
@@ -46,14 +63,15 @@ let package = Package(
         .target(
             name: "PlayerFormPostgres",
             dependencies: [
-                "PlayerForm", "PlayerFormText",
+                "PlayerFormScores", "PlayerFormText",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         // Escaping of user text for terminals, and JSON string literals: one rule for every front end.
         .target(name: "PlayerFormText"),
         // Streaming readers of player record files (JSON Lines, CSV) and the batch validator that
-        // checks each record with PlayerRules.
-        .target(name: "PlayerFormRecords", dependencies: ["PlayerForm", "PlayerFormJSON", "PlayerFormText"]),
+        // checks each record with PlayerRules. No reactive code, nothing of the command line.
+        .target(
+            name: "PlayerFormRecords", dependencies: ["PlayerFormRules", "PlayerFormJSON", "PlayerFormText"]),
         // The exhaustive view model tester: specs of any view model built on the reactive core.
         .target(
             name: "ReactiveCoreTesting",
@@ -62,7 +80,7 @@ let package = Package(
         .target(
             name: "PlayerFormTesting",
             dependencies: [
-                "ReactiveCore", "ReactiveCoreTesting", "PlayerForm",
+                "ReactiveCore", "ReactiveCoreTesting", "PlayerForm", "PlayerFormRules", "PlayerFormScores",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
             ]),
         // GNU readline (GPL-3) and its history library, from the system (apt: libreadline-dev).
@@ -72,20 +90,24 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         // The terminal view of the player form and the roster: the REPL, its commands, rendering,
-        // line readers, and the score database it opens by default.
+        // line readers and the text row template. Opens no store: it is given one (PlayerFormStore
+        // only for the time format of score files, which `export` writes).
         .target(
             name: "PlayerFormTerminal",
             dependencies: [
-                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormPostgres", "PlayerFormText",
-                "ReactiveCore", "CReadline",
+                "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormStore", "PlayerFormText",
+                "ReactiveCore", "ReactiveTable", "CReadline",
             ]),
         // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
         .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
-        // The thin executable: parses arguments and connects the layers.
+        // The executable and composition root: parses arguments, opens the store, starts the REPL
+        // or the validator, and owns exit statuses, signals and standard output.
         .executableTarget(
             name: "playerform",
             dependencies: [
                 "PlayerForm",
+                "PlayerFormRules",
+                "PlayerFormScores",
                 "PlayerFormRecords",
                 "PlayerFormPostgres",
                 "PlayerFormSQLite",
@@ -97,12 +119,15 @@ let package = Package(
         ),
         .executableTarget(
             name: "HeadlessPlayer",
-            dependencies: ["PlayerForm", "ReactiveCore"],
+            dependencies: ["PlayerForm", "PlayerFormRules", "PlayerFormScores", "ReactiveCore"],
             path: "Examples/HeadlessPlayer"
         ),
         .executableTarget(
             name: "HeadlessRoster",
-            dependencies: ["PlayerForm", "PlayerFormSQLite", "ReactiveCore"],
+            dependencies: [
+                "PlayerForm", "PlayerFormScores", "PlayerFormSQLite", "PlayerFormTerminal", "ReactiveCore",
+                "ReactiveTable",
+            ],
             path: "Examples/HeadlessRoster"
         ),
         // A user's own view model (a login form) and its specs written with the tester.
@@ -116,21 +141,32 @@ let package = Package(
         .executableTarget(
             name: "ScoreStoreProbe",
             dependencies: [
-                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite",
+                "PlayerFormScores", "PlayerFormStore", "PlayerFormSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
         .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
         .testTarget(name: "ReactiveCoreTestingTests", dependencies: ["ReactiveCore", "ReactiveCoreTesting"]),
         .testTarget(
+            name: "ReactiveTableTests",
+            dependencies: ["ReactiveTable", .product(name: "PropertyBased", package: "swift-property-based")]),
+        .testTarget(
+            name: "PlayerFormRulesTests",
+            dependencies: [
+                "PlayerFormRules", "PlayerFormText",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
+        .testTarget(name: "PlayerFormScoresTests", dependencies: ["PlayerFormScores"]),
+        .testTarget(
             name: "PlayerFormRecordsTests",
             dependencies: [
-                "PlayerFormRecords", "PlayerFormText", "PlayerForm", "playerform",
+                "PlayerFormRecords", "PlayerFormRules",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(
             name: "PlayerFormTests",
             dependencies: [
-                "PlayerForm", "ReactiveCore", "PlayerFormTesting", "ReactiveCoreTesting", "PlayerFormText",
+                "PlayerForm", "PlayerFormRules", "PlayerFormScores", "ReactiveCore", "ReactiveTable",
+                "PlayerFormTesting", "ReactiveCoreTesting", "PlayerFormText",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
@@ -138,7 +174,7 @@ let package = Package(
         .testTarget(
             name: "PlayerFormStoreTests",
             dependencies: [
-                "PlayerForm", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormPostgres",
+                "PlayerForm", "PlayerFormScores", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormPostgres",
                 "PlayerFormTesting",
                 "ReactiveCore", "ScoreStoreProbe", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -148,11 +184,15 @@ let package = Package(
             name: "PlayerFormTerminalTests",
             dependencies: [
                 "PlayerFormTerminal", "PlayerFormTerminalTesting", "PlayerFormText", "PlayerForm",
-                "ReactiveCore",
-                "PlayerFormTesting",
+                "PlayerFormRules", "PlayerFormScores", "ReactiveCore", "ReactiveTable", "PlayerFormTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // The executable's own parts (the validate run, its progress line, exit statuses) and
+        // `playerform validate` run end to end.
+        .testTarget(
+            name: "playerformTests",
+            dependencies: ["playerform", "PlayerFormRecords", "PlayerFormRules"]),
         // Runs the built `playerform` binary: scripted mode, and interactive mode under tmux.
         .testTarget(
             name: "PlayerFormEndToEndTests", dependencies: ["playerform", "PlayerFormTerminalTesting"]),

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // Benchmarks live in their own package so that the main build stays light.
 import PackageDescription
 
@@ -14,6 +14,9 @@ let package = Package(
             name: "PipelineBenchmark",
             dependencies: [
                 .product(name: "PlayerForm", package: "PlayerForm"),
+                .product(name: "PlayerFormRules", package: "PlayerForm"),
+                .product(name: "PlayerFormScores", package: "PlayerForm"),
+                .product(name: "ReactiveCore", package: "PlayerForm"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
@@ -21,7 +24,11 @@ let package = Package(
             name: "RosterBenchmark",
             dependencies: [
                 .product(name: "PlayerForm", package: "PlayerForm"),
+                .product(name: "PlayerFormScores", package: "PlayerForm"),
                 .product(name: "PlayerFormStore", package: "PlayerForm"),
+                .product(name: "PlayerFormTerminal", package: "PlayerForm"),
+                .product(name: "ReactiveCore", package: "PlayerForm"),
+                .product(name: "ReactiveTable", package: "PlayerForm"),
             ]
         ),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFormRecords
 
 /// libFuzzer entry point for the record readers. The first byte chooses the format (JSON Lines,
 /// CSV or detection) and how many bytes each read hands over, so line and field boundaries fall

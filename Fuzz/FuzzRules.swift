@@ -1,5 +1,5 @@
 import Foundation
-import PlayerForm
+import PlayerFormRules
 import PlayerFormText
 
 /// libFuzzer entry point for the rules-file reader, `PlayerRules(configuration:path:)`.

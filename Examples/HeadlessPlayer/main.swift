@@ -1,6 +1,7 @@
 // Drives the player view model with no user interface and prints every event it observes:
 // the same bindings a view would make, written as print statements.
 import PlayerForm
+import PlayerFormScores
 import ReactiveCore
 
 let form = PlayerViewModel(store: InMemoryScoreStore())

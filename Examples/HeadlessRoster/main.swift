@@ -6,7 +6,9 @@
 import Foundation
 import PlayerForm
 import PlayerFormSQLite
+import PlayerFormTerminal
 import ReactiveCore
+import ReactiveTable
 
 let path =
     CommandLine.arguments.dropFirst().first

@@ -1,3 +1,5 @@
+import PlayerFormRules
+import PlayerFormScores
 import ReactiveCore
 
 /// The player form's view model: every rule of the form, and the state a view binds to.

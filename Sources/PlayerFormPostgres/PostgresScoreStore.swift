@@ -1,5 +1,6 @@
 import Foundation
-import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
 import PostgresNIO
 
 /// The score store on a PostgreSQL server: one league shared by scorekeepers on many machines.

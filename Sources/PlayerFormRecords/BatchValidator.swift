@@ -1,4 +1,4 @@
-import PlayerForm
+import PlayerFormRules
 
 /// Counts of the records read so far.
 public struct ValidationTally: Equatable, Sendable {

@@ -1,4 +1,4 @@
-import PlayerForm
+import PlayerFormRules
 
 /// One invalid or malformed record: where it is, its name when it could be read, and every reason.
 public struct Finding: Equatable, Sendable {

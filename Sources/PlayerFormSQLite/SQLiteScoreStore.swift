@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
 import PlayerFormStore
 
 /// The score store in a SQLite database, shared safely by several processes.

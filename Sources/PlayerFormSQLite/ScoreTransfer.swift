@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import PlayerForm
+import PlayerFormScores
 import PlayerFormStore
 import PlayerFormText
 

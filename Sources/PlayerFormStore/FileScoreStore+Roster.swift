@@ -1,5 +1,4 @@
 import Foundation
-import PlayerForm
 
 #if canImport(Glibc)
     import Glibc

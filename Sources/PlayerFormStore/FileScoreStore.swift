@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PlayerForm
+import PlayerFormScores
 
 /// A score store in an append-only JSON Lines file, safe for several processes at once.
 ///

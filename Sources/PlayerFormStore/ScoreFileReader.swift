@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PlayerForm
+import PlayerFormScores
 
 /// Reads a file of score records a line at a time, in O(1) memory: the JSON Lines score file of
 /// earlier versions (records and tombstones), and the JSON Lines or CSV that

@@ -1,5 +1,5 @@
 import Foundation
-import PlayerForm
+import PlayerFormScores
 
 /// Record identifiers as text.
 public enum RecordID {

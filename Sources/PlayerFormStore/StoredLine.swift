@@ -1,5 +1,5 @@
 import Foundation
-import PlayerForm
+import PlayerFormScores
 
 /// One line of the score file: a kept upload, or a tombstone that deletes earlier uploads.
 ///

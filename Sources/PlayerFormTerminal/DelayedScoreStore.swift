@@ -1,5 +1,5 @@
 import Foundation
-import PlayerForm
+import PlayerFormScores
 
 /// A score store that takes a while to answer, as the sample's upload did (it slept one second),
 /// so that a person sees "uploading..." and can cancel with Ctrl-C.

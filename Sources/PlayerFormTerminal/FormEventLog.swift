@@ -1,4 +1,5 @@
 import PlayerForm
+import PlayerFormRules
 import ReactiveCore
 
 /// The REPL's bindings to the view model's outputs.

@@ -1,4 +1,5 @@
 import PlayerForm
+import PlayerFormRules
 import PlayerFormText
 
 /// Turns the view model's outputs into text: event lines, the whole screen, JSON and the prompt.

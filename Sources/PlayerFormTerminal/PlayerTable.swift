@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import PlayerForm
 import PlayerFormText
 
 /// The roster drawn as a table, a page at a time, and as CSV.

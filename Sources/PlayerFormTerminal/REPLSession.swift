@@ -1,6 +1,8 @@
 import PlayerForm
+import PlayerFormRules
 import PlayerFormText
 import ReactiveCore
+import ReactiveTable
 
 /// A REPL session: reads commands, gives them to the view models, and shows what they say. It
 /// holds no rules: every refusal and every shown value comes from ``PlayerViewModel`` or

@@ -1,8 +1,10 @@
 import Foundation
 import PlayerForm
+import PlayerFormRules
 import PlayerFormStore
 import PlayerFormText
 import ReactiveCore
+import ReactiveTable
 import Synchronization
 
 /// The REPL's view of the roster: a page of players bound to a table of lines, whose changes are

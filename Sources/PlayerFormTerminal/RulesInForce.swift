@@ -1,4 +1,5 @@
 import PlayerForm
+import PlayerFormRules
 import PlayerFormText
 
 /// The rules a session runs under, read from the form's view model, with what is left of its

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerForm
+import PlayerFormScores
 import ReactiveCore
 
 /// A score store whose uploads wait until the spec lets them finish, so a spec can look at the

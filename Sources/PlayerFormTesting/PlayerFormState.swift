@@ -1,4 +1,5 @@
 import PlayerForm
+import PlayerFormRules
 import ReactiveCore
 import ReactiveCoreTesting
 

@@ -1,5 +1,5 @@
 import CustomDump
-import PlayerForm
+import PlayerFormRules
 
 /// In a tester's diff a validation issue shows as the case it is (`.emptyName`), not as its message:
 /// a dump shows a case without values by its description, which here is the sentence for the user.

@@ -29,7 +29,6 @@
 import Foundation
 import GRDB
 import Glibc
-import PlayerForm
 import PlayerFormSQLite
 import PlayerFormStore
 import Synchronization

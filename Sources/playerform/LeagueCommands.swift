@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
-import PlayerForm
 import PlayerFormPostgres
 import PlayerFormSQLite
+import PlayerFormScores
 import PlayerFormStore
 import PlayerFormTerminal
 import PlayerFormText

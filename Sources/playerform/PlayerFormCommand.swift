@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PlayerForm
+import PlayerFormRules
 import PlayerFormTerminal
 import PlayerFormText
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import PlayerForm
+import PlayerFormRules
 
 /// `--config FILE`: the rules file. One option and one way of reading it, for the form session
 /// and for `validate` alike.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import PlayerForm
 import PlayerFormRecords
 
 extension PlayerFormCommand {

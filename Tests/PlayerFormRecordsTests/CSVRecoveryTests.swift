@@ -1,4 +1,3 @@
-import PlayerForm
 import PlayerFormRecords
 import PropertyBased
 import Testing

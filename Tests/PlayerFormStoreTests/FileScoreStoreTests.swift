@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import PlayerForm
+import PlayerFormScores
 import PlayerFormStore
 import Testing
 

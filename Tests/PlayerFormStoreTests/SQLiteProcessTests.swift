@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import Glibc
-import PlayerForm
 import PlayerFormSQLite
+import PlayerFormScores
 import Testing
 
 /// The score database used by several real processes at once, killed, and on a full disk.

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Glibc
-import PlayerForm
+import PlayerFormScores
 import PlayerFormStore
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
-import PlayerForm
 import PlayerFormPostgres
 import PlayerFormSQLite
+import PlayerFormScores
 import PlayerFormStore
 import Synchronization
 import Testing

@@ -1,5 +1,4 @@
 import Foundation
-import PlayerForm
 import PlayerFormStore
 import Testing
 

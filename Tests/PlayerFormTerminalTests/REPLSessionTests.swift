@@ -1,4 +1,6 @@
 import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
 import PlayerFormTerminalTesting
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import PlayerForm
+import PlayerFormScores
 import PlayerFormTerminalTesting
 import Synchronization
 import Testing
@@ -79,7 +79,7 @@ struct RosterPagingTests {
     func session(_ store: any ScoreStore, reader: any LineReader, idleTicks: AsyncStream<Void>? = nil)
         -> REPLSession
     {
-        let (form, roster) = PlayerFormREPL.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let ticks = idleTicks.map { ticks in { @Sendable in ticks } }
         return REPLSession(
             form: form, roster: roster, reader: reader, output: output, pageSize: 40, idleTicks: ticks)
@@ -187,7 +187,7 @@ struct RosterPagingTests {
         await waiting.next()
 
         let other = CapturedOutput()
-        let (form, roster) = PlayerFormREPL.viewModels(rules: .defaults, store: shared, uploadDelay: .zero)
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: shared, uploadDelay: .zero)
         let script = "add Zed 9\ndelete 1 --yes\n" + (1...40).map { "add Extra \($0) 1\n" }.joined()
         _ = await REPLSession(
             form: form, roster: roster, reader: ScriptedLineReader(text: script), output: other

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerForm
+import PlayerFormScores
 import PlayerFormTerminalTesting
 import Testing
 
@@ -73,7 +74,7 @@ struct RosterSessionTests {
     func session(
         _ store: any ScoreStore, reader: any LineReader
     ) -> (session: REPLSession, roster: RosterViewModel) {
-        let (form, roster) = PlayerFormREPL.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
         return (REPLSession(form: form, roster: roster, reader: reader, output: output), roster)
     }
 

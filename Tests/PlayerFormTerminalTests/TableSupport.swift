@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFormScores
 import PlayerFormTerminalTesting
 
 @testable import PlayerFormTerminal
@@ -27,4 +28,9 @@ func timeless(_ line: CapturedOutput.Line) -> CapturedOutput.Line {
     case .out(let text): .out(timeless(text))
     case .error(let text): .error(text)
     }
+}
+
+/// A player with one record, uploaded at the start of 1970.
+func makePlayer(_ name: String, _ points: Double) -> Player {
+    Player(name: name, points: points, uploadedAt: Date(timeIntervalSince1970: 0), recordIDs: [UUID()])
 }

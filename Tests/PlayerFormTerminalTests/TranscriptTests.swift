@@ -1,5 +1,5 @@
 import Foundation
-import PlayerForm
+import PlayerFormScores
 import PlayerFormTerminalTesting
 import Testing
 
@@ -29,7 +29,7 @@ struct TranscriptTests {
         let transcript = SessionTranscript(parsing: text)
         let output = CapturedOutput()
         let store = InMemoryScoreStore(now: { Date(timeIntervalSince1970: SessionTranscript.uploadTime) })
-        let (form, roster) = PlayerFormREPL.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let session = REPLSession(
             form: form, roster: roster, reader: ScriptedLineReader(text: transcript.script),
             output: output, bail: transcript.bail)

@@ -1,4 +1,3 @@
-import PlayerForm
 import PlayerFormTesting
 
 /// The whole observable state of a player form; an unexpected change of any field fails a spec.

@@ -1,5 +1,5 @@
 import CustomDump
-import PlayerForm
+import PlayerFormRules
 import PlayerFormTesting
 import Testing
 

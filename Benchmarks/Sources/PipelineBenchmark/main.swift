@@ -4,6 +4,8 @@
 // in interleaved rounds of one run, and allocations per edit are counted in steady state.
 import MallocInterposerSwift
 import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
 import ReactiveCore
 
 #if canImport(Glibc)

@@ -4,13 +4,16 @@
 // into 100,000 rows; and one append to a score file holding 1,000 versus 100,000 records
 // (appending must not depend on the file's size).
 //
-// Written against the public API of PlayerForm and PlayerFormStore. Run it with
+// Written against the public API of PlayerForm, PlayerFormStore and PlayerFormTerminal. Run it with
 // Benchmarks/roster.sh, which builds it in release mode; ROSTER_PLAYERS sets the size of the
 // file and changeset sections, WINDOW_PLAYERS the large in-memory roster.
 import Foundation
 import PlayerForm
+import PlayerFormScores
 import PlayerFormStore
+import PlayerFormTerminal
 import ReactiveCore
+import ReactiveTable
 
 let players = ProcessInfo.processInfo.environment["ROSTER_PLAYERS"].flatMap(Int.init) ?? 100_000
 let windowPlayers = ProcessInfo.processInfo.environment["WINDOW_PLAYERS"].flatMap(Int.init) ?? 1_000_000

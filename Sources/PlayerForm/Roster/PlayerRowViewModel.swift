@@ -1,3 +1,5 @@
+import PlayerFormRules
+import PlayerFormScores
 import ReactiveCore
 
 /// The view model of one row of the roster: a player's continuous state and the title derived

@@ -1,3 +1,5 @@
+import PlayerFormRules
+
 /// What the roster tells the user in an alert. The messages may contain names as typed; escape
 /// them before they reach a terminal.
 public enum RosterAlert: Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,8 @@
 import Foundation
+import PlayerFormRules
+import PlayerFormScores
 import ReactiveCore
+import ReactiveTable
 
 /// The roster's view model: the players kept in a score store, seen through a window of rows,
 /// the selection, and a small form to add a player. The port of SwiftGoal's

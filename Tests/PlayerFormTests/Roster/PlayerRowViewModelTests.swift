@@ -1,5 +1,6 @@
 import Foundation
 import PlayerForm
+import PlayerFormScores
 import PlayerFormTesting
 import ReactiveCore
 import Testing

@@ -1,7 +1,10 @@
 import Foundation
 import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveTable
 import Testing
 
 /// An in-memory store whose operations can be made to fail, and whose reads can report damage.
@@ -383,19 +386,6 @@ struct RosterViewModelTests {
         #expect(selected.values == [[], ["Alice"], ["Alice", "Colin"], ["Colin"]])
     }
 
-    @Test("selecting a row of the roster's table toggles that player's selection")
-    func rowSelection() async throws {
-        let roster = try await refreshedRoster()
-        let table = TableBinding<PlayerRowTemplate>(rows: roster.rows, selection: roster.rowSelected)
-        let lines = Recorder(table.changes.map(\.description))
-        try await table.select(at: 1)
-        #expect(roster.selectedNames.value == ["Alice"])
-        #expect(lines.values == ["~ 2 Alice 50 *"])
-        try await table.select(at: 1)
-        #expect(roster.selectedNames.value == [])
-        #expect(lines.values == ["~ 2 Alice 50 *", "~ 2 Alice 50"])
-    }
-
     @Test("selecting a player that is not in the roster alerts")
     func toggleUnknown() async throws {
         let roster = try await refreshedRoster()
@@ -460,24 +450,6 @@ struct RosterViewModelTests {
         controlled.succeed()
         _ = await third
         #expect(roster.players.value[0].recordIDs.count == 2)
-    }
-
-    @Test("the roster's rows bound to a table print each upload as a line")
-    func tableOfTheRoster() async throws {
-        let roster = try await refreshedRoster()
-        let table = TableBinding<PlayerRowTemplate>(rows: roster.rows)
-        let lines = Recorder(table.changes.map(\.description))
-        #expect(table.lines == ["Colin 100", "Alice 50"])
-
-        roster.newNameEdited("Bob")
-        roster.newPointsEdited(120)
-        try await roster.addTapped()
-        roster.newNameEdited("Colin")
-        roster.newPointsEdited(105)
-        try await roster.addTapped()
-        try await roster.delete.apply("Alice")
-
-        #expect(lines.values == ["+ 3 Bob 120", "~ 1 Colin 105", "- 2 Alice"])
     }
 
     // MARK: The window

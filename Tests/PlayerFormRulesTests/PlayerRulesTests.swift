@@ -1,4 +1,4 @@
-import PlayerForm
+import PlayerFormRules
 import Testing
 
 @Suite("Player rules")

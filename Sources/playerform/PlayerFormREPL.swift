@@ -1,8 +1,11 @@
 import Foundation
 import Glibc
 import PlayerForm
+import PlayerFormRules
 import PlayerFormSQLite
+import PlayerFormScores
 import PlayerFormStore
+import PlayerFormTerminal
 import PlayerFormText
 
 /// Starts the REPL for the executable: picks interactive or scripted mode from standard input,
@@ -120,14 +123,6 @@ public enum PlayerFormREPL {
         return .success(store)
     }
 
-    /// The form and the roster of a session, both on `store`; the form's uploads take `delay`.
-    public static func viewModels(
-        rules: PlayerRules, store: any ScoreStore, uploadDelay delay: Duration
-    ) -> (form: PlayerViewModel, roster: RosterViewModel) {
-        let form = PlayerViewModel(rules: rules, store: DelayedScoreStore(store, delay: delay))
-        return (form, RosterViewModel(store: store, rules: rules))
-    }
-
     /// Rows of `players` that fit the terminal with the title and the prompt, or the default page
     /// when the terminal does not say its size.
     static func terminalPageSize() -> Int {
@@ -179,7 +174,7 @@ public enum PlayerFormREPL {
         case .success(let opened): store = opened
         case .failure(let failure): return failure.exitStatus
         }
-        let (form, roster) = viewModels(rules: options.rules, store: store, uploadDelay: delay)
+        let (form, roster) = REPLSession.viewModels(rules: options.rules, store: store, uploadDelay: delay)
         if !options.scripts.isEmpty {
             let session = REPLSession(
                 form: form, roster: roster, reader: ScriptedLineReader(bytes: []), output: output,

@@ -1,5 +1,5 @@
 import Foundation
-import PlayerForm
+import PlayerFormRules
 import PlayerFormText
 import Testing
 

@@ -1,5 +1,5 @@
 import Foundation
-import PlayerForm
+import PlayerFormRules
 import PropertyBased
 import Testing
 

@@ -1,7 +1,10 @@
 import Foundation
 import PlayerForm
+import PlayerFormRules
+import PlayerFormTerminal
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveTable
 import Testing
 
 @Suite("TableBinding")

@@ -1,7 +1,9 @@
 import Foundation
-import PlayerForm
 import PlayerFormRecords
+import PlayerFormRules
 import Testing
+
+@testable import playerform
 
 /// A temporary folder with files, removed when the spec ends.
 final class Scratch {

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFormRules
 
 /// A player in the roster: a name and the points of that name's latest upload.
 ///

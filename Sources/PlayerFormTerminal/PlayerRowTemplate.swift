@@ -1,4 +1,6 @@
+import PlayerForm
 import ReactiveCore
+import ReactiveTable
 
 /// Renders a roster row as "Colin 100", "Colin 40% 100" while an upload reports progress, and
 /// "Colin 100 *" when the player is selected; its removal reads "Colin".

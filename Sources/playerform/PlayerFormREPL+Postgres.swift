@@ -1,6 +1,6 @@
 import Foundation
-import PlayerForm
 import PlayerFormPostgres
+import PlayerFormScores
 import PlayerFormText
 
 extension PlayerFormREPL {

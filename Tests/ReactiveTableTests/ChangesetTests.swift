@@ -1,5 +1,5 @@
-import PlayerForm
 import PropertyBased
+import ReactiveTable
 import Testing
 
 /// An item with an identity and a content that may change.

@@ -1,4 +1,4 @@
-import PlayerForm
+import PlayerFormRules
 import Testing
 
 @Suite("Points format")

@@ -1,5 +1,5 @@
 import Foundation
-import PlayerForm
+import PlayerFormScores
 import Testing
 
 @Suite("InMemoryScoreStore deletion and reading")

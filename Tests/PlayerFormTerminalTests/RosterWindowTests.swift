@@ -1,7 +1,10 @@
 import Foundation
 import PlayerForm
+import PlayerFormScores
+import PlayerFormTerminal
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveTable
 import Testing
 
 /// A store of a million players, one record each: "Player 0" with 0 points, "Player 1" with 1,

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFormRules
 
 /// A player's score as kept by a store.
 public struct ScoreRecord: Sendable, Equatable, Hashable, Codable {

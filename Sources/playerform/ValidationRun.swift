@@ -1,5 +1,6 @@
 import Glibc
-import PlayerForm
+import PlayerFormRecords
+import PlayerFormRules
 import PlayerFormText
 
 /// One run of `playerform validate`: reads each input in turn, writes findings to `output` and

@@ -1,5 +1,4 @@
 import Foundation
-import PlayerForm
 import PlayerFormRecords
 import Testing
 

@@ -1,7 +1,8 @@
 import Foundation
-import PlayerForm
 import PlayerFormRecords
 import Testing
+
+@testable import playerform
 
 @Suite("Validating inputs: the name rule and the escaping rule")
 struct NameRuleValidationTests {

@@ -1,7 +1,7 @@
 import PropertyBased
 import Testing
 
-@testable import PlayerForm
+@testable import PlayerFormRules
 
 @Suite("Stepper decimals")
 struct StepperDecimalTests {

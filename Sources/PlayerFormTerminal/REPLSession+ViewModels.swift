@@ -1,0 +1,13 @@
+import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
+
+extension REPLSession {
+    /// The form and the roster of a session, both on `store`; the form's uploads take `delay`.
+    public static func viewModels(
+        rules: PlayerRules, store: any ScoreStore, uploadDelay delay: Duration
+    ) -> (form: PlayerViewModel, roster: RosterViewModel) {
+        let form = PlayerViewModel(rules: rules, store: DelayedScoreStore(store, delay: delay))
+        return (form, RosterViewModel(store: store, rules: rules))
+    }
+}
