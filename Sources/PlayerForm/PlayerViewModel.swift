@@ -61,9 +61,10 @@ public final class PlayerViewModel: Sendable {
 
     // MARK: Actions
 
-    /// Uploads the name and points captured when it starts. Enabled only when the form is valid,
-    /// uploads remain and no upload is running. Prefer ``uploadTapped()``, which captures the
-    /// form and says why an upload is refused.
+    /// Uploads the name and points captured when it starts.
+    ///
+    /// Enabled only when the form is valid, uploads remain and no upload is running. Prefer
+    /// ``uploadTapped()``, which captures the form and says why an upload is refused.
     public let upload: Action<UploadRequest, ScoreRecord>
 
     // MARK: Storage
@@ -158,8 +159,9 @@ public final class PlayerViewModel: Sendable {
 
     // MARK: Inputs
 
-    /// The user typed a new name. A forbidden name is announced on ``forbiddenNameEntered`` and
-    /// then replaced by "".
+    /// The user typed a new name.
+    ///
+    /// A forbidden name is announced on ``forbiddenNameEntered`` and then replaced by "".
     /// - Throws: ``PlayerRefusal/locked(uploads:)`` when the form is locked.
     public func nameEdited(_ text: String) throws(PlayerRefusal) {
         try refuseIfLocked()
@@ -188,8 +190,10 @@ public final class PlayerViewModel: Sendable {
         try press(times: times, direction: .down)
     }
 
-    /// The user set the stepper to `value`. As a stepper does, the value is clamped to min...max;
-    /// the outcome says when it was. Infinite values clamp to the nearest bound.
+    /// The user set the stepper to `value`.
+    ///
+    /// As a stepper does, the value is clamped to min...max; the outcome says when it was. Infinite
+    /// values clamp to the nearest bound.
     /// - Throws: ``PlayerRefusal`` when the form is locked, no point updates are left, or the
     ///   value is not a number.
     @discardableResult
@@ -207,17 +211,23 @@ public final class PlayerViewModel: Sendable {
         return StepperOutcome(points: clamped, requested: requested, updatesUsed: 1, refusal: nil)
     }
 
-    /// The user changed the stepper's step. Points do not move.
+    /// The user changed the stepper's step.
+    ///
+    /// Points do not move.
     public func stepChanged(to step: Double) throws(PlayerRefusal) {
         try changeRules { rules throws(RulesError) in try rules.with(step: step) }
     }
 
-    /// The user changed the minimum. Points do not move; the form reports points below it.
+    /// The user changed the minimum.
+    ///
+    /// Points do not move; the form reports points below it.
     public func minChanged(to min: Double) throws(PlayerRefusal) {
         try changeRules { rules throws(RulesError) in try rules.with(min: min) }
     }
 
-    /// The user changed the maximum. Points do not move; the form reports points above it.
+    /// The user changed the maximum.
+    ///
+    /// Points do not move; the form reports points above it.
     public func maxChanged(to max: Double) throws(PlayerRefusal) {
         try changeRules { rules throws(RulesError) in try rules.with(max: max) }
     }
@@ -228,6 +238,7 @@ public final class PlayerViewModel: Sendable {
     }
 
     /// The user asked for the defaults: name, points and rules return to ``configuredRules``.
+    ///
     /// Spent point updates and uploads are not given back, and the reset itself spends none.
     public func resetTapped() throws(PlayerRefusal) {
         try refuseIfLocked()

@@ -23,7 +23,9 @@ struct RecordBatch {
 }
 
 /// Reads and parses records on a thread of its own and hands them over in batches, so reading
-/// and validating overlap on two cores. At most `depth` batches wait, so memory stays bounded.
+/// and validating overlap on two cores.
+///
+/// At most `depth` batches wait, so memory stays bounded.
 final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
     private let reader: RecordReader<Source>
     private let batchSize = 4096

@@ -5,21 +5,37 @@ import ReactiveCoreTesting
 /// Every continuous output of a ``PlayerViewModel`` at one moment: the state a
 /// ``ViewModelTester`` compares after each step of a spec.
 public struct PlayerFormState: Equatable, Sendable {
+    /// The form's `name`.
     public var name: String
+    /// The form's `points`.
     public var points: Double
+    /// The form's `pointsText`.
     public var pointsText: String
+    /// The form's `step`.
     public var step: Double
+    /// The form's `min`.
     public var min: Double
+    /// The form's `max`.
     public var max: Double
+    /// The form's `issues`.
     public var issues: [ValidationIssue]
+    /// The form's `isValid`.
     public var isValid: Bool
+    /// The form's `pointUpdatesRemaining`.
     public var pointUpdatesRemaining: Int
+    /// The form's `uploadsDone`.
     public var uploadsDone: Int
+    /// The form's `uploadsRemaining`.
     public var uploadsRemaining: Int
+    /// The form's `isLocked`.
     public var isLocked: Bool
+    /// The form's `canEditName`.
     public var canEditName: Bool
+    /// The form's `canChangePoints`.
     public var canChangePoints: Bool
+    /// The form's `canUpload`.
     public var canUpload: Bool
+    /// The form's `isUploading`.
     public var isUploading: Bool
 
     /// Reads every output of `form` now.
