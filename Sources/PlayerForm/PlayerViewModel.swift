@@ -2,7 +2,7 @@ import ReactiveCore
 
 /// The player form's view model: every rule of the form, and the state a view binds to.
 ///
-/// Continuous state is a ``Property`` (ask for it at any time), discrete events are a ``Signal``
+/// Continuous state is a `Property` (ask for it at any time), discrete events are a `Signal`
 /// (they happen once). Outputs are read-only; inputs are named after what the user did and return
 /// or throw why they were refused, so that a view can say why without knowing the rules.
 ///

@@ -6,7 +6,7 @@ import PostgresNIO
 ///
 /// - The schema is its own, versioned in `schema_version` and brought up to date on the first
 ///   connection, under `pg_advisory_xact_lock`, so two clients connecting at once migrate once.
-/// - A player is a row of `player`, keyed (unique) by ``PlayerName/comparisonKey(_:)`` computed
+/// - A player is a row of `player`, keyed (unique) by `PlayerName.comparisonKey(_:)` computed
 ///   here, as the SQLite store keys it, with a dense `position` in roster order (order of first
 ///   record). A page is a range of `position`, a name one index lookup, the count the largest
 ///   position: O(log n) or O(rows shown). Dense positions rather than keyset pages, because the

@@ -14,7 +14,7 @@ public struct ValidationTally: Equatable, Sendable {
     public var summary: String { "\(records) \(records == 1 ? "record" : "records"), \(invalid) invalid" }
 }
 
-/// Checks every record of an input with ``PlayerRules/validate(name:points:)``, the rules the form
+/// Checks every record of an input with `PlayerRules.validate(name:points:)`, the rules the form
 /// uses; it applies no rule of its own.
 public struct BatchValidator {
     /// The rules records are checked against.
@@ -60,7 +60,7 @@ public struct BatchValidator {
         }
     }
 
-    /// Like ``validateConcurrently(_:idle:file:tally:report:flush:)`` for JSON Lines, on every
+    /// Like `validateConcurrently(_:idle:file:tally:report:flush:)` for JSON Lines, on every
     /// core: one thread reads `source` in chunks of `chunkSize` bytes that end on a line break, two
     /// threads parse and check chunks at the same time, and this one hands the counts and findings
     /// on in input order.

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// Calls its action when an input has nothing more to give for now; a ``RecordPipeline`` sets the
+/// Calls its action when an input has nothing more to give for now; a `RecordPipeline` sets the
 /// action so that the records read so far are handed over and their findings written out.
 public final class IdleRelay: @unchecked Sendable {
     var action: () -> Void = {}

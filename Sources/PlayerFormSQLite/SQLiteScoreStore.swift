@@ -9,7 +9,7 @@ import PlayerFormStore
 /// - The database is in WAL mode with `synchronous=FULL`: an upload returns only after its
 ///   transaction is committed and synced, so a record reported as kept survives a crash or a
 ///   power cut.
-/// - A player is a row of its own (`player`), keyed by ``PlayerName/comparisonKey(_:)``, with
+/// - A player is a row of its own (`player`), keyed by `PlayerName.comparisonKey(_:)`, with
 ///   the name, points and time of its latest record, its count of uploads and a dense
 ///   `position` in roster order (order of first record). Scores are rows of `score`, each
 ///   referring to its player. So every question of the roster costs O(log n) or O(rows asked

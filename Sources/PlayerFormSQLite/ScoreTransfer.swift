@@ -40,7 +40,7 @@ extension SQLiteScoreStore {
     ///   - path: the score file: JSON Lines of earlier versions, or an export (JSON Lines or CSV).
     ///   - progress: told the number of records read and the fraction of the file read.
     /// - Returns: how many records were imported, and what was skipped.
-    /// - Throws: ``SQLiteStoreError`` or ``StoreError`` when the database or the file fails; the
+    /// - Throws: ``SQLiteStoreError`` or `StoreError` when the database or the file fails; the
     ///   batches before were kept.
     public func importFile(
         at path: String, progress: ((Int, Double?) -> Void)? = nil
@@ -61,7 +61,7 @@ extension SQLiteScoreStore {
     ///   - deleted: the ids of records not to import.
     ///   - progress: told the number of records read, now and then.
     /// - Returns: how many records were imported, and what was skipped.
-    /// - Throws: ``SQLiteStoreError`` or ``StoreError`` when the database or the file fails; the
+    /// - Throws: ``SQLiteStoreError`` or `StoreError` when the database or the file fails; the
     ///   batches before were kept.
     public func importRecords(
         from reader: ScoreFileReader, skipping deleted: Set<UUID> = [], progress: ((Int) -> Void)? = nil

@@ -3,7 +3,7 @@ import PlayerFormText
 
 /// Turns the view model's outputs into text: event lines, the whole screen, JSON and the prompt.
 ///
-/// Every value shown comes from a ``PlayerViewModel`` output; every reason comes from the view
+/// Every value shown comes from a `PlayerViewModel` output; every reason comes from the view
 /// model's own messages. Text from the user is escaped.
 public struct FormRenderer: Sendable {
     /// How to colour the text of results (standard output).

@@ -4,8 +4,8 @@ import ReactiveCore
 
 /// A REPL session: reads commands, gives them to the view models, and shows what they say.
 ///
-/// It holds no rules: every refusal and every shown value comes from ``PlayerViewModel`` or
-/// ``RosterViewModel``.
+/// It holds no rules: every refusal and every shown value comes from `PlayerViewModel` or
+/// `RosterViewModel`.
 ///
 /// With a roster, the session reads the roster's first page once when it starts, without
 /// printing it (`players` draws it); from then on every change of the rows in view is printed as

@@ -2,8 +2,8 @@ import PlayerForm
 import ReactiveCore
 import ReactiveCoreTesting
 
-/// Every continuous output of a ``PlayerViewModel`` at one moment: the state a
-/// ``ViewModelTester`` compares after each step of a spec.
+/// Every continuous output of a `PlayerViewModel` at one moment: the state a
+/// `ViewModelTester` compares after each step of a spec.
 public struct PlayerFormState: Equatable, Sendable {
     /// The form's `name`.
     public var name: String
@@ -95,8 +95,8 @@ public struct PlayerFormState: Equatable, Sendable {
 public typealias PlayerFormTester = ViewModelTester<PlayerViewModel, PlayerFormState>
 
 extension ViewModelTester where Model == PlayerViewModel, State == PlayerFormState {
-    /// Starts watching `form`: its ``PlayerFormState``, ``PlayerViewModel/forbiddenNameEntered``,
-    /// ``PlayerViewModel/messages``, and the signals of `alsoWatching` (such as
+    /// Starts watching `form`: its ``PlayerFormState``, `PlayerViewModel.forbiddenNameEntered`,
+    /// `PlayerViewModel.messages`, and the signals of `alsoWatching` (such as
     /// `.signal(\.name.changes)` to receive each value the name passes through).
     public convenience init(
         _ form: PlayerViewModel, exhaustivity: Exhaustivity = .on,

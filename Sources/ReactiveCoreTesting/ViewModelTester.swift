@@ -2,7 +2,7 @@ import CustomDump
 import ReactiveCore
 import Testing
 
-/// An exhaustive tester for a view model built on ``ReactiveCore``: a spec sends inputs, states how
+/// An exhaustive tester for a view model built on `ReactiveCore`: a spec sends inputs, states how
 /// the watched state changed after each one, and receives the discrete events it produced, in
 /// order.
 ///
@@ -23,8 +23,8 @@ import Testing
 /// ```
 ///
 /// Failures are recorded with Swift Testing's `Issue.record` at the source location of the call
-/// that found them; ``finish()`` (or, when a spec forgets it, the tester going away) fails on
-/// events never received and on state changes never stated.
+/// that found them; ``finish(fileID:filePath:line:column:)`` (or, when a spec forgets it, the
+/// tester going away) fails on events never received and on state changes never stated.
 ///
 /// ## Isolation
 /// The tester is not `Sendable`: use it from the task of the spec that made it, on any actor or

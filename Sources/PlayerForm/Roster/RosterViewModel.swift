@@ -291,8 +291,8 @@ public final class RosterViewModel: Sendable {
     }
 
     /// The user tapped add: uploads the name and points typed, captured now.
-    /// - Throws: ``ActionError/disabled`` when the input is not valid or an add is running;
-    ///   ``ActionError/failed(_:)`` when the store fails (the alert says so too).
+    /// - Throws: `ActionError.disabled` when the input is not valid or an add is running;
+    ///   `ActionError.failed(_:)` when the store fails (the alert says so too).
     @discardableResult
     public func addTapped() async throws(ActionError) -> ScoreRecord {
         try await addPlayer.apply(UploadRequest(name: nameStore.value, points: pointsStore.value))

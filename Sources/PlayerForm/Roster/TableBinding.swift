@@ -140,7 +140,7 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
     /// Executes the selection action with the view model of the row at `index` of the whole
     /// list, which must be in view.
     /// - Throws: ``TableBindingError`` when there is no such row, it is not in view, or there is
-    ///   no selection action; the action's ``ActionError`` when it refuses or fails.
+    ///   no selection action; the action's `ActionError` when it refuses or fails.
     public func select(at index: Int) async throws {
         guard let select else { throw TableBindingError.noSelection }
         let found = state.withLock { bound -> Result<Row, TableBindingError> in
