@@ -13,7 +13,7 @@ import Testing
 /// view model's properties. The events are the view model's signals the spec names in `events`.
 ///
 /// ```swift
-/// let tester = ViewModelTester(LoginViewModel(), state: LoginState.init, events: [.signal(\.refused)])
+/// let tester = ViewModelTester(LoginViewModel(), state: LoginState.init, events: [.signal(\.loginRefused)])
 /// tester.send { $0.usernameEdited("ann") } assert: { $0.username = "ann" }
 /// tester.send { $0.passwordEdited("secret") } assert: {
 ///     $0.password = "secret"
@@ -411,7 +411,7 @@ public struct EventStream<Model> {
 
     /// The events of the signal at `keyPath`, named `name` in failures (by default the key path).
     ///
-    /// A spec receives them with `receive(\.refused, "Enter a password")`.
+    /// A spec receives them with `receive(\.loginRefused, "Enter a password")`.
     public static func signal<Value: Sendable>(
         _ keyPath: KeyPath<Model, Signal<Value>>, named name: String? = nil
     ) -> EventStream {
