@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The PostgreSQL wire protocol (async, TLS, unix sockets) for the shared league store.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // `swift package generate-documentation`: builds the DocC catalogs of the library targets.
+        .package(url: "https://github.com/apple/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.

@@ -1,10 +1,11 @@
 import Foundation
 import PlayerFormRecords
 
-/// libFuzzer entry point for the record readers. The first byte chooses the format (JSON Lines,
-/// CSV or detection) and how many bytes each read hands over, so line and field boundaries fall
-/// across reads; the rest is the input. Tiny buffers and line limits reach the growing and
-/// too-long paths with small inputs.
+/// libFuzzer entry point for the record readers.
+///
+/// The first byte chooses the format (JSON Lines, CSV or detection) and how many bytes each read
+/// hands over, so line and field boundaries fall across reads; the rest is the input. Tiny buffers
+/// and line limits reach the growing and too-long paths with small inputs.
 ///
 /// Checks, beyond not crashing or hanging: a record count no larger than the number of lines, and
 /// for JSON Lines, every record the parser accepts is accepted by Foundation's JSONSerialization

@@ -4,7 +4,7 @@ import ReactiveCore
 
 /// The player form's view model: every rule of the form, and the state a view binds to.
 ///
-/// Continuous state is a ``Property`` (ask for it at any time), discrete events are a ``Signal``
+/// Continuous state is a `Property` (ask for it at any time), discrete events are a `Signal`
 /// (they happen once). Outputs are read-only; inputs are named after what the user did and return
 /// or throw why they were refused, so that a view can say why without knowing the rules.
 ///
@@ -63,9 +63,10 @@ public final class PlayerViewModel: Sendable {
 
     // MARK: Actions
 
-    /// Uploads the name and points captured when it starts. Enabled only when the form is valid,
-    /// uploads remain and no upload is running. Prefer ``uploadTapped()``, which captures the
-    /// form and says why an upload is refused.
+    /// Uploads the name and points captured when it starts.
+    ///
+    /// Enabled only when the form is valid, uploads remain and no upload is running. Prefer
+    /// ``uploadTapped()``, which captures the form and says why an upload is refused.
     public let upload: Action<UploadRequest, ScoreRecord>
 
     // MARK: Storage
@@ -160,8 +161,9 @@ public final class PlayerViewModel: Sendable {
 
     // MARK: Inputs
 
-    /// The user typed a new name. A forbidden name is announced on ``forbiddenNameEntered`` and
-    /// then replaced by "".
+    /// The user typed a new name.
+    ///
+    /// A forbidden name is announced on ``forbiddenNameEntered`` and then replaced by "".
     /// - Throws: ``PlayerRefusal/locked(uploads:)`` when the form is locked.
     public func nameEdited(_ text: String) throws(PlayerRefusal) {
         try refuseIfLocked()
@@ -190,8 +192,10 @@ public final class PlayerViewModel: Sendable {
         try press(times: times, direction: .down)
     }
 
-    /// The user set the stepper to `value`. As a stepper does, the value is clamped to min...max;
-    /// the outcome says when it was. Infinite values clamp to the nearest bound.
+    /// The user set the stepper to `value`.
+    ///
+    /// As a stepper does, the value is clamped to min...max; the outcome says when it was. Infinite
+    /// values clamp to the nearest bound.
     /// - Throws: ``PlayerRefusal`` when the form is locked, no point updates are left, or the
     ///   value is not a number.
     @discardableResult
@@ -209,17 +213,23 @@ public final class PlayerViewModel: Sendable {
         return StepperOutcome(points: clamped, requested: requested, updatesUsed: 1, refusal: nil)
     }
 
-    /// The user changed the stepper's step. Points do not move.
+    /// The user changed the stepper's step.
+    ///
+    /// Points do not move.
     public func stepChanged(to step: Double) throws(PlayerRefusal) {
         try changeRules { rules throws(RulesError) in try rules.with(step: step) }
     }
 
-    /// The user changed the minimum. Points do not move; the form reports points below it.
+    /// The user changed the minimum.
+    ///
+    /// Points do not move; the form reports points below it.
     public func minChanged(to min: Double) throws(PlayerRefusal) {
         try changeRules { rules throws(RulesError) in try rules.with(min: min) }
     }
 
-    /// The user changed the maximum. Points do not move; the form reports points above it.
+    /// The user changed the maximum.
+    ///
+    /// Points do not move; the form reports points above it.
     public func maxChanged(to max: Double) throws(PlayerRefusal) {
         try changeRules { rules throws(RulesError) in try rules.with(max: max) }
     }
@@ -230,6 +240,7 @@ public final class PlayerViewModel: Sendable {
     }
 
     /// The user asked for the defaults: name, points and rules return to ``configuredRules``.
+    ///
     /// Spent point updates and uploads are not given back, and the reset itself spends none.
     public func resetTapped() throws(PlayerRefusal) {
         try refuseIfLocked()

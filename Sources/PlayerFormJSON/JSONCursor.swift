@@ -70,9 +70,10 @@ public struct JSONCursor {
     }
 
     /// Scans the string starting at the opening quote under the cursor and leaves the cursor after
-    /// its closing quote. Returns true when the string has no escapes: its content is then exactly
-    /// the bytes between the quotes, and `text` is left alone. Otherwise `text` is replaced by the
-    /// decoded content.
+    /// its closing quote.
+    ///
+    /// Returns true when the string has no escapes: its content is then exactly the bytes between
+    /// the quotes, and `text` is left alone. Otherwise `text` is replaced by the decoded content.
     @inlinable
     public mutating func scanString(into text: inout [UInt8]) throws(JSONSyntaxError) -> Bool {
         let quote = index
@@ -230,8 +231,10 @@ public struct JSONCursor {
         index += count
     }
 
-    /// Skips one value of any kind, checking that it is valid JSON. Arrays and objects are
-    /// followed with an explicit stack, so deep nesting cannot overflow the call stack.
+    /// Skips one value of any kind, checking that it is valid JSON.
+    ///
+    /// Arrays and objects are followed with an explicit stack, so deep nesting cannot overflow the
+    /// call stack.
     @inlinable
     public mutating func skipValue(nesting: inout [UInt8], scratch: inout [UInt8]) throws(JSONSyntaxError) {
         nesting.removeAll(keepingCapacity: true)

@@ -266,7 +266,9 @@ actor Link {
     }
 }
 
-/// The schema's versions. A migration, once released, is never edited; a change is a new one.
+/// The schema's versions.
+///
+/// A migration, once released, is never edited; a change is a new one.
 enum Migrations {
     /// A lock number of this program's own ("PlFm"), held with the schema's hash while migrating,
     /// so that leagues in different schemas do not wait for each other.

@@ -7,7 +7,7 @@ import PostgresNIO
 ///
 /// - The schema is its own, versioned in `schema_version` and brought up to date on the first
 ///   connection, under `pg_advisory_xact_lock`, so two clients connecting at once migrate once.
-/// - A player is a row of `player`, keyed (unique) by ``PlayerName/comparisonKey(_:)`` computed
+/// - A player is a row of `player`, keyed (unique) by `PlayerName.comparisonKey(_:)` computed
 ///   here, as the SQLite store keys it, with a dense `position` in roster order (order of first
 ///   record). A page is a range of `position`, a name one index lookup, the count the largest
 ///   position: O(log n) or O(rows shown). Dense positions rather than keyset pages, because the
@@ -33,7 +33,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// A store on the league at `location`; nothing is connected until ``open()`` or the first
     /// operation.
+    ///
     /// - Parameters:
+    ///   - location: the server, database and user of the league.
     ///   - password: the password, when the server asks for one (see
     ///     ``PostgresLocation/password(environment:)``).
     ///   - schema: the PostgreSQL schema holding the tables, made when missing.
@@ -69,6 +71,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     // MARK: ScoreStore
 
+    /// Keeps a record of `name` and `points` on the server; a record sent again after a lost
+    /// connection is kept once.
     public func upload(name: String, points: Double) async throws -> ScoreRecord {
         guard points.isFinite else { throw PostgresStoreError.notFinite(points: points) }
         let record = ScoreRecord(id: makeID(), name: name, points: points, uploadedAt: Self.rounded(now()))
@@ -172,6 +176,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         return true
     }
 
+    /// Every record kept, oldest first.
     public func records() async throws -> [ScoreRecord] {
         try await link.run { connection in
             var records: [ScoreRecord] = []
@@ -184,6 +189,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// Removes the records with these ids in one transaction; other ids are ignored.
     public func delete(ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
         try await link.write { connection in
@@ -256,6 +262,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             "UPDATE player SET position = position - 1 WHERE position > \(position)", logger: Link.logger)
     }
 
+    /// The number of players: the largest roster position.
     public func playerCount() async throws -> Int {
         try await link.run { connection in
             var count: Int64 = 0
@@ -266,6 +273,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// The players from `offset` in roster order, at most `limit`: a range of positions.
     public func players(from offset: Int, limit: Int) async throws -> [Player] {
         guard limit > 0 else { return [] }
         let start = Int64(max(offset, 0))
@@ -283,6 +291,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// The player whose name has the comparison key of `name`, and its index in the roster: one
+    /// lookup of the key.
     public func player(named name: String) async throws -> (index: Int, player: Player)? {
         let key = PlayerName.comparisonKey(name)
         let found = try await link.run { connection in
@@ -291,6 +301,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         return found.map { (index: $0.index, player: $0.player) }
     }
 
+    /// Removes every record of the player named `name` and moves the players after it up; nil when
+    /// there is no such player.
     public func deletePlayer(named name: String) async throws -> Player? {
         let key = PlayerName.comparisonKey(name)
         return try await link.write { connection in
@@ -304,6 +316,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// The revision every write transaction increments, in any process.
     public func revision() async throws -> UInt64 {
         try await link.run { connection in
             var revision: Int64 = 0

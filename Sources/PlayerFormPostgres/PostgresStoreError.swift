@@ -1,6 +1,7 @@
-/// Why the shared league on PostgreSQL could not be reached, read or written. Every case that
-/// concerns the server names it (``PostgresLocation/endpoint``); none shows a password.
-/// ``exitStatus`` is the status a command ends with because of it.
+/// Why the shared league on PostgreSQL could not be reached, read or written.
+///
+/// Every case that concerns the server names it (``PostgresLocation/endpoint``); none shows a
+/// password. ``exitStatus`` is the status a command ends with because of it.
 public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The `--store` URL is not one this program reads; the URL shown has its password masked.
     case badURL(String, reason: String)
@@ -21,6 +22,7 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
     /// Any other error the server reported, with its SQLSTATE and message.
     case server(endpoint: String, state: String, message: String)
 
+    /// What went wrong, naming the league without its password.
     public var description: String {
         switch self {
         case .badURL(let url, let reason):

@@ -14,7 +14,7 @@ public struct ValidationTally: Equatable, Sendable {
     public var summary: String { "\(records) \(records == 1 ? "record" : "records"), \(invalid) invalid" }
 }
 
-/// Checks every record of an input with ``PlayerRules/validate(name:points:)``, the rules the form
+/// Checks every record of an input with `PlayerRules.validate(name:points:)`, the rules the form
 /// uses; it applies no rule of its own.
 public struct BatchValidator {
     /// The rules records are checked against.
@@ -41,9 +41,10 @@ public struct BatchValidator {
     }
 
     /// Like ``validate(_:file:tally:report:)``, but reads and parses on a second thread while this
-    /// one validates; findings keep the input's order. `idle` must be the relay the reader's source
-    /// calls when the input runs dry: `flush` is then called once the records read so far are
-    /// checked.
+    /// one validates; findings keep the input's order.
+    ///
+    /// `idle` must be the relay the reader's source calls when the input runs dry: `flush` is then
+    /// called once the records read so far are checked.
     public func validateConcurrently<Source>(
         _ reader: RecordReader<Source>, idle: IdleRelay, file: String, tally: inout ValidationTally,
         report: ((Finding) -> Void)?, flush: () -> Void, progress: ((_ records: Int) -> Void)? = nil
@@ -59,12 +60,14 @@ public struct BatchValidator {
         }
     }
 
-    /// Like ``validateConcurrently(_:idle:file:tally:report:flush:)`` for JSON Lines, on every
+    /// Like `validateConcurrently(_:idle:file:tally:report:flush:)` for JSON Lines, on every
     /// core: one thread reads `source` in chunks of `chunkSize` bytes that end on a line break, two
     /// threads parse and check chunks at the same time, and this one hands the counts and findings
-    /// on in input order. The lines, records, findings and ending are those of a ``RecordReader``
-    /// in the `.jsonl` format with the same `maximumLineLength`. `progress`, when given, is told the
-    /// records checked and the bytes of `source` read after each chunk.
+    /// on in input order.
+    ///
+    /// The lines, records, findings and ending are those of a ``RecordReader`` in the `.jsonl`
+    /// format with the same `maximumLineLength`. `progress`, when given, is told the records
+    /// checked and the bytes of `source` read after each chunk.
     public func validateJSONLinesInParallel<Source: ByteSource>(
         _ source: Source, idle: IdleRelay, file: String, tally: inout ValidationTally,
         report: ((Finding) -> Void)?, flush: () -> Void, chunkSize: Int = 1 << 20,

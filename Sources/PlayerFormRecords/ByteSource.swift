@@ -32,6 +32,7 @@ public struct MemorySource: ByteSource {
         self.chunkSize = Swift.max(1, chunkSize)
     }
 
+    /// Copies the next bytes, at most `chunkSize` of them, into `buffer`.
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         guard offset < bytes.count else { return .end }
         let count = Swift.min(buffer.count, chunkSize, bytes.count - offset)
@@ -43,9 +44,10 @@ public struct MemorySource: ByteSource {
     }
 }
 
-/// An open file descriptor, read with read(2). While the input has nothing to give (a pipe or a
-/// terminal), it calls `onIdle` once and then waits in short slices so that an interrupt is noticed
-/// promptly.
+/// An open file descriptor, read with read(2).
+///
+/// While the input has nothing to give (a pipe or a terminal), it calls `onIdle` once and then
+/// waits in short slices so that an interrupt is noticed promptly.
 public struct FileDescriptorSource: ByteSource {
     private let descriptor: Int32
     private let isInterrupted: () -> Bool
@@ -60,6 +62,7 @@ public struct FileDescriptorSource: ByteSource {
         self.onIdle = onIdle
     }
 
+    /// Reads the next bytes of the descriptor into `buffer`.
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         var idleReported = false
         while true {

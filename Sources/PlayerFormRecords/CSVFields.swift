@@ -2,7 +2,9 @@ import Glibc
 
 /// The fields of one CSV record (RFC 4180), read from one or more lines: fields are separated by
 /// commas; a field in double quotes may hold commas, line breaks (read as "\n") and doubled
-/// quotes. A quote inside an unquoted field, or text after a closing quote, is malformed.
+/// quotes.
+///
+/// A quote inside an unquoted field, or text after a closing quote, is malformed.
 ///
 /// Where a record ends is found even when it cannot be read, so that reading goes on at the next
 /// record and not inside this one:
@@ -50,8 +52,10 @@ struct CSVFields {
 
     private enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
 
-    /// Starts a record whose fields may take up to `limit` bytes. Called before the record's first
-    /// line is read, since an over-long first line is scanned (``scan(_:)``) while it is read.
+    /// Starts a record whose fields may take up to `limit` bytes.
+    ///
+    /// Called before the record's first line is read, since an over-long first line is scanned
+    /// (``scan(_:)``) while it is read.
     mutating func begin(limit: Int) {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
@@ -63,8 +67,10 @@ struct CSVFields {
     }
 
     /// Reads the record that starts on `first`, taking more lines from `lines` while a quoted
-    /// field is open. ``begin(limit:)`` was called before `first` was read; when `first` is too
-    /// long, its pieces were given to ``scan(_:)`` as it was read.
+    /// field is open.
+    ///
+    /// ``begin(limit:)`` was called before `first` was read; when `first` is too long, its pieces
+    /// were given to ``scan(_:)`` as it was read.
     mutating func read<Source>(first: Line, from lines: LineReader<Source>) -> Outcome {
         if first.isTooLong { overflowed = true } else { scan(first.bytes) }
         var lastLine = first.number

@@ -4,12 +4,12 @@ import PlayerFormRules
 public struct Finding: Equatable, Sendable {
     /// Why a record is not valid: a rule it breaks, or why it cannot be read.
     public enum Problem: Equatable, Sendable {
-        /// A rule of ``PlayerRules`` that the record breaks.
+        /// A rule of `PlayerRules` that the record breaks.
         case issue(ValidationIssue)
         /// Why the record cannot be read.
         case malformed(String)
 
-        /// The stable code: a ``ValidationIssue/Code`` raw value, or `malformed`.
+        /// The stable code: a `ValidationIssue.Code` raw value, or `malformed`.
         public var code: String {
             switch self {
             case .issue(let issue): issue.code.rawValue

@@ -38,8 +38,10 @@ public final class LineReader<Source: ByteSource> {
     private let startsInput: Bool
 
     /// A reader of `source` that starts with a buffer of `bufferSize` bytes and grows it for long
-    /// lines up to `maximumLineLength`. `startsInput` says whether `source` starts at the start of
-    /// the input, where a byte order mark is not part of the first line.
+    /// lines up to `maximumLineLength`.
+    ///
+    /// `startsInput` says whether `source` starts at the start of the input, where a byte order
+    /// mark is not part of the first line.
     public init(
         source: Source, bufferSize: Int = 1 << 18, maximumLineLength: Int = 8 << 20, startsInput: Bool = true
     ) {

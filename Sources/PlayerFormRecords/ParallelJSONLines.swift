@@ -21,9 +21,10 @@ struct JSONLinesChunkChecker {
         self.maximumLineLength = Swift.max(1, maximumLineLength)
     }
 
-    /// Checks every line of `chunk`; the last line may lack its line break. `startsInput` says
-    /// whether the chunk's first line is the input's first line, whose byte order mark is not part
-    /// of it.
+    /// Checks every line of `chunk`; the last line may lack its line break.
+    ///
+    /// `startsInput` says whether the chunk's first line is the input's first line, whose byte
+    /// order mark is not part of it.
     mutating func check(
         _ chunk: UnsafeBufferPointer<UInt8>, startsInput: Bool, file: String, reporting: Bool
     ) -> ChunkOutcome {
@@ -96,9 +97,10 @@ struct PrefixedSource<Source: ByteSource>: ByteSource {
 
 /// Validates JSON Lines on every core: one thread reads the input into chunks that end on a line
 /// break, two threads parse and check chunks at the same time, and the calling thread hands the
-/// counts and findings on in input order. At most `slotCount` chunks are held, so memory stays
-/// bounded. A line too long for a chunk hands the rest of the input to the one-line-at-a-time
-/// reader, which gives the same answers.
+/// counts and findings on in input order.
+///
+/// At most `slotCount` chunks are held, so memory stays bounded. A line too long for a chunk hands
+/// the rest of the input to the one-line-at-a-time reader, which gives the same answers.
 final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
     private enum State { case free, filling, filled, working, done }
 
@@ -268,6 +270,7 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
     }
 
     /// Adds `count` bytes of the read buffer to the chunk being filled, handing full chunks over.
+    ///
     /// Returns true when the rest of the input has been handed to the one-line-at-a-time reader.
     private func append(_ count: Int) -> Bool {
         var offset = 0
@@ -303,8 +306,10 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
     }
 
     /// Hands the chunk being filled over: up to its last line break, or all of it at the end of
-    /// the input. Lines not yet complete when reading failed or was interrupted are dropped, as
-    /// the one-line-at-a-time reader drops them.
+    /// the input.
+    ///
+    /// Lines not yet complete when reading failed or was interrupted are dropped, as the
+    /// one-line-at-a-time reader drops them.
     private func publish(ending: RecordEvent?, idle: Bool) {
         let slot = slots[filling % slots.count]
         if ending != .end {

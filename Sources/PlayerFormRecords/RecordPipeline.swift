@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 
-/// Calls its action when an input has nothing more to give for now; a ``RecordPipeline`` sets the
+/// Calls its action when an input has nothing more to give for now; a `RecordPipeline` sets the
 /// action so that the records read so far are handed over and their findings written out.
 public final class IdleRelay: @unchecked Sendable {
     var action: () -> Void = {}
@@ -23,7 +23,9 @@ struct RecordBatch {
 }
 
 /// Reads and parses records on a thread of its own and hands them over in batches, so reading
-/// and validating overlap on two cores. At most `depth` batches wait, so memory stays bounded.
+/// and validating overlap on two cores.
+///
+/// At most `depth` batches wait, so memory stays bounded.
 final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
     private let reader: RecordReader<Source>
     private let batchSize = 4096

@@ -28,6 +28,7 @@ public final class RecordReader<Source: ByteSource> {
     private var finished: RecordEvent?
 
     /// A reader of `source` in `format`, or in the format its first line shows when nil.
+    ///
     /// `startsInput` is false when `source` starts at a line inside an input, whose byte order
     /// mark, if any, is part of the line.
     public init(
@@ -189,8 +190,10 @@ public final class RecordReader<Source: ByteSource> {
 /// Turning bytes into text.
 enum UTF8Text {
     /// `bytes` as a String when they are valid UTF-8, else nil: the same answer as
-    /// `String(validating:as:)`, without its generic path. Decoding replaces each invalid sequence,
-    /// so the bytes are valid exactly when the decoded text holds the same bytes.
+    /// `String(validating:as:)`, without its generic path.
+    ///
+    /// Decoding replaces each invalid sequence, so the bytes are valid exactly when the decoded
+    /// text holds the same bytes.
     static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
         var isASCII = true

@@ -31,11 +31,13 @@ public struct ForbiddenNames: Sendable, Equatable {
         storage = Storage(names)
     }
 
+    /// Whether both lists forbid the same names.
     public static func == (lhs: ForbiddenNames, rhs: ForbiddenNames) -> Bool {
         lhs.storage === rhs.storage || lhs.names == rhs.names
     }
 
     /// `name` in compatibility-composed form (NFKC), without surrounding whitespace, lowercased.
+    ///
     /// Default-ignorable code points are kept: names are compared by
     /// ``PlayerName/comparisonKey(_:)``, which removes them first and then normalizes.
     public static func normalize(_ name: String) -> String {
@@ -71,9 +73,10 @@ public struct ForbiddenNames: Sendable, Equatable {
         return normalized.contains(PlayerName.comparisonKey(name))
     }
 
-    /// Whether `candidate` is canonically equivalent to a normalized name. A short list is
-    /// compared one by one: String comparison stops at the first difference, where hashing for
-    /// the set would normalize the whole candidate.
+    /// Whether `candidate` is canonically equivalent to a normalized name.
+    ///
+    /// A short list is compared one by one: String comparison stops at the first difference, where
+    /// hashing for the set would normalize the whole candidate.
     private func containsNormalized(_ candidate: Substring) -> Bool {
         if normalized.count <= 8 { return normalized.contains { $0 == candidate } }
         return normalized.contains(String(candidate))
@@ -95,9 +98,11 @@ public struct ForbiddenNames: Sendable, Equatable {
         }
     }
 
-    /// `text` without whitespace characters at either end. A character is whitespace when its
-    /// first scalar is, so a first scalar that is not whitespace keeps the start; a last byte that
-    /// is ASCII and not whitespace ends a character that is not whitespace, which keeps the end.
+    /// `text` without whitespace characters at either end.
+    ///
+    /// A character is whitespace when its first scalar is, so a first scalar that is not whitespace
+    /// keeps the start; a last byte that is ASCII and not whitespace ends a character that is not
+    /// whitespace, which keeps the end.
     private static func trimmed(_ text: String) -> Substring {
         let solidStart = text.unicodeScalars.first.map { !ScalarFacts.isWhitespace($0) } ?? false
         let solidEnd = text.utf8.last.map { $0 > 0x20 && $0 < 0x80 } ?? false

@@ -24,9 +24,11 @@ public enum PlayerName {
             ? ForbiddenNames.normalize(withoutIgnorables(key)) : key
     }
 
-    /// The key of an ASCII name, nil for any other. ASCII has no default-ignorable code points
-    /// and no compatibility forms, and its whitespace is space and U+0009...U+000D, so the key is
-    /// the name without those at either end, with A-Z lowercased: no Unicode tables are needed.
+    /// The key of an ASCII name, nil for any other.
+    ///
+    /// ASCII has no default-ignorable code points and no compatibility forms, and its whitespace is
+    /// space and U+0009...U+000D, so the key is the name without those at either end, with A-Z
+    /// lowercased: no Unicode tables are needed.
     private static func asciiKey(_ name: String) -> String? {
         var name = name
         // nil: not ASCII; the name itself: already a key.

@@ -1,4 +1,6 @@
-/// Why the player view model refused an input. The message is for the user.
+/// Why the player view model refused an input.
+///
+/// The message is for the user.
 public enum PlayerRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// Every point update allowed has been used.
     case noPointUpdatesLeft(limit: Int)
@@ -21,6 +23,7 @@ public enum PlayerRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// keep the result to ``PlayerRules/stepperDigits`` significant digits.
     case stepNotExact(step: Double, points: Double)
 
+    /// The reason the form refused the input, as a sentence to show.
     public var description: String {
         switch self {
         case .noPointUpdatesLeft(let limit):
@@ -88,6 +91,7 @@ public enum PlayerMessage: Equatable, Sendable, CustomStringConvertible {
     /// An upload was cancelled before it finished.
     case uploadCancelled(name: String)
 
+    /// The message to show, such as `Updated Colin with 100 points`.
     public var description: String {
         switch self {
         case .uploaded(let name, let points):

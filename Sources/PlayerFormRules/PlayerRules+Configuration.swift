@@ -24,7 +24,9 @@ extension PlayerRules {
     /// ```json
     /// {"max": 500, "forbiddenNames": ["darn", "heck"]}
     /// ```
-    /// - Parameter path: names the text in errors.
+    /// - Parameters:
+    ///   - bytes: the text of the rules file, UTF-8.
+    ///   - path: names the text in errors.
     /// - Throws: ``RulesFileError`` (`.rejected`) with the line and column of the problem, what
     ///   was found and what is accepted.
     public init(configuration bytes: some Collection<UInt8>, path: String = "<rules>") throws(RulesFileError)
@@ -41,9 +43,10 @@ extension PlayerRules {
     }
 
     /// Reads rules from the rules file at `path`: a regular file, a pipe, `/dev/stdin`, a FIFO
-    /// or a process substitution such as `<(echo '{"max": 500}')`. At most
-    /// ``maximumConfigurationSize`` bytes are read; a larger input is refused without reading
-    /// the rest.
+    /// or a process substitution such as `<(echo '{"max": 500}')`.
+    ///
+    /// At most ``maximumConfigurationSize`` bytes are read; a larger input is refused without
+    /// reading the rest.
     /// - Throws: ``RulesFileError``: `.unreadable` when the file cannot be opened or read (missing,
     ///   a directory, no permission), `.rejected` when it is empty, too large, or its content is
     ///   not accepted (see ``init(configuration:path:)``).
@@ -52,7 +55,9 @@ extension PlayerRules {
         try self.init(configuration: bytes, path: path)
     }
 
-    /// These rules as a rules file: every key, on one line. Reading it back gives equal rules.
+    /// These rules as a rules file: every key, on one line.
+    ///
+    /// Reading it back gives equal rules.
     ///
     /// ```swift
     /// PlayerRules.defaults.configuration

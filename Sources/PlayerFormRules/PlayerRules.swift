@@ -1,5 +1,7 @@
 /// The rules of the player form: the starting values, the stepper's configuration, the limits and
-/// the forbidden names. A value of this type is always consistent; the initializer checks it.
+/// the forbidden names.
+///
+/// A value of this type is always consistent; the initializer checks it.
 public struct PlayerRules: Sendable, Equatable {
     /// The name the form starts with and resets to.
     public let name: String
@@ -122,9 +124,11 @@ public struct PlayerRules: Sendable, Equatable {
     }
 
     /// Whether `name` has nothing but whitespace and default-ignorable code points (true for the
-    /// empty name): whether its ``PlayerName/comparisonKey(_:)`` is empty. A character is
-    /// whitespace when its first scalar is, and an ASCII scalar after whitespace starts a character
-    /// of its own, so ASCII bytes are answered without breaking the name into characters.
+    /// empty name): whether its ``PlayerName/comparisonKey(_:)`` is empty.
+    ///
+    /// A character is whitespace when its first scalar is, and an ASCII scalar after whitespace
+    /// starts a character of its own, so ASCII bytes are answered without breaking the name into
+    /// characters.
     static func isBlank(_ name: String) -> Bool {
         for byte in name.utf8 {
             if byte >= 0x80 {

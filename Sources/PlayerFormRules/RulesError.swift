@@ -11,6 +11,7 @@ public enum RulesError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A forbidden name is empty or only whitespace.
     case blankForbiddenName(index: Int)
 
+    /// What is wrong with the rules, naming the key.
     public var description: String {
         switch self {
         case .notFinite(let key):

@@ -22,7 +22,9 @@ public struct RulesFileError: Error, Equatable, Sendable, CustomStringConvertibl
     public let line: Int?
     /// The column (from 1, counted in Unicode code points) of the problem, when it has one place.
     public let column: Int?
-    /// What was wrong and what is accepted. Text that came from the file is already escaped.
+    /// What was wrong and what is accepted.
+    ///
+    /// Text that came from the file is already escaped.
     public let message: String
 
     /// An error about `path`, at `line` and `column` when the problem has one place.

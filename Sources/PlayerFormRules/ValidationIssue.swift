@@ -33,8 +33,9 @@ public enum ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The message shown to the user. It may contain the name as typed; escape it before it
-    /// reaches a terminal.
+    /// The message shown to the user.
+    ///
+    /// It may contain the name as typed; escape it before it reaches a terminal.
     public var message: String {
         switch self {
         case .emptyName:
@@ -52,5 +53,6 @@ public enum ValidationIssue: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The message: ``message``.
     public var description: String { message }
 }

@@ -3,6 +3,7 @@ import GRDBSQLite
 
 /// A statement prepared on a connection and driven through SQLite's C interface, for the import's
 /// inner loop, where binding through GRDB's argument arrays costs more than the work itself.
+///
 /// Used only inside the connection's access and finalized when released.
 final class RawStatement {
     private let connection: OpaquePointer

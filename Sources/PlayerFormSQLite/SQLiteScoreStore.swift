@@ -10,7 +10,7 @@ import PlayerFormStore
 /// - The database is in WAL mode with `synchronous=FULL`: an upload returns only after its
 ///   transaction is committed and synced, so a record reported as kept survives a crash or a
 ///   power cut.
-/// - A player is a row of its own (`player`), keyed by ``PlayerName/comparisonKey(_:)``, with
+/// - A player is a row of its own (`player`), keyed by `PlayerName.comparisonKey(_:)`, with
 ///   the name, points and time of its latest record, its count of uploads and a dense
 ///   `position` in roster order (order of first record). Scores are rows of `score`, each
 ///   referring to its player. So every question of the roster costs O(log n) or O(rows asked
@@ -40,7 +40,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     public static let applicationID: Int32 = 0x506C_466D
 
     /// Opens the database at `path`, creating it (and its folders) when missing.
+    ///
     /// - Parameters:
+    ///   - path: the database file.
     ///   - busyTimeout: how long to wait for a database another process keeps locked.
     ///   - waiting: told once per operation that waits for such a lock, with a sentence to show.
     ///   - now: the clock that stamps uploads.
@@ -124,7 +126,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     // MARK: Schema
 
-    /// The versioned schema. A migration, once released, is never edited; a change is a new one.
+    /// The versioned schema.
+    ///
+    /// A migration, once released, is never edited; a change is a new one.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: players and scores") { db in
@@ -182,9 +186,10 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         keyRuleProbes.map(PlayerName.comparisonKey).joined(separator: "\u{1F}")
     }
 
-    /// Makes the player keys follow this program's name rule. When the database's keys were made
-    /// with another version of the rule, the players are made again from the scores, in one
-    /// transaction, O(records) once; otherwise this is one read.
+    /// Makes the player keys follow this program's name rule.
+    ///
+    /// When the database's keys were made with another version of the rule, the players are made
+    /// again from the scores, in one transaction, O(records) once; otherwise this is one read.
     static func followKeyRule(_ db: Database) throws {
         let current = keyRule
         guard try String.fetchOne(db, sql: "SELECT key_rule FROM meta") != current else { return }
@@ -270,6 +275,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     // MARK: ScoreStore
 
+    /// Keeps a record of `name` and `points` in one transaction; returns once it is committed and
+    /// synced.
     public func upload(name: String, points: Double) async throws -> ScoreRecord {
         guard points.isFinite else { throw SQLiteStoreError.notFinite(points: points) }
         let record = ScoreRecord(
@@ -280,6 +287,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// Every record kept, oldest first.
     public func records() async throws -> [ScoreRecord] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT id, name, points, uploaded_at FROM score ORDER BY seq")
@@ -287,19 +295,23 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// Removes the records with these ids in one transaction; other ids are ignored.
     public func delete(ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
         try await write { db in try Self.delete(ids: ids.map(\.uuidString), in: db) }
     }
 
+    /// Every record, with no problems: a database is read whole or not at all.
     public func read() async throws -> ScoreReading {
         ScoreReading(records: try await records())
     }
 
+    /// The number of players: the largest roster position.
     public func playerCount() async throws -> Int {
         try await read { db in try Self.count(db) }
     }
 
+    /// The players from `offset` in roster order, at most `limit`: a range of positions.
     public func players(from offset: Int, limit: Int) async throws -> [Player] {
         guard limit > 0 else { return [] }
         return try await read { db in
@@ -376,6 +388,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// The player whose name has the comparison key of `name`, and its index in the roster: one
+    /// lookup of the key.
     public func player(named name: String) async throws -> (index: Int, player: Player)? {
         let key = PlayerName.comparisonKey(name)
         return try await read { db in
@@ -388,6 +402,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// Removes every record of the player named `name` and moves the players after it up; nil when
+    /// there is no such player.
     public func deletePlayer(named name: String) async throws -> Player? {
         let key = PlayerName.comparisonKey(name)
         return try await write { db in
@@ -402,6 +418,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// The revision every write transaction increments, in any process.
     public func revision() async throws -> UInt64 {
         try await read { db in
             UInt64(bitPattern: try Int64.fetchOne(db, sql: "SELECT revision FROM meta") ?? 0)
@@ -454,8 +471,10 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             nextPosition = Int64(try SQLiteScoreStore.count(db))
         }
 
-        /// Keeps `record`. Returns false when an identical record with its id is already kept (a
-        /// repeated import); throws when a different one is.
+        /// Keeps `record`.
+        ///
+        /// Returns false when an identical record with its id is already kept (a repeated import);
+        /// throws when a different one is.
         func insert(_ record: ScoreRecord) throws -> Bool {
             let id = record.id.uuidString
             let milliseconds = SQLiteScoreStore.milliseconds(record.uploadedAt)

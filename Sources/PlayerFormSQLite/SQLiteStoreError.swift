@@ -1,5 +1,7 @@
-/// Why the score database could not be opened, read or written. Every case names the file and
-/// says what was wrong; ``exitStatus`` is the status a command ends with because of it.
+/// Why the score database could not be opened, read or written.
+///
+/// Every case names the file and says what was wrong; ``exitStatus`` is the status a command ends
+/// with because of it.
 public enum SQLiteStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The path names something that is not a regular file: a folder, a FIFO, a device, a socket.
     case notAFile(path: String, kind: String)
@@ -31,6 +33,7 @@ public enum SQLiteStoreError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Any other failure of SQLite, with its message.
     case sqlite(path: String, message: String)
 
+    /// What went wrong, naming the database file.
     public var description: String {
         switch self {
         case .notAFile(let path, let kind):

@@ -35,7 +35,13 @@ extension SQLiteScoreStore {
 
     /// Imports the score file at `path` (`-` is standard input): ``importRecords(from:skipping:progress:)``
     /// skipping the records that the file's own tombstones delete.
-    /// - Parameter progress: told the number of records read and the fraction of the file read.
+    ///
+    /// - Parameters:
+    ///   - path: the score file: JSON Lines of earlier versions, or an export (JSON Lines or CSV).
+    ///   - progress: told the number of records read and the fraction of the file read.
+    /// - Returns: how many records were imported, and what was skipped.
+    /// - Throws: ``SQLiteStoreError`` or `StoreError` when the database or the file fails; the
+    ///   batches before were kept.
     public func importFile(
         at path: String, progress: ((Int, Double?) -> Void)? = nil
     ) throws -> ImportSummary {
@@ -45,11 +51,17 @@ extension SQLiteScoreStore {
     }
 
     /// Imports every record of `reader`, in batches of one transaction each, and applies the
-    /// tombstones of the earlier file format. Importing the same file again changes nothing:
-    /// records are matched by id. A record whose id is kept with other content is not imported
-    /// and is reported. Blocking: call it off the cooperative thread pool.
-    /// - Parameter progress: told the number of records read, now and then.
-    /// - Throws: ``SQLiteStoreError`` or ``StoreError`` when the database or the file fails; the
+    /// tombstones of the earlier file format.
+    ///
+    /// Importing the same file again changes nothing: records are matched by id. A record whose id
+    /// is kept with other content is not imported and is reported. Blocking: call it off the
+    /// cooperative thread pool.
+    /// - Parameters:
+    ///   - reader: the records to import.
+    ///   - deleted: the ids of records not to import.
+    ///   - progress: told the number of records read, now and then.
+    /// - Returns: how many records were imported, and what was skipped.
+    /// - Throws: ``SQLiteStoreError`` or `StoreError` when the database or the file fails; the
     ///   batches before were kept.
     public func importRecords(
         from reader: ScoreFileReader, skipping deleted: Set<UUID> = [], progress: ((Int) -> Void)? = nil
@@ -107,7 +119,9 @@ extension SQLiteScoreStore {
     }
 
     /// Imports the JSON Lines score file of earlier versions at `legacyPath`, once: when it
-    /// exists and this database has not imported it before. The file is only read.
+    /// exists and this database has not imported it before.
+    ///
+    /// The file is only read.
     /// - Returns: what the import did, or nil when there was nothing to do.
     public func importLegacyFileOnce(
         at legacyPath: String, progress: ((Int) -> Void)? = nil
@@ -146,10 +160,16 @@ extension SQLiteScoreStore {
     }
 
     /// Writes every record, oldest first, in `format`, streaming: `write` is given chunks of
-    /// text of bounded size, and memory does not grow with the store. Reads one snapshot, so
-    /// writers elsewhere are not held up. Blocking: call it off the cooperative thread pool.
-    /// - Parameter progress: told the number of records written, now and then.
+    /// text of bounded size, and memory does not grow with the store.
+    ///
+    /// Reads one snapshot, so writers elsewhere are not held up. Blocking: call it off the
+    /// cooperative thread pool.
+    /// - Parameters:
+    ///   - format: JSON Lines or CSV.
+    ///   - progress: told the number of records written, now and then.
+    ///   - write: given each chunk of text; an error it throws stops the export.
     /// - Returns: the number of records written.
+    /// - Throws: ``SQLiteStoreError`` when the database fails, or what `write` throws.
     public func export(
         format: ExportFormat, progress: ((Int) -> Void)? = nil,
         write: ([UInt8]) throws -> Void

@@ -41,6 +41,7 @@ public enum ScoreStoreError: Error, Equatable, Sendable, CustomStringConvertible
     /// The store keeps records but cannot delete them.
     case deletionUnsupported
 
+    /// What the store cannot do.
     public var description: String {
         switch self {
         case .deletionUnsupported: "this score store cannot delete records"
@@ -48,7 +49,9 @@ public enum ScoreStoreError: Error, Equatable, Sendable, CustomStringConvertible
     }
 }
 
-/// Where uploaded scores go. The view model is given one; it does no other I/O.
+/// Where uploaded scores go.
+///
+/// The view model is given one; it does no other I/O.
 public protocol ScoreStore: Sendable {
     /// Stores a score and returns the record as kept. Returns only once the record is kept.
     func upload(name: String, points: Double) async throws -> ScoreRecord
@@ -209,6 +212,7 @@ public actor InMemoryScoreStore: ScoreStore {
         (kept, roster, keys, indexByKey, changes)
     }
 
+    /// Keeps a record of `name` and `points`, stamped with the store's clock and a new id.
     public func upload(name: String, points: Double) async throws -> ScoreRecord {
         let record = ScoreRecord(id: makeID(), name: name, points: points, uploadedAt: now())
         kept.append(record)
@@ -225,10 +229,12 @@ public actor InMemoryScoreStore: ScoreStore {
         return record
     }
 
+    /// Every record kept, oldest first.
     public func records() async throws -> [ScoreRecord] {
         kept
     }
 
+    /// Removes the records with these ids; other ids are ignored.
     public func delete(ids: [UUID]) async throws {
         let removed = Set(ids)
         let before = kept.count
@@ -238,20 +244,24 @@ public actor InMemoryScoreStore: ScoreStore {
         changes &+= 1
     }
 
+    /// The number of players, from the index.
     public func playerCount() async throws -> Int {
         roster.count
     }
 
+    /// The players from `offset` in roster order, at most `limit` of them, from the index.
     public func players(from offset: Int, limit: Int) async throws -> [Player] {
         let start = min(max(offset, 0), roster.count)
         return Array(roster[start..<min(start + max(limit, 0), roster.count)])
     }
 
+    /// The player whose name has the comparison key of `name`, and its index in the roster.
     public func player(named name: String) async throws -> (index: Int, player: Player)? {
         guard let index = indexByKey[PlayerName.comparisonKey(name)] else { return nil }
         return (index, roster[index])
     }
 
+    /// Removes every record of the player named `name`; nil when there is no such player.
     public func deletePlayer(named name: String) async throws -> Player? {
         let key = PlayerName.comparisonKey(name)
         guard let index = indexByKey.removeValue(forKey: key) else { return nil }
@@ -264,6 +274,7 @@ public actor InMemoryScoreStore: ScoreStore {
         return player
     }
 
+    /// Counts every change; it grows with each upload and deletion.
     public func revision() async throws -> UInt64 {
         changes
     }

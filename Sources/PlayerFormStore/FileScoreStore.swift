@@ -38,7 +38,9 @@ public final class FileScoreStore: ScoreStore, Sendable {
     }
 
     /// Creates a store on the file at `path`; the file and its folders are made on the first write.
+    ///
     /// - Parameters:
+    ///   - path: the score file, JSON Lines.
     ///   - now: the clock that stamps uploads and deletions.
     ///   - makeID: makes the identifier of each record.
     public init(
@@ -53,6 +55,7 @@ public final class FileScoreStore: ScoreStore, Sendable {
 
     // MARK: ScoreStore
 
+    /// Appends a record of `name` and `points` to the file; returns once it is written and synced.
     public func upload(name: String, points: Double) async throws -> ScoreRecord {
         try await offload { try self.appendRecord(name: name, points: points) }
     }
@@ -63,10 +66,12 @@ public final class FileScoreStore: ScoreStore, Sendable {
         try await offload { try self.load().records }
     }
 
+    /// Appends a deletion of these ids to the file; returns once it is written and synced.
     public func delete(ids: [UUID]) async throws {
         try await offload { try self.appendTombstone(ids: ids) }
     }
 
+    /// Every record of the file, with a problem for each line that cannot be read.
     public func read() async throws -> ScoreReading {
         try await offload {
             let contents = try self.load()
@@ -99,7 +104,9 @@ public final class FileScoreStore: ScoreStore, Sendable {
         try append(.tombstone(ids: ids, at: deletedAt))
     }
 
-    /// Reads the whole file. A missing file holds no records.
+    /// Reads the whole file.
+    ///
+    /// A missing file holds no records.
     /// - Throws: ``StoreError`` when the file cannot be read at all; damaged lines are reported
     ///   in ``Contents/problems`` instead.
     public func load() throws(StoreError) -> Contents {

@@ -69,7 +69,9 @@ public final class ScoreFileReader {
 
     /// The ids that the tombstones of the file at `path` delete, read in one quick pass that
     /// decodes only the lines naming a deletion; empty for standard input, which cannot be read
-    /// twice. An import skips these records instead of adding and then removing them.
+    /// twice.
+    ///
+    /// An import skips these records instead of adding and then removing them.
     public static func deletedIDs(in path: String) throws(StoreError) -> Set<UUID> {
         guard path != "-" else { return [] }
         let reader = try ScoreFileReader(path: path)

@@ -11,10 +11,11 @@ public enum RecordID {
 }
 
 /// Reads the common score line quickly: a flat JSON object whose values are strings and numbers,
-/// with the keys `id`, `name`, `points`, `uploadedAt` and, optionally, `kind` ("score"). Anything
-/// else (a tombstone, an escape it does not know, a nested value, a repeated key) returns nil, and
-/// the caller decodes the line with `JSONDecoder`, which also explains what is wrong. So the fast
-/// path never accepts a line that the full decoder would read differently.
+/// with the keys `id`, `name`, `points`, `uploadedAt` and, optionally, `kind` ("score").
+///
+/// Anything else (a tombstone, an escape it does not know, a nested value, a repeated key) returns
+/// nil, and the caller decodes the line with `JSONDecoder`, which also explains what is wrong. So
+/// the fast path never accepts a line that the full decoder would read differently.
 enum ScoreLineParser {
     static func record(_ line: UnsafeBufferPointer<UInt8>) -> ScoreRecord? {
         var index = 0

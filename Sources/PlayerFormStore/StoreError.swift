@@ -26,6 +26,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case write
     }
 
+    /// What went wrong, naming the file.
     public var description: String {
         switch self {
         case .noDataDirectory:

@@ -16,8 +16,9 @@ public enum StoreLocation {
 
     /// The default JSON Lines score file of earlier versions for `environment`, following the XDG base directory rules:
     /// `$XDG_DATA_HOME/playerform/scores.jsonl` when `XDG_DATA_HOME` is an absolute path, else
-    /// `$HOME/.local/share/playerform/scores.jsonl` when `HOME` is. A relative or empty value is
-    /// ignored, as the XDG specification asks.
+    /// `$HOME/.local/share/playerform/scores.jsonl` when `HOME` is.
+    ///
+    /// A relative or empty value is ignored, as the XDG specification asks.
     ///
     /// ```swift
     /// try StoreLocation.defaultPath(environment: ["HOME": "/home/ana"])

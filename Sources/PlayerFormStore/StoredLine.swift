@@ -67,8 +67,10 @@ struct StoredLine: Codable, Equatable {
     }
 }
 
-/// Times of upload as score files write them: ISO 8601 in UTC with milliseconds. Dates are rounded
-/// to whole milliseconds before they are kept, so a record reads back equal to the one returned.
+/// Times of upload as score files write them: ISO 8601 in UTC with milliseconds.
+///
+/// Dates are rounded to whole milliseconds before they are kept, so a record reads back equal to
+/// the one returned.
 public enum Timestamp {
     private static let seconds = Date.ISO8601FormatStyle()
     private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -139,7 +139,9 @@ public enum CommandCatalog {
 
     /// The name in `names` most likely meant by `word`, by the rule of ``suggestion(for:)``
     /// without prefixes: at most two edits away (one for words of up to three characters); nil when
-    /// none is close. For mistyped subcommands of the executable.
+    /// none is close.
+    ///
+    /// For mistyped subcommands of the executable.
     public static func closest(to word: String, among names: [String]) -> String? {
         guard !word.isEmpty else { return nil }
         let limit = word.count <= 3 ? 1 : 2
@@ -152,7 +154,9 @@ public enum CommandCatalog {
     }
 
     /// Levenshtein distance over UTF-8 bytes (command names are ASCII), with an early exit for
-    /// words far longer than any command. The two rows live on the stack.
+    /// words far longer than any command.
+    ///
+    /// The two rows live on the stack.
     static func editDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Int {
         if abs(a.count - b.count) > 2 { return Swift.max(a.count, b.count) }
         let width = b.count + 1

@@ -1,5 +1,7 @@
-/// Why a line could not be read as a command. The message says what was wrong and what is
-/// accepted; text from the user in it is already escaped for a terminal.
+/// Why a line could not be read as a command.
+///
+/// The message says what was wrong and what is accepted; text from the user in it is already
+/// escaped for a terminal.
 public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The message for the user.
     public let message: String
@@ -9,5 +11,6 @@ public struct CommandError: Error, Equatable, Sendable, CustomStringConvertible 
         self.message = message
     }
 
+    /// The message: ``message``.
     public var description: String { message }
 }

@@ -85,6 +85,7 @@ public enum CommandParser {
     }
 
     /// Reads a number typed by a user: a decimal literal such as `12`, `-3.5`, `.5` or `1e3`.
+    ///
     /// `-0` is 0.
     /// - Throws: ``CommandError`` for anything else (`NaN`, `inf`, `0x10`, `12abc`) and for
     ///   numbers too large for a Double (`1e999`).
@@ -101,8 +102,9 @@ public enum CommandParser {
         return value == 0 ? 0 : value
     }
 
-    /// Reads a count of presses: a whole number such as `3`. The sign is kept, so the view model
-    /// can say which counts it accepts.
+    /// Reads a count of presses: a whole number such as `3`.
+    ///
+    /// The sign is kept, so the view model can say which counts it accepts.
     public static func count(_ text: String) throws(CommandError) -> Int {
         let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
         guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
@@ -151,9 +153,10 @@ public enum CommandParser {
         return string(bytes, start..<end)
     }
 
-    /// The text of a range of a valid UTF-8 buffer. The ranges here start and end at a blank, the
-    /// ends of the line or the ends of the text, never inside a character's bytes, since blanks
-    /// are ASCII: so they are valid UTF-8 too.
+    /// The text of a range of a valid UTF-8 buffer.
+    ///
+    /// The ranges here start and end at a blank, the ends of the line or the ends of the text,
+    /// never inside a character's bytes, since blanks are ASCII: so they are valid UTF-8 too.
     private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
@@ -165,7 +168,9 @@ public enum CommandParser {
     /// The name: the rest of the line as it is, or a double-quoted string read in the notation
     /// that ``TerminalText/quoted(_:)`` shows names in: `\"`, `\\`, `\t`, `\n`, `\r` and
     /// `\u{HEX}` stand for a quote, a backslash, a tab, a line feed, a carriage return and the
-    /// code point HEX. So a name that output shows quoted reads back as the same name.
+    /// code point HEX.
+    ///
+    /// So a name that output shows quoted reads back as the same name.
     static func nameArgument(_ rest: String) throws(CommandError) -> String {
         // Scalars, not characters: a combining mark after the quote makes one character with it.
         guard rest.unicodeScalars.first == "\"" else { return rest }

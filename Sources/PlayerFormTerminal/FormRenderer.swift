@@ -4,7 +4,7 @@ import PlayerFormText
 
 /// Turns the view model's outputs into text: event lines, the whole screen, JSON and the prompt.
 ///
-/// Every value shown comes from a ``PlayerViewModel`` output; every reason comes from the view
+/// Every value shown comes from a `PlayerViewModel` output; every reason comes from the view
 /// model's own messages. Text from the user is escaped.
 public struct FormRenderer: Sendable {
     /// How to colour the text of results (standard output).
@@ -25,17 +25,17 @@ public struct FormRenderer: Sendable {
 
     // MARK: Event lines
 
-    /// `name: "Dana"`
+    /// The name line, such as `name: "Dana"`.
     public func nameLine(_ name: String) -> String {
         "name: " + TerminalText.quoted(name)
     }
 
-    /// `points: 103`
+    /// The points line, such as `points: 103`.
     public func pointsLine(_ pointsText: String) -> String {
         "points: " + pointsText
     }
 
-    /// `step: 2`, `min: 0`, `max: 50`
+    /// A number line of the stepper, such as `step: 2`, `min: 0` or `max: 50`.
     public func numberLine(_ label: String, _ value: Double) -> String {
         "\(label): " + PointsFormat.text(value)
     }
@@ -47,17 +47,17 @@ public struct FormRenderer: Sendable {
             : "valid: " + style.paint("no", .red) + " (" + reasons(issues) + ")"
     }
 
-    /// `point updates left: 7`
+    /// The point updates line, such as `point updates left: 7`.
     public func updatesLine(_ remaining: Int) -> String {
         "point updates left: \(remaining)"
     }
 
-    /// `stepper: shown` or `stepper: hidden`
+    /// The stepper line: `stepper: shown` or `stepper: hidden`.
     public func stepperLine(_ shown: Bool) -> String {
         "stepper: " + (shown ? "shown" : "hidden")
     }
 
-    /// `name field: enabled` or `name field: disabled`
+    /// The name field line: `name field: enabled` or `name field: disabled`.
     public func nameFieldLine(_ enabled: Bool) -> String {
         "name field: " + (enabled ? "enabled" : "disabled")
     }
@@ -67,17 +67,17 @@ public struct FormRenderer: Sendable {
         "upload button: " + uploadButtonState(canUpload: canUpload, locked: locked)
     }
 
-    /// `uploads: 1 done, 4 left`
+    /// The uploads line, such as `uploads: 1 done, 4 left`.
     public func uploadsLine(done: Int, remaining: Int) -> String {
         "uploads: \(done) done, \(remaining) left"
     }
 
-    /// `uploading...`
+    /// The line shown while an upload runs: `uploading...`.
     public func uploadingLine() -> String {
         style.paint("uploading...", .yellow)
     }
 
-    /// The sample's alert: `Forbidden Name! The name darn has been forbidden!`
+    /// The sample's alert, such as `Forbidden Name! The name darn has been forbidden!`.
     public func forbiddenNameLine(_ name: String) -> String {
         style.paint("Forbidden Name!", .bold) + " The name " + TerminalText.escaped(name)
             + " has been forbidden!"
@@ -88,8 +88,9 @@ public struct FormRenderer: Sendable {
         TerminalText.escaped(message.description)
     }
 
-    /// What a stepper input did when the value asked for was kept within min and max:
-    /// `clamped: asked for 20000, points are 10000`
+    /// What a stepper input did when the value asked for was kept within min and max.
+    ///
+    /// For example `clamped: asked for 20000, points are 10000`.
     public func clampedLine(_ outcome: StepperOutcome) -> String? {
         guard let requested = outcome.requested else { return nil }
         return
@@ -187,8 +188,10 @@ public struct FormRenderer: Sendable {
     // MARK: Prompt and help
 
     /// The prompt: the name, the points, and whether the form is valid, such as `Colin 100 ok> `;
-    /// `locked` once the form takes no more edits or uploads. Long names are shortened; a name
-    /// with nothing to see shows as `(no name)`; colours are wrapped for readline.
+    /// `locked` once the form takes no more edits or uploads.
+    ///
+    /// Long names are shortened; a name with nothing to see shows as `(no name)`; colours are
+    /// wrapped for readline.
     public func prompt(name: String, pointsText: String, isValid: Bool, isLocked: Bool = false) -> String {
         var shown = TerminalText.escaped(name, maxLength: 24)
         // Escaping leaves only spaces invisible.

@@ -10,8 +10,9 @@ public struct HistoryFile: Equatable, Sendable {
     /// The most lines kept, in memory and in the file: 0 up to `Int32.max`, what readline holds.
     public let maxLines: Int
 
-    /// Creates a history at `path`; nil or `/dev/null` turns it off. `maxLines` is kept within
-    /// 0...`Int32.max`.
+    /// Creates a history at `path`; nil or `/dev/null` turns it off.
+    ///
+    /// `maxLines` is kept within 0...`Int32.max`.
     public init(path: String?, maxLines: Int = 1000) {
         self.path = path == "/dev/null" ? nil : path
         self.maxLines = Swift.min(Swift.max(maxLines, 0), Int(Int32.max))

@@ -2,8 +2,9 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// The write end of the pipe that the SIGINT handler writes to. An atomic, so that the handler
-/// reads it without locks.
+/// The write end of the pipe that the SIGINT handler writes to.
+///
+/// An atomic, so that the handler reads it without locks.
 private let interruptPipeWriteEnd = Atomic<Int32>(-1)
 /// How many times SIGINT has arrived, counted by the handler itself.
 private let interruptCount = Atomic<Int>(0)
@@ -27,7 +28,9 @@ public final class Interrupts: InterruptSource {
     // Set once in init; a dispatch source may be used from any thread.
     nonisolated(unsafe) private let source: any DispatchSourceRead
 
-    /// Installs the SIGINT handler. Call once.
+    /// Installs the SIGINT handler.
+    ///
+    /// Call once.
     public init() {
         var ends: [Int32] = [-1, -1]
         if pipe(&ends) != 0 { ends = [-1, -1] }
@@ -61,6 +64,7 @@ public final class Interrupts: InterruptSource {
         sigaction(SIGINT, &action, nil)
     }
 
+    /// How many times Ctrl-C has been pressed so far.
     public var count: Int { interruptCount.load(ordering: .sequentiallyConsistent) }
 
     /// Makes `handler` the thing Ctrl-C does from now on; nil ignores Ctrl-C.

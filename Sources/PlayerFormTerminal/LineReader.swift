@@ -12,7 +12,9 @@ public enum LineInput: Equatable, Sendable {
 
 /// How long a line may be.
 public enum LineLimits {
-    /// The longest line accepted, in bytes. Longer lines are reported, not buffered.
+    /// The longest line accepted, in bytes.
+    ///
+    /// Longer lines are reported, not buffered.
     public static let maxBytes = 64 * 1024
 }
 

@@ -28,8 +28,9 @@ public struct PagerSettings: Sendable {
 
 /// The session's output, which while a command runs at a terminal holds back its results until
 /// they fill the screen; then it starts the pager and streams the rest to it, so that no more
-/// than a screen is ever held. Output that fits is written as it would have been. Errors are
-/// never held back.
+/// than a screen is ever held.
+///
+/// Output that fits is written as it would have been. Errors are never held back.
 final class PagingOutput: TerminalOutput {
     private struct State {
         /// Lines held back while it is not known whether the command's output fits the screen.
@@ -69,7 +70,9 @@ final class PagingOutput: TerminalOutput {
     }
 
     /// Ends the command: writes what was held, or lets the pager read the end and waits for it
-    /// to exit. Returns a note when the pager could not be started.
+    /// to exit.
+    ///
+    /// Returns a note when the pager could not be started.
     func end() -> String? {
         let (held, pager, part) = state.withLock { state in
             defer { state = State() }

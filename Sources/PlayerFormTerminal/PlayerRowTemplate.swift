@@ -10,6 +10,7 @@ public final class PlayerRowTemplate: RowTemplate {
     /// Creates an unbound template.
     public init() {}
 
+    /// Binds the template to `row`: its line follows the row's title.
     public func bind(_ row: PlayerRowViewModel) -> Property<String> {
         name = row.id
         return Property.combineLatest(row.title, row.pointsText, row.isSelected).map {
@@ -18,10 +19,12 @@ public final class PlayerRowTemplate: RowTemplate {
         }
     }
 
+    /// Forgets the row the template showed.
     public func unbind() {
         name = ""
     }
 
+    /// The line of a removed row: the player's name alone.
     public func removalLine(lastLine: String) -> String {
         name
     }

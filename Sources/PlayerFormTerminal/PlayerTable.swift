@@ -83,9 +83,10 @@ enum PlayerTable {
 
     /// One CSV record (RFC 4180): the name as the terminal shows it (invisible characters and
     /// backslashes escaped, so a record is always one line), the points, the upload time in
-    /// ISO 8601 (UTC, milliseconds) and `true`/`false`. A name that a spreadsheet would run as a
-    /// formula (starting with `=`, `+`, `-` or `@`) gets a leading `'`; `players --json` keeps
-    /// names exactly.
+    /// ISO 8601 (UTC, milliseconds) and `true`/`false`.
+    ///
+    /// A name that a spreadsheet would run as a formula (starting with `=`, `+`, `-` or `@`) gets a
+    /// leading `'`; `players --json` keeps names exactly.
     static func csvRecord(name: String, points: Double, uploadedAt: Date, selected: Bool) -> String {
         var shown = TerminalText.escaped(name)
         if let first = shown.first, "=+-@".contains(first) { shown = "'" + shown }

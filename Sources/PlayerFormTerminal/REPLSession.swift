@@ -4,9 +4,10 @@ import PlayerFormText
 import ReactiveCore
 import ReactiveTable
 
-/// A REPL session: reads commands, gives them to the view models, and shows what they say. It
-/// holds no rules: every refusal and every shown value comes from ``PlayerViewModel`` or
-/// ``RosterViewModel``.
+/// A REPL session: reads commands, gives them to the view models, and shows what they say.
+///
+/// It holds no rules: every refusal and every shown value comes from `PlayerViewModel` or
+/// `RosterViewModel`.
 ///
 /// With a roster, the session reads the roster's first page once when it starts, without
 /// printing it (`players` draws it); from then on every change of the rows in view is printed as
@@ -112,6 +113,7 @@ public final class REPLSession {
     }
 
     /// Runs commands until the input ends, `quit`, or (with `bail`) the first failure.
+    ///
     /// Interactive sessions always succeed: their failures were shown as they happened.
     public func run() async -> Outcome {
         await start()
@@ -131,7 +133,9 @@ public final class REPLSession {
     }
 
     /// Runs `scripts` in order, instead of the session's reader, until they end, `quit`, or (with
-    /// `bail`) the first failure. The session succeeds when every command did.
+    /// `bail`) the first failure.
+    ///
+    /// The session succeeds when every command did.
     public func run(scripts: [Script]) async -> Outcome {
         await start()
         var commandLines = 0
@@ -274,9 +278,10 @@ public final class REPLSession {
     /// store is asked again: asking before each of them would cost more than most commands do.
     static let scriptedCatchUpInterval = Duration.milliseconds(10)
 
-    /// Shows what changed in the store since the roster last read it. With `ifDue`, in a script
-    /// only when the last asking is older than ``scriptedCatchUpInterval``; at a terminal, and
-    /// before every roster command, always.
+    /// Shows what changed in the store since the roster last read it.
+    ///
+    /// With `ifDue`, in a script only when the last asking is older than
+    /// ``scriptedCatchUpInterval``; at a terminal, and before every roster command, always.
     private func catchUp(ifDue: Bool = false) async {
         guard let rosterView else { return }
         let now = ContinuousClock.now
@@ -520,6 +525,7 @@ public final class REPLSession {
     }
 
     /// Runs a roster action; its failures were written as alerts, so only a refusal is written.
+    ///
     /// Ctrl-C cancels it meanwhile, also while the store waits for a lock another process holds.
     private func report<Output>(_ action: () async throws(ActionError) -> Output) async -> StepResult {
         if let roster = rosterView?.roster {

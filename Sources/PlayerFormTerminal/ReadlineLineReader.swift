@@ -8,7 +8,9 @@ private let continueWakeEnd = Atomic<Int32>(-1)
 /// Whether the terminal changed size since readline last heard of it.
 private let windowResized = Atomic<Bool>(false)
 /// The terminal's settings before readline changed them, for the handlers of the signals that
-/// end the process. Written once, before those handlers are installed; only read after.
+/// end the process.
+///
+/// Written once, before those handlers are installed; only read after.
 nonisolated(unsafe) private let savedTerminal = UnsafeMutablePointer<termios>.allocate(capacity: 1)
 /// Whether ``savedTerminal`` holds settings.
 private let hasSavedTerminal = Atomic<Bool>(false)
@@ -111,8 +113,10 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
             == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
+    /// True: readline talks to a person at a terminal.
     public var isInteractive: Bool { true }
 
+    /// Reads a line with readline, showing `prompt`, and keeps it in the history.
     public func read(prompt: String) async -> LineInput {
         await withCheckedContinuation { continuation in
             queue.async {
@@ -121,6 +125,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         }
     }
 
+    /// Reads an answer with readline, showing `prompt`; the answer is not kept in the history.
     public func answer(prompt: String) async -> LineInput {
         await withCheckedContinuation { continuation in
             queue.async {
@@ -130,8 +135,9 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     }
 
     /// Shows `lines` above the prompt, keeping what is being typed: the reading loop is woken to
-    /// write them between keys. Lines given while no line is being read are written before the
-    /// next prompt.
+    /// write them between keys.
+    ///
+    /// Lines given while no line is being read are written before the next prompt.
     public func showAbovePrompt(_ lines: [String]) -> Bool {
         guard !lines.isEmpty else { return true }
         above.withLock { $0.append(contentsOf: lines) }
@@ -140,8 +146,9 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         return true
     }
 
-    /// Gives the terminal back and writes the history file down to its size limit. Call at the
-    /// end of the session.
+    /// Gives the terminal back and writes the history file down to its size limit.
+    ///
+    /// Call at the end of the session.
     public func close() {
         let history = self.history
         queue.sync {

@@ -69,7 +69,9 @@ final class RosterView: Sendable {
 
     /// Reads the page again when the store changed (by this session or another); returns the
     /// lines to show: the changes of rows in view, then a line with the count when players were
-    /// added or removed out of view. Reading failures show nothing: the next command reports them.
+    /// added or removed out of view.
+    ///
+    /// Reading failures show nothing: the next command reports them.
     func catchUp() async -> [String] {
         state.withLock { $0.collected = [] }
         let found = try? await roster.refreshIfStoreChanged()

@@ -73,8 +73,10 @@ public final class ScriptedLineReader: LineReader {
         self.init(bytes: Array(text.utf8))
     }
 
+    /// False: a script has no person to prompt.
     public var isInteractive: Bool { false }
 
+    /// The next line of the script; `prompt` is not shown.
     public func read(prompt: String) async -> LineInput {
         nextLine()
     }

@@ -46,6 +46,7 @@ public final class StandardOutput: TerminalOutput {
         self.merged = Self.sameDestination(1, 2)
     }
 
+    /// Writes one line to standard output; a buffered output keeps it until ``flush()`` or 64 KiB.
     public func write(_ line: String) {
         pending.withLock { buffers in
             buffers.out.append(contentsOf: line.utf8)
@@ -54,6 +55,7 @@ public final class StandardOutput: TerminalOutput {
         }
     }
 
+    /// Writes part of a line to standard output, kept until the line ends, ``flush()`` or 64 KiB.
     public func writePart(_ text: String) {
         pending.withLock { buffers in
             buffers.out.append(contentsOf: text.utf8)
@@ -61,6 +63,7 @@ public final class StandardOutput: TerminalOutput {
         }
     }
 
+    /// Writes one line to standard error, or with the results when both go to the same place.
     public func writeError(_ line: String) {
         pending.withLock { buffers in
             if merged {
@@ -76,6 +79,7 @@ public final class StandardOutput: TerminalOutput {
         }
     }
 
+    /// Writes what is buffered to standard output and standard error.
     public func flush() {
         pending.withLock { buffers in
             Self.writeOut(&buffers)

@@ -16,6 +16,7 @@ public final class CapturedOutput: TerminalOutput {
     /// Creates an empty output.
     public init() {}
 
+    /// Keeps one line of results.
     public func write(_ line: String) {
         kept.withLock { kept in
             kept.lines.append(.out(kept.part + line))
@@ -23,14 +24,17 @@ public final class CapturedOutput: TerminalOutput {
         }
     }
 
+    /// Keeps part of a line of results; the next ``write(_:)`` ends the line.
     public func writePart(_ text: String) {
         kept.withLock { $0.part += text }
     }
 
+    /// Keeps one line about an error.
     public func writeError(_ line: String) {
         kept.withLock { $0.lines.append(.error(line)) }
     }
 
+    /// Does nothing: what is kept is visible at once.
     public func flush() {}
 
     /// Every line, in order.

@@ -1,5 +1,6 @@
-/// A recorded REPL session: the lines typed and what the program answered. The files in
-/// `Examples/sessions/` are transcripts; specs replay them and compare.
+/// A recorded REPL session: the lines typed and what the program answered.
+///
+/// The files in `Examples/sessions/` are transcripts; specs replay them and compare.
 ///
 /// The format, one item a line:
 /// - `# text`: a comment for the reader; it is part of the script, which ignores it.

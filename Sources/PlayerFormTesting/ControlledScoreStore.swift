@@ -4,7 +4,9 @@ import PlayerFormScores
 import ReactiveCore
 
 /// A score store whose uploads wait until the spec lets them finish, so a spec can look at the
-/// form while an upload is running, then make it succeed or fail. No sleeps needed.
+/// form while an upload is running, then make it succeed or fail.
+///
+/// No sleeps needed.
 ///
 /// ```swift
 /// let store = ControlledScoreStore()
@@ -35,6 +37,7 @@ public final class ControlledScoreStore: ScoreStore, Sendable {
         self.makeID = makeID
     }
 
+    /// Waits until the spec answers this upload: keeps the record and returns it, or throws.
     public func upload(name: String, points: Double) async throws -> ScoreRecord {
         let request = UploadRequest(name: name, points: points)
         return try await withCheckedThrowingContinuation { reply in
@@ -48,6 +51,7 @@ public final class ControlledScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// The records of the uploads the spec let succeed, oldest first.
     public func records() async throws -> [ScoreRecord] {
         state.withLock { $0.kept }
     }

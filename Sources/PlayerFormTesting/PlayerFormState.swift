@@ -3,24 +3,40 @@ import PlayerFormRules
 import ReactiveCore
 import ReactiveCoreTesting
 
-/// Every continuous output of a ``PlayerViewModel`` at one moment: the state a
-/// ``ViewModelTester`` compares after each step of a spec.
+/// Every continuous output of a `PlayerViewModel` at one moment: the state a
+/// `ViewModelTester` compares after each step of a spec.
 public struct PlayerFormState: Equatable, Sendable {
+    /// The form's `name`.
     public var name: String
+    /// The form's `points`.
     public var points: Double
+    /// The form's `pointsText`.
     public var pointsText: String
+    /// The form's `step`.
     public var step: Double
+    /// The form's `min`.
     public var min: Double
+    /// The form's `max`.
     public var max: Double
+    /// The form's `issues`.
     public var issues: [ValidationIssue]
+    /// The form's `isValid`.
     public var isValid: Bool
+    /// The form's `pointUpdatesRemaining`.
     public var pointUpdatesRemaining: Int
+    /// The form's `uploadsDone`.
     public var uploadsDone: Int
+    /// The form's `uploadsRemaining`.
     public var uploadsRemaining: Int
+    /// The form's `isLocked`.
     public var isLocked: Bool
+    /// The form's `canEditName`.
     public var canEditName: Bool
+    /// The form's `canChangePoints`.
     public var canChangePoints: Bool
+    /// The form's `canUpload`.
     public var canUpload: Bool
+    /// The form's `isUploading`.
     public var isUploading: Bool
 
     /// Reads every output of `form` now.
@@ -80,8 +96,8 @@ public struct PlayerFormState: Equatable, Sendable {
 public typealias PlayerFormTester = ViewModelTester<PlayerViewModel, PlayerFormState>
 
 extension ViewModelTester where Model == PlayerViewModel, State == PlayerFormState {
-    /// Starts watching `form`: its ``PlayerFormState``, ``PlayerViewModel/forbiddenNameEntered``,
-    /// ``PlayerViewModel/messages``, and the signals of `alsoWatching` (such as
+    /// Starts watching `form`: its ``PlayerFormState``, `PlayerViewModel.forbiddenNameEntered`,
+    /// `PlayerViewModel.messages`, and the signals of `alsoWatching` (such as
     /// `.signal(\.name.changes)` to receive each value the name passes through).
     public convenience init(
         _ form: PlayerViewModel, exhaustivity: Exhaustivity = .on,

@@ -7,6 +7,7 @@ public final class TestScheduler: Scheduler, Sendable {
     /// Creates a scheduler with nothing pending.
     public init() {}
 
+    /// Keeps `action` until the spec runs the scheduled work.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
         pending.withLock { $0.append(action) }
     }

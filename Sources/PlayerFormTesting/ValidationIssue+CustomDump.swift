@@ -4,6 +4,7 @@ import PlayerFormRules
 /// In a tester's diff a validation issue shows as the case it is (`.emptyName`), not as its message:
 /// a dump shows a case without values by its description, which here is the sentence for the user.
 extension ValidationIssue: CustomDumpStringConvertible {
+    /// The issue's case, such as `.emptyName`, in place of its message.
     public var customDumpDescription: String {
         switch self {
         case .emptyName: ".emptyName"

@@ -37,7 +37,9 @@ public enum TerminalText {
     }
 
     /// `text` escaped as ``escaped(_:)``, shortened to at most `maxLength` characters (at least 1)
-    /// with a final `…` when it is longer. An escape is kept whole or left out with what follows.
+    /// with a final `…` when it is longer.
+    ///
+    /// An escape is kept whole or left out with what follows.
     public static func escaped(_ text: String, maxLength: Int) -> String {
         let whole = escaped(text)
         guard whole.count > maxLength else { return whole }
@@ -120,8 +122,9 @@ public enum TerminalText {
     }
 }
 
-/// The escaping rule and its two notations, terminal and JSON. ``TerminalText`` and ``JSONText``
-/// are written in terms of ``append(_:notation:to:)``.
+/// The escaping rule and its two notations, terminal and JSON.
+///
+/// ``TerminalText`` and ``JSONText`` are written in terms of ``append(_:notation:to:)``.
 enum TextEscaping {
     enum Notation {
         /// `\\`, `\t`, `\n`, `\r`, `\u{HEX}`.

@@ -7,6 +7,7 @@ public enum ActionError: Error, CustomStringConvertible, Sendable {
     /// The work failed with an error.
     case failed(any Error)
 
+    /// Why the action produced no value: disabled, cancelled, or the work's error.
     public var description: String {
         switch self {
         case .disabled: "the action is disabled"

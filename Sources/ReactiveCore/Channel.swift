@@ -51,8 +51,10 @@ import Synchronization
     }
 
     @usableFromInline let state: Locked<State>
-    /// Who delivers and how much waits: see ``Delivery``. Changed under the lock, except by the
-    /// delivering thread, which may end its delivery without the lock when nothing waits.
+    /// Who delivers and how much waits: see ``Delivery``.
+    ///
+    /// Changed under the lock, except by the delivering thread, which may end its delivery without
+    /// the lock when nothing waits.
     @usableFromInline let delivery = Atomic<Int>(Delivery.idle)
     /// Whether the channel backs a property and so stores the value it sends.
     @usableFromInline let storesValue: Bool
@@ -63,8 +65,10 @@ import Synchronization
         state = Locked(State())
     }
 
-    /// Creates a channel for a property. A derived property starts with `nil` and is given its
-    /// first value with ``seedIfEmpty(_:)`` or ``seed(_:)`` before anyone can read or observe it.
+    /// Creates a channel for a property.
+    ///
+    /// A derived property starts with `nil` and is given its first value with ``seedIfEmpty(_:)``
+    /// or ``seed(_:)`` before anyone can read or observe it.
     @inlinable init(current: Value?) {
         storesValue = true
         var initial = State()
@@ -91,8 +95,9 @@ import Synchronization
         state.withLock { $0.current! }
     }
 
-    /// Runs `body` on the value most recently stored, without copying it out. `body` runs under
-    /// the channel's lock: it must not send, observe or read this channel.
+    /// Runs `body` on the value most recently stored, without copying it out.
+    ///
+    /// `body` runs under the channel's lock: it must not send, observe or read this channel.
     @inlinable func withCurrent<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
         try state.withLock { try body($0.current!) }
     }
@@ -116,9 +121,11 @@ import Synchronization
     }
 
     /// Stores `value` (for a property) and either claims its delivery, when nobody is delivering,
-    /// or queues it for whoever is. The fast path, with no queue, is the common case: a send that
-    /// is neither re-entrant nor concurrent. A caller that holds a lock of its own claims under it,
-    /// so values are stored in order, and calls ``deliver(_:)`` after releasing it.
+    /// or queues it for whoever is.
+    ///
+    /// The fast path, with no queue, is the common case: a send that is neither re-entrant nor
+    /// concurrent. A caller that holds a lock of its own claims under it, so values are stored in
+    /// order, and calls ``deliver(_:)`` after releasing it.
     @inlinable func claim(_ value: Value) -> Claim? {
         state.withLock { s in
             guard !s.isCompleted else { return nil }
@@ -201,9 +208,13 @@ import Synchronization
     }
 
     /// Adds an observer at the end of the list.
+    ///
     /// - Parameters:
+    ///   - observer: receives the values and the completion.
     ///   - replay: when true, the observer first receives the current value.
     ///   - retained: kept alive until the observation ends.
+    /// - Returns: ends the observation when disposed; an empty disposable when the channel had
+    ///   already ended, after the observer received `completed`.
     @inlinable func observe(
         _ observer: Observer<Value>, replay: Bool, retaining retained: (any Sendable)? = nil
     )
@@ -252,8 +263,10 @@ import Synchronization
         }
     }
 
-    /// Delivers queued items until the queue is empty. Only the delivering thread, the one that
-    /// set bit 0 of ``delivery``, calls this, so deliveries never overlap.
+    /// Delivers queued items until the queue is empty.
+    ///
+    /// Only the delivering thread, the one that set bit 0 of ``delivery``, calls this, so
+    /// deliveries never overlap.
     @inlinable func drain() {
         while let (item, entries) = state.withLock({ s in s.next(delivery: delivery) }) {
             switch item {
@@ -348,8 +361,9 @@ extension Channel.State {
 }
 
 /// State that another object's lock guards: the latest values of a combineLatest node, read and
-/// written only inside its channel's lock. Kept behind a pointer, as in ``Locked``, so that access
-/// pays no dynamic exclusivity check.
+/// written only inside its channel's lock.
+///
+/// Kept behind a pointer, as in ``Locked``, so that access pays no dynamic exclusivity check.
 @usableFromInline final class Guarded<State>: @unchecked Sendable {
     @usableFromInline let state: UnsafeMutablePointer<State>
 

@@ -38,8 +38,10 @@ public final class Disposable: Sendable {
 }
 
 /// Disposables that end together when ``dispose()`` is called, and only then: what an operator
-/// keeps for one observation. Unlike ``DisposeBag`` it does nothing when deallocated, so an
-/// observation whose disposable the caller discards goes on until its sources end it.
+/// keeps for one observation.
+///
+/// Unlike ``DisposeBag`` it does nothing when deallocated, so an observation whose disposable the
+/// caller discards goes on until its sources end it.
 public final class CompositeDisposable: Sendable {
     @usableFromInline let items = Locked<[Disposable]?>([])
 

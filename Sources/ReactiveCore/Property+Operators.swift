@@ -95,8 +95,10 @@ extension Property {
     }
 
     /// The node behind every typed combineLatest: keeps the latest value of each source and
-    /// recomputes on each change. The new value is queued under the node's lock, so concurrent
-    /// changes are stored in the order they were combined, and delivered after the lock is released.
+    /// recomputes on each change.
+    ///
+    /// The new value is queued under the node's lock, so concurrent changes are stored in the order
+    /// they were combined, and delivered after the lock is released.
     @inlinable static func combining<A: Sendable, B: Sendable, C: Sendable>(
         _ a: Property<A>, _ b: Property<B>, _ c: Property<C>,
         _ transform: @escaping @Sendable (A, B, C) -> Value

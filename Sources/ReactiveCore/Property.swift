@@ -23,7 +23,10 @@ public final class Property<Value: Sendable>: Sendable {
     @usableFromInline let sources: [any Sendable]
     @usableFromInline let ownsChannel: Bool
 
+    /// A property on `channel`.
+    ///
     /// - Parameters:
+    ///   - channel: holds the current value and the observers.
     ///   - upstream: the observations of the sources, ended when this property goes away.
     ///   - sources: what this property keeps alive.
     ///   - ownsChannel: whether this property completes the channel when it goes away; a read-only
@@ -56,12 +59,16 @@ public final class Property<Value: Sendable>: Sendable {
     /// The current value.
     public var value: Value { channel.current }
 
-    /// The current value, then every change. Observing keeps the property alive.
+    /// The current value, then every change.
+    ///
+    /// Observing keeps the property alive.
     @inlinable public var values: Signal<Value> {
         Signal { [self] observer in channel.observe(observer, replay: true, retaining: self) }
     }
 
-    /// Every change after the moment of observation. Observing keeps the property alive.
+    /// Every change after the moment of observation.
+    ///
+    /// Observing keeps the property alive.
     @inlinable public var changes: Signal<Value> {
         Signal { [self] observer in channel.observe(observer, replay: false, retaining: self) }
     }
@@ -86,15 +93,18 @@ public final class MutableProperty<Value: Sendable>: Sendable {
         channel.complete()
     }
 
-    /// The current value. Setting it stores the value and then delivers it to every observer, even
-    /// when it equals the old value.
+    /// The current value.
+    ///
+    /// Setting it stores the value and then delivers it to every observer, even when it equals the
+    /// old value.
     @inlinable public var value: Value {
         get { channel.current }
         set { channel.send(newValue) }
     }
 
-    /// Runs `body` on the current value without copying it: for a read on a hot path. `body` runs
-    /// under the property's lock, so it must not read, write or observe this property.
+    /// Runs `body` on the current value without copying it: for a read on a hot path.
+    ///
+    /// `body` runs under the property's lock, so it must not read, write or observe this property.
     @inlinable package func withValue<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
         try channel.withCurrent(body)
     }
@@ -105,8 +115,9 @@ public final class MutableProperty<Value: Sendable>: Sendable {
         try channel.modify(body)
     }
 
-    /// Reads and perhaps writes the value atomically: a compare-and-set. `body` returns whether it
-    /// changed the value; only then are observers notified.
+    /// Reads and perhaps writes the value atomically: a compare-and-set.
+    ///
+    /// `body` returns whether it changed the value; only then are observers notified.
     ///
     /// ```swift
     /// let claimed = isBusy.update { busy in
@@ -120,12 +131,16 @@ public final class MutableProperty<Value: Sendable>: Sendable {
         try channel.modify(announcing: { $0 }, body)
     }
 
-    /// The current value, then every change. Observing keeps the property alive.
+    /// The current value, then every change.
+    ///
+    /// Observing keeps the property alive.
     @inlinable public var values: Signal<Value> {
         Signal { [self] observer in channel.observe(observer, replay: true, retaining: self) }
     }
 
-    /// Every change after the moment of observation. Observing keeps the property alive.
+    /// Every change after the moment of observation.
+    ///
+    /// Observing keeps the property alive.
     @inlinable public var changes: Signal<Value> {
         Signal { [self] observer in channel.observe(observer, replay: false, retaining: self) }
     }

@@ -14,6 +14,7 @@ public struct ImmediateScheduler: Scheduler {
     /// Creates an immediate scheduler.
     public init() {}
 
+    /// Runs `action` at once, on the calling thread.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
         action()
     }
@@ -34,6 +35,7 @@ public struct QueueScheduler: Scheduler {
         self.queue = DispatchQueue(label: label)
     }
 
+    /// Runs `action` later on the queue.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
         queue.async(execute: action)
     }

@@ -1,7 +1,9 @@
 extension Signal: AsyncSequence {
+    /// The signal's values.
     public typealias Element = Value
 
     /// Iterates the values of the signal with `for await`; the loop ends when the signal completes.
+    ///
     /// Values that arrive while the loop body runs are buffered, in order.
     ///
     /// ```swift

@@ -107,9 +107,10 @@ extension Signal {
         }
     }
 
-    /// Forwards values until `trigger` sends a value or completes, then completes. Nothing is
-    /// forwarded after the completion, even when the source and the trigger send from different
-    /// threads at once.
+    /// Forwards values until `trigger` sends a value or completes, then completes.
+    ///
+    /// Nothing is forwarded after the completion, even when the source and the trigger send from
+    /// different threads at once.
     @inlinable public func take<Trigger: Sendable>(until trigger: Signal<Trigger>) -> Signal<Value> {
         Signal { observer in
             let output = Channel<Value>()
@@ -156,6 +157,7 @@ extension Signal {
     }
 
     /// Forwards the values of all `signals` as they arrive; completes when all have completed.
+    ///
     /// Sources that send from different threads are delivered one value at a time, as the contract
     /// requires.
     @inlinable public static func merge(_ signals: [Signal<Value>]) -> Signal<Value> {

@@ -31,7 +31,9 @@ public struct Signal<Value: Sendable>: Sendable {
         self.attach = attach
     }
 
-    /// Attaches `observer`. Dispose the result to end the observation.
+    /// Attaches `observer`.
+    ///
+    /// Dispose the result to end the observation.
     @discardableResult
     @inlinable public func observe(_ observer: Observer<Value>) -> Disposable {
         attach(observer)

@@ -2,16 +2,18 @@ import CustomDump
 import ReactiveCore
 import Testing
 
-/// An exhaustive tester for a view model built on ``ReactiveCore``: a spec sends inputs, states how
+/// An exhaustive tester for a view model built on `ReactiveCore`: a spec sends inputs, states how
 /// the watched state changed after each one, and receives the discrete events it produced, in
-/// order. Anything the spec does not state fails it, with a field-level diff, at the line of the
-/// step that missed it.
+/// order.
+///
+/// Anything the spec does not state fails it, with a field-level diff, at the line of the step that
+/// missed it.
 ///
 /// The state is a value the spec defines: an `Equatable` struct whose fields are read from the
 /// view model's properties. The events are the view model's signals the spec names in `events`.
 ///
 /// ```swift
-/// let tester = ViewModelTester(LoginViewModel(), state: LoginState.init, events: [.signal(\.refused)])
+/// let tester = ViewModelTester(LoginViewModel(), state: LoginState.init, events: [.signal(\.loginRefused)])
 /// tester.send { $0.usernameEdited("ann") } assert: { $0.username = "ann" }
 /// tester.send { $0.passwordEdited("secret") } assert: {
 ///     $0.password = "secret"
@@ -21,8 +23,8 @@ import Testing
 /// ```
 ///
 /// Failures are recorded with Swift Testing's `Issue.record` at the source location of the call
-/// that found them; ``finish()`` (or, when a spec forgets it, the tester going away) fails on
-/// events never received and on state changes never stated.
+/// that found them; ``finish(fileID:filePath:line:column:)`` (or, when a spec forgets it, the
+/// tester going away) fails on events never received and on state changes never stated.
 ///
 /// ## Isolation
 /// The tester is not `Sendable`: use it from the task of the spec that made it, on any actor or
@@ -53,6 +55,10 @@ public final class ViewModelTester<Model, State: Equatable> {
     ///   - exhaustivity: ``Exhaustivity/on`` (the default) or ``Exhaustivity/off``.
     ///   - read: makes the state value from the view model's properties.
     ///   - events: the signals whose events the spec must receive.
+    ///   - fileID: where the tester is made, for the failure of a tester never finished.
+    ///   - filePath: where the tester is made, for the failure of a tester never finished.
+    ///   - line: where the tester is made, for the failure of a tester never finished.
+    ///   - column: where the tester is made, for the failure of a tester never finished.
     public init(
         _ model: Model,
         exhaustivity: Exhaustivity = .on,
@@ -107,7 +113,9 @@ public final class ViewModelTester<Model, State: Equatable> {
     }
 
     /// Sends an input that is async, awaits it, then checks the state as
-    /// ``send(_:assert:fileID:filePath:line:column:)`` does. The input runs on the caller's actor.
+    /// ``send(_:assert:fileID:filePath:line:column:)`` does.
+    ///
+    /// The input runs on the caller's actor.
     @discardableResult
     public nonisolated(nonsending) func send<Result, Failure: Error>(
         _ input: nonisolated(nonsending) (Model) async throws(Failure) -> Result,
@@ -127,8 +135,9 @@ public final class ViewModelTester<Model, State: Equatable> {
     }
 
     /// Starts async work (an upload) in a task and returns at once, so the spec can look at the
-    /// view model while the work waits, for instance on a controllable store. State changes the
-    /// work makes are stated with ``assert(_:fileID:filePath:line:column:)`` or
+    /// view model while the work waits, for instance on a controllable store.
+    ///
+    /// State changes the work makes are stated with ``assert(_:fileID:filePath:line:column:)`` or
     /// ``result(of:assert:fileID:filePath:line:column:)``.
     public func start<Result: Sendable>(
         _ work: @escaping @Sendable (Model) async -> Result,
@@ -236,8 +245,9 @@ public final class ViewModelTester<Model, State: Equatable> {
         }
     }
 
-    /// Ends the spec: fails on events never received and on state changes never stated. In
-    /// non-exhaustive mode they are skipped (and noted as warnings when asked for).
+    /// Ends the spec: fails on events never received and on state changes never stated.
+    ///
+    /// In non-exhaustive mode they are skipped (and noted as warnings when asked for).
     public func finish(
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) {
@@ -380,9 +390,10 @@ public struct Exhaustivity: Sendable, Equatable {
 
     /// Every change of the state and every event must be stated; anything else fails.
     public static let on = Exhaustivity(isExhaustive: true, showsSkipped: false)
-    /// Only what the spec states is checked, for wide view models. A stated field must hold its
-    /// stated value; write absolute values (`$0.count = 2`), since the changes are applied to the
-    /// actual state. Unreceived events are skipped.
+    /// Only what the spec states is checked, for wide view models.
+    ///
+    /// A stated field must hold its stated value; write absolute values (`$0.count = 2`), since the
+    /// changes are applied to the actual state. Unreceived events are skipped.
     public static let off = Exhaustivity(isExhaustive: false, showsSkipped: false)
 
     /// Non-exhaustive, and when `showSkipped` is true each unstated change or skipped event is
@@ -399,7 +410,8 @@ public struct EventStream<Model> {
     let attach: (Model, @escaping @Sendable (any Sendable) -> Void) -> Disposable
 
     /// The events of the signal at `keyPath`, named `name` in failures (by default the key path).
-    /// A spec receives them with `receive(\.refused, "Enter a password")`.
+    ///
+    /// A spec receives them with `receive(\.loginRefused, "Enter a password")`.
     public static func signal<Value: Sendable>(
         _ keyPath: KeyPath<Model, Signal<Value>>, named name: String? = nil
     ) -> EventStream {
@@ -410,6 +422,7 @@ public struct EventStream<Model> {
 
     /// Every change of the property at `keyPath` after the tester starts, as events: for a spec
     /// that pins the values a property passes through within one step, not only where it ends.
+    ///
     /// A spec receives them with `receive(\.name, "darn")`.
     public static func changes<Value: Sendable>(
         _ keyPath: KeyPath<Model, Property<Value>>, named name: String? = nil
@@ -435,8 +448,9 @@ struct Emitted: Sendable {
     let value: any Sendable
 }
 
-/// `\LoginViewModel.loginRefused` → `loginRefused`. A computed component, which prints with its
-/// address, becomes `<computed>`.
+/// `\LoginViewModel.loginRefused` → `loginRefused`.
+///
+/// A computed component, which prints with its address, becomes `<computed>`.
 private func shortName(_ keyPath: AnyKeyPath) -> String {
     var text = "\(keyPath)"
     if text.hasPrefix("\\"), let dot = text.firstIndex(of: ".") {

@@ -32,6 +32,7 @@ public struct Changeset: Sendable, Hashable, CustomStringConvertible {
         deletions.isEmpty && modifications.isEmpty && insertions.isEmpty
     }
 
+    /// The deletions, modifications and insertions, for failures of specs.
     public var description: String {
         "Changeset(deletions: \(deletions), modifications: \(modifications), insertions: \(insertions))"
     }

@@ -29,7 +29,9 @@ public struct RowWindow<Row: Sendable>: Sendable {
 /// How the rows in view changed: a ``Changeset`` from the old rows in view to the new ones,
 /// and which of its deletions and insertions are rows that only left or came into view (the
 /// window moved, or rows above it were removed) rather than rows removed from or added to the
-/// list. Only the others are changes of the list, which a view announces.
+/// list.
+///
+/// Only the others are changes of the list, which a view announces.
 public struct WindowChange: Sendable, Hashable {
     /// From the old rows in view (deletions, modifications) to the new ones (insertions).
     public let changeset: Changeset

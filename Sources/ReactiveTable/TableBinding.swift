@@ -22,6 +22,7 @@ import ReactiveCore
 /// Changes are announced on the thread that made them; drive the source from one thread (or a
 /// serial queue) to see them in order.
 public final class TableBinding<Template: RowTemplate>: Sendable where Template.Row: AnyObject {
+    /// The row view model the template shows.
     public typealias Row = Template.Row
 
     /// Every line-level change, as it happens.
@@ -75,9 +76,10 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
         self.init(window: window, selection: Action<Row, Void>?.none)
     }
 
-    /// Binds a whole list of rows to a table. A new list is compared with the last by the rows'
-    /// identity; every row that left is announced as removed and every row that arrived as
-    /// added.
+    /// Binds a whole list of rows to a table.
+    ///
+    /// A new list is compared with the last by the rows' identity; every row that left is announced
+    /// as removed and every row that arrived as added.
     /// - Parameters:
     ///   - rows: the row view models, in table order.
     ///   - selection: executed with the selected row's view model by ``select(at:)``.
@@ -138,7 +140,7 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
     /// Executes the selection action with the view model of the row at `index` of the whole
     /// list, which must be in view.
     /// - Throws: ``TableBindingError`` when there is no such row, it is not in view, or there is
-    ///   no selection action; the action's ``ActionError`` when it refuses or fails.
+    ///   no selection action; the action's `ActionError` when it refuses or fails.
     public func select(at index: Int) async throws {
         guard let select else { throw TableBindingError.noSelection }
         let found = state.withLock { bound -> Result<Row, TableBindingError> in
@@ -163,8 +165,9 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
         windowChanged(RowWindow(firstIndex: 0, totalCount: rows.count, rows: rows, change: change))
     }
 
-    /// Applies a new window: unbinds rows that left and binds rows that arrived. A few changes
-    /// edit the table in place; many are applied in one pass over it.
+    /// Applies a new window: unbinds rows that left and binds rows that arrived.
+    ///
+    /// A few changes edit the table in place; many are applied in one pass over it.
     private func windowChanged(_ window: RowWindow<Row>) {
         let announced = state.withLock { bound -> [TableChange] in
             defer {
@@ -307,6 +310,7 @@ public enum TableBindingError: Error, Equatable, Sendable, CustomStringConvertib
     /// The table was bound without a selection action.
     case noSelection
 
+    /// What was wrong, naming the row and how many rows there are.
     public var description: String {
         switch self {
         case .noSuchRow(let index, let count):

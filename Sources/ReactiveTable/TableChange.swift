@@ -25,6 +25,7 @@ public enum TableChange: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The change line: `+`, `~` or `-`, the row number from 1, and the line.
     public var description: String {
         switch self {
         case .inserted(let index, let line): "+ \(index + 1) \(line)"

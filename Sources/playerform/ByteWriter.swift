@@ -6,8 +6,9 @@ public final class ByteWriter {
     private var pending: [UInt8] = []
     /// Everything written, when writing to memory.
     public private(set) var captured: [UInt8] = []
-    /// The `errno` of the first write that failed; later output is dropped. A reader that
-    /// closed the pipe is not a failure: the process ends by SIGPIPE, as `cat` does.
+    /// The `errno` of the first write that failed; later output is dropped.
+    ///
+    /// A reader that closed the pipe is not a failure: the process ends by SIGPIPE, as `cat` does.
     public private(set) var failure: Int32?
 
     /// A writer to `descriptor` (1 for standard output, 2 for standard error).

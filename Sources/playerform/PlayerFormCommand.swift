@@ -157,7 +157,9 @@ struct PlayerFormCommand: AsyncParsableCommand {
     }
 
     /// The scripts of `-c` and `-f`, in the order given: consecutive `-c` commands form one
-    /// script. When `order` does not account for every value, all `-c` commands run first.
+    /// script.
+    ///
+    /// When `order` does not account for every value, all `-c` commands run first.
     static func scripts(commands: [String], files: [String], order: [Character]) -> [REPLSession.Script] {
         func file(_ path: String) -> REPLSession.Script { path == "-" ? .standardInput : .file(path) }
         guard order.count(where: { $0 == "c" }) == commands.count,

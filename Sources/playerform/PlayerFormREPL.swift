@@ -73,8 +73,8 @@ public enum PlayerFormREPL {
 
     /// The score database: `option` (`--store`) when given, else `PLAYERFORM_STORE` when set,
     /// else the default place for
-    /// `environment` (``StoreLocation/databasePath(environment:)``).
-    /// - Throws: ``StoreError/noDataDirectory`` when there is no option and no default place.
+    /// `environment` (`StoreLocation.databasePath(environment:)`).
+    /// - Throws: `StoreError.noDataDirectory` when there is no option and no default place.
     public static func storePath(option: String?, environment: [String: String]) throws(StoreError) -> String
     {
         if let option { return option }

@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import PlayerFormRules
 
-/// `--config FILE`: the rules file. One option and one way of reading it, for the form session
-/// and for `validate` alike.
+/// `--config FILE`: the rules file.
+///
+/// One option and one way of reading it, for the form session and for `validate` alike.
 struct RulesFileOption: ParsableArguments {
     /// The exit status for a rules file whose content is not accepted (EX_DATAERR).
     static let rejectedStatus: Int32 = 65
@@ -15,9 +16,10 @@ struct RulesFileOption: ParsableArguments {
         help: ArgumentHelp("A JSON rules file, such as {\"max\": 500}.", valueName: "file"))
     var path: String?
 
-    /// The rules of the file, or the defaults without `--config`. The file is read once. When it
-    /// cannot be read or is not accepted, prints why on standard error and throws the exit status
-    /// (66 or 65).
+    /// The rules of the file, or the defaults without `--config`.
+    ///
+    /// The file is read once. When it cannot be read or is not accepted, prints why on standard
+    /// error and throws the exit status (66 or 65).
     func rules() throws -> PlayerRules {
         guard let path else { return .defaults }
         do {

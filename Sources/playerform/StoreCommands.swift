@@ -38,8 +38,9 @@ struct StorePlace {
 }
 
 /// Shows how far a long import or export has come, on standard error when it is a terminal, at
-/// most four times a second: records done, the rate, the part done and the time left. Silent in
-/// scripts.
+/// most four times a second: records done, the rate, the part done and the time left.
+///
+/// Silent in scripts.
 final class ProgressMeter {
     private let verb: String
     private let total: Int?
@@ -51,10 +52,15 @@ final class ProgressMeter {
     private var lastShown: ContinuousClock.Instant?
     private var shown = false
 
+    /// A meter that has shown nothing yet.
+    ///
     /// - Parameters:
+    ///   - verb: what is done to the records, as the progress line says it.
     ///   - total: the number of records to expect, when known.
     ///   - enabled: whether to show anything; by default, whether standard error is a terminal.
     ///   - delay: how long the work must have run before anything is shown.
+    ///   - now: the clock.
+    ///   - write: shows a progress line; by default on standard error.
     init(
         verb: String, total: Int?, enabled: Bool = isatty(STDERR_FILENO) == 1, delay: Duration = .zero,
         now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now },

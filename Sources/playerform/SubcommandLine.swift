@@ -26,8 +26,10 @@ extension PlayerFormCommand {
 
     /// Parses `arguments` under `root` and runs the command they name, exiting as
     /// ``exit(reporting:root:)`` says: usage errors with 64 and their message, thrown exit codes
-    /// with their status. With
-    /// `refusingValidate`, reaching `validate` is a usage error: the form's options came first.
+    /// with their status.
+    ///
+    /// With `refusingValidate`, reaching `validate` is a usage error: the form's options came
+    /// first.
     private static func run(
         _ root: any AsyncParsableCommand.Type, _ arguments: [String], refusingValidate: Bool
     ) async {

@@ -1,5 +1,7 @@
-/// The exit statuses of `playerform validate`. With several inputs the most serious wins:
-/// interrupted, then cannot write, then cannot open, then unusable, then invalid.
+/// The exit statuses of `playerform validate`.
+///
+/// With several inputs the most serious wins: interrupted, then cannot write, then cannot open,
+/// then unusable, then invalid.
 public enum ValidationExit: Int32, Sendable, Comparable {
     /// Every record is valid.
     case valid = 0
@@ -17,6 +19,7 @@ public enum ValidationExit: Int32, Sendable, Comparable {
     /// Ctrl-C stopped the run (128 + SIGINT).
     case interrupted = 130
 
+    /// Whether `lhs` is less serious than `rhs`.
     public static func < (lhs: ValidationExit, rhs: ValidationExit) -> Bool {
         lhs.rank < rhs.rank
     }

@@ -36,8 +36,10 @@ public struct ValidationRun {
         self.rules = rules
     }
 
-    /// Reads every input and returns the exit status. When the findings cannot be written, says
-    /// so once on `errors` and returns ``ValidationExit/cannotWrite``.
+    /// Reads every input and returns the exit status.
+    ///
+    /// When the findings cannot be written, says so once on `errors` and returns
+    /// ``ValidationExit/cannotWrite``.
     public func run(output: ByteWriter, errors: ByteWriter) -> ValidationExit {
         let status = runInputs(output: output, errors: errors)
         guard let failure = output.failure else { return status }

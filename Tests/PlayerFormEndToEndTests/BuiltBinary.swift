@@ -38,6 +38,7 @@ enum BuiltBinary {
 
     /// Runs the executable with `arguments`, `input` on standard input (a pipe), and waits, in
     /// `directory` when given.
+    ///
     /// With `mergingErrors`, standard error goes to the same pipe as standard output (`2>&1`).
     ///
     /// Unless `environment` says otherwise, `XDG_DATA_HOME` is a new temporary folder, removed
@@ -80,7 +81,9 @@ enum BuiltBinary {
     }
 
     /// The executable running with its standard input and output on pipes, for specs that talk
-    /// to it a line at a time while it waits for more input. Standard error is discarded.
+    /// to it a line at a time while it waits for more input.
+    ///
+    /// Standard error is discarded.
     final class Session {
         private let process = Process()
         private let stdin = Pipe()

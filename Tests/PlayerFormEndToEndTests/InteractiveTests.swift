@@ -18,10 +18,11 @@ final class TmuxTerminal {
         (try? run(["tmux", "-V"]).status) == 0
     }
 
-    /// Runs a command and returns its status and output. With `capture` false, output goes to
-    /// /dev/null: a tmux command that starts the server must not hand it a pipe, as the server
-    /// keeps it open. Uses posix_spawn, because Foundation's Process waits for every inheritor of
-    /// its descriptors, and the tmux server is one.
+    /// Runs a command and returns its status and output.
+    ///
+    /// With `capture` false, output goes to /dev/null: a tmux command that starts the server must
+    /// not hand it a pipe, as the server keeps it open. Uses posix_spawn, because Foundation's
+    /// Process waits for every inheritor of its descriptors, and the tmux server is one.
     @discardableResult
     static func run(_ arguments: [String], capture: Bool = true) throws -> (status: Int32, output: String) {
         var ends: [Int32] = [-1, -1]
@@ -78,10 +79,11 @@ final class TmuxTerminal {
         try Self.run(["tmux", "-S", socket, "-f", "/dev/null"] + arguments, capture: capture).output
     }
 
-    /// Starts `playerform` with `arguments` in a fresh pane. The shell around it ignores Ctrl-C
-    /// (the terminal sends SIGINT to the whole foreground group, and a shell would die of it) and
-    /// prints the exit status when the program ends; the pane stays so it can be read. `extra`
-    /// holds more `NAME=VALUE` settings of the environment.
+    /// Starts `playerform` with `arguments` in a fresh pane.
+    ///
+    /// The shell around it ignores Ctrl-C (the terminal sends SIGINT to the whole foreground group,
+    /// and a shell would die of it) and prints the exit status when the program ends; the pane
+    /// stays so it can be read. `extra` holds more `NAME=VALUE` settings of the environment.
     func start(_ arguments: [String] = [], inputrc: String = "/dev/null", environment extra: [String] = [])
         throws
     {
@@ -121,6 +123,7 @@ final class TmuxTerminal {
     }
 
     /// Waits until the screen satisfies `condition`, for at most ten seconds, and returns it.
+    ///
     /// A terminal has no other way to say that the program has answered, so this polls.
     @discardableResult
     func waitFor(_ description: String, _ condition: (String) -> Bool) throws -> String {
@@ -153,6 +156,7 @@ final class TmuxTerminal {
 
 /// The built binary at a terminal: prompt, editing, completion, history across two runs,
 /// Ctrl-C and Ctrl-D.
+///
 /// Without tmux the suite is skipped, except under CI (CI=true), where a missing tmux must fail.
 @Suite(
     "playerform at a terminal",

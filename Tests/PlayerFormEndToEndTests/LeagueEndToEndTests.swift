@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 /// The built binary on a shared league (`--store postgres://...`): several processes at once,
-/// a server that cannot be reached, a password that is never shown. The specs that need a server
-/// run when `PLAYERFORM_TEST_POSTGRES_URL` names one (`.ci/run` starts one) and are skipped,
-/// saying so, otherwise.
+/// a server that cannot be reached, a password that is never shown.
+///
+/// The specs that need a server run when `PLAYERFORM_TEST_POSTGRES_URL` names one (`.ci/run` starts
+/// one) and are skipped, saying so, otherwise.
 @Suite("playerform on a shared PostgreSQL league")
 struct LeagueEndToEndTests {
     static let serverURL: String? = {

@@ -4,8 +4,8 @@ import Testing
 extension TmuxTerminal {
     /// Starts `sh -c script` in a fresh pane `width` columns wide, with `TERM` set to `term` (one
     /// tmux speaks, so that readline draws and colours as at a real terminal) and `NO_COLOR` unset.
-    /// The script gets the
-    /// binary as `$1`, followed by `arguments`.
+    ///
+    /// The script gets the binary as `$1`, followed by `arguments`.
     func startScript(_ script: String, arguments: [String], term: String = "screen", width: Int = 80) throws {
         let environment = [
             "INPUTRC=/dev/null", "TERM=\(term)", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.path)/state",

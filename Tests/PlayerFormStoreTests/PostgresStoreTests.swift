@@ -4,8 +4,9 @@ import PlayerFormScores
 import PostgresNIO
 import Testing
 
-/// The league URL: parsing, the password never shown, and where the password comes from. No
-/// server needed.
+/// The league URL: parsing, the password never shown, and where the password comes from.
+///
+/// No server needed.
 @Suite("The PostgreSQL league URL")
 struct PostgresLocationTests {
     @Test("a URL gives user, host, port, database and TLS mode; the defaults fill the rest")
@@ -97,8 +98,9 @@ struct PostgresLocationTests {
 }
 
 /// The league on a real PostgreSQL server: what SQLite cannot show, many clients at once, a
-/// connection the server drops, a statement the server stops. Skipped without
-/// `PLAYERFORM_TEST_POSTGRES_URL`, saying so.
+/// connection the server drops, a statement the server stops.
+///
+/// Skipped without `PLAYERFORM_TEST_POSTGRES_URL`, saying so.
 @Suite(
     "The PostgreSQL league",
     .enabled(if: PostgresTestServer.isAvailable, "PLAYERFORM_TEST_POSTGRES_URL is not set"))

@@ -2,8 +2,9 @@ import Foundation
 import PlayerFormPostgres
 
 /// The PostgreSQL server the specs of the shared league run against: the URL in
-/// `PLAYERFORM_TEST_POSTGRES_URL` (`.ci/run` starts a throwaway server and sets it). Without it
-/// those specs are skipped, and the first to ask says so once on standard error.
+/// `PLAYERFORM_TEST_POSTGRES_URL` (`.ci/run` starts a throwaway server and sets it).
+///
+/// Without it those specs are skipped, and the first to ask says so once on standard error.
 enum PostgresTestServer {
     static let variable = "PLAYERFORM_TEST_POSTGRES_URL"
 

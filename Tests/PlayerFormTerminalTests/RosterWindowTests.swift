@@ -8,7 +8,9 @@ import ReactiveTable
 import Testing
 
 /// A store of a million players, one record each: "Player 0" with 0 points, "Player 1" with 1,
-/// and so on. Made once; each spec works on its own copy.
+/// and so on.
+///
+/// Made once; each spec works on its own copy.
 private let millionStore = Task {
     let records = (0..<1_000_000).map { index in
         ScoreRecord(

@@ -16,7 +16,9 @@ struct ShownForm: CustomStringConvertible, Sendable {
     var description: String { what }
 }
 
-/// The table of the escaping rule. Raw strings (`#"..."#`) hold the shown forms exactly.
+/// The table of the escaping rule.
+///
+/// Raw strings (`#"..."#`) hold the shown forms exactly.
 let shownForms: [ShownForm] = [
     ShownForm(what: "plain text", input: "Colin 100", terminal: "Colin 100", json: #""Colin 100""#),
     ShownForm(what: "accents, CJK and emoji", input: "Zoë 名前 🎲", terminal: "Zoë 名前 🎲", json: #""Zoë 名前 🎲""#),

@@ -132,8 +132,9 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
     }
 
     /// Ties `work` the row started for its player (a load, an observation) to that player:
-    /// disposed when the row is reused for another player. Disposed at once when called on a
-    /// row that is being reused.
+    /// disposed when the row is reused for another player.
+    ///
+    /// Disposed at once when called on a row that is being reused.
     public func bindWork(_ work: Disposable) {
         current.work.insert(work)
     }

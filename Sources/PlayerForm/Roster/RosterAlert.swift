@@ -1,7 +1,8 @@
 import PlayerFormRules
 
-/// What the roster tells the user in an alert. The messages may contain names as typed; escape
-/// them before they reach a terminal.
+/// What the roster tells the user in an alert.
+///
+/// The messages may contain names as typed; escape them before they reach a terminal.
 public enum RosterAlert: Sendable, Equatable, CustomStringConvertible {
     /// The store could not be read at all; the roster still shows what it showed before.
     case readFailed(reason: String)
@@ -28,6 +29,7 @@ public enum RosterAlert: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The alert's message.
     public var description: String { message }
 }
 
@@ -38,6 +40,7 @@ public enum RosterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The new player's name or points are not valid.
     case invalidInput([ValidationIssue])
 
+    /// The message of the alert the error shows.
     public var description: String {
         switch self {
         case .noSuchPlayer(let name): RosterAlert.noSuchPlayer(name: name).message

@@ -5,8 +5,9 @@ import ReactiveCore
 import ReactiveTable
 
 /// The roster's view model: the players kept in a score store, seen through a window of rows,
-/// the selection, and a small form to add a player. The port of SwiftGoal's
-/// ManagePlayersViewModel, for rosters of any size.
+/// the selection, and a small form to add a player.
+///
+/// The port of SwiftGoal's ManagePlayersViewModel, for rosters of any size.
 ///
 /// The roster never holds every player: it holds the count, the window's first index and size,
 /// and a row view model for each player in the window. Moving the window, a refresh, an add
@@ -77,8 +78,9 @@ public final class RosterViewModel: Sendable {
     /// Moves the window to start at this 0-based index of the roster (kept within the roster)
     /// and reads its players; returns them.
     public let moveWindow: Action<Int, [Player]>
-    /// Uploads a new player (or new points for a player). Enabled only while the input is valid;
-    /// prefer ``addTapped()``, which uploads the input.
+    /// Uploads a new player (or new points for a player).
+    ///
+    /// Enabled only while the input is valid; prefer ``addTapped()``, which uploads the input.
     public let addPlayer: Action<UploadRequest, ScoreRecord>
     /// Deletes the player with this name (as ``PlayerName`` compares names) and every record of
     /// it, in view or not.
@@ -128,7 +130,9 @@ public final class RosterViewModel: Sendable {
     private let observations = DisposeBag()
 
     /// Creates a roster of the players in `store`, with `rules` for new players and a window of
-    /// `windowSize` rows (at least 1). The roster is empty until the first ``refresh``.
+    /// `windowSize` rows (at least 1).
+    ///
+    /// The roster is empty until the first ``refresh``.
     public init(store: any ScoreStore, rules: PlayerRules = .defaults, windowSize: Int = 40) {
         self.store = store
         let size = max(1, windowSize)
@@ -290,8 +294,8 @@ public final class RosterViewModel: Sendable {
     }
 
     /// The user tapped add: uploads the name and points typed, captured now.
-    /// - Throws: ``ActionError/disabled`` when the input is not valid or an add is running;
-    ///   ``ActionError/failed(_:)`` when the store fails (the alert says so too).
+    /// - Throws: `ActionError.disabled` when the input is not valid or an add is running;
+    ///   `ActionError.failed(_:)` when the store fails (the alert says so too).
     @discardableResult
     public func addTapped() async throws(ActionError) -> ScoreRecord {
         try await addPlayer.apply(UploadRequest(name: nameStore.value, points: pointsStore.value))
@@ -299,8 +303,10 @@ public final class RosterViewModel: Sendable {
 
     /// Reads the window again when the store changed since it was last read, by this roster or
     /// any other client: asks the store for its revision (one cheap call) and, only when it moved,
-    /// for the count and the window. Changes of players in view are announced as by ``refresh``;
-    /// rows that only moved into or out of view are not.
+    /// for the count and the window.
+    ///
+    /// Changes of players in view are announced as by ``refresh``; rows that only moved into or out
+    /// of view are not.
     /// - Returns: how the count changed, when the store had changed; nil when it had not.
     /// - Throws: the store's error; the roster keeps what it shows.
     @discardableResult
@@ -404,8 +410,9 @@ public final class RosterViewModel: Sendable {
     }
 
     /// Reads the window from the store and commits it; returns how the rows in view changed.
-    /// Retried when another change was committed while reading, so an older reading never
-    /// undoes a newer change; after the last attempt the roster keeps what it shows.
+    ///
+    /// Retried when another change was committed while reading, so an older reading never undoes a
+    /// newer change; after the last attempt the roster keeps what it shows.
     @discardableResult
     private func reload(
         _ kind: ReadingKind, afterReading: @Sendable () -> Void = {}
@@ -472,7 +479,9 @@ public final class RosterViewModel: Sendable {
     }
 
     /// Replaces the window with `players` from `firstIndex` and announces what changed; returns
-    /// the change, nil when nothing changed. Call with `commitLock` held.
+    /// the change, nil when nothing changed.
+    ///
+    /// Call with `commitLock` held.
     @discardableResult
     private func commitWindow(
         firstIndex: Int, total: Int, players: [Player], revision: UInt64?, moved: Bool, stillKept: Set<String>
@@ -556,8 +565,9 @@ public final class RosterViewModel: Sendable {
     }
 
     /// Adds a kept upload to the window when the window can tell where it goes: new points for a
-    /// player in view, or a new player when the window shows the whole roster. Returns false when
-    /// it cannot (the player may be anywhere out of view).
+    /// player in view, or a new player when the window shows the whole roster.
+    ///
+    /// Returns false when it cannot (the player may be anywhere out of view).
     private func merge(_ record: ScoreRecord) -> Bool {
         commitLock.lock()
         defer { commitLock.unlock() }
