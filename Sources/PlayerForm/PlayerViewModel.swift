@@ -164,7 +164,7 @@ public final class PlayerViewModel: Sendable {
     /// The user typed a new name.
     ///
     /// A forbidden name is announced on ``forbiddenNameEntered`` and then replaced by "".
-    /// - Throws: ``PlayerRefusal/locked(uploads:)`` when the form is locked.
+    /// - Throws: `PlayerRefusal.locked(uploads:)` when the form is locked.
     public func nameEdited(_ text: String) throws(PlayerRefusal) {
         try refuseIfLocked()
         nameStore.value = text
@@ -172,14 +172,14 @@ public final class PlayerViewModel: Sendable {
 
     /// The user pressed the stepper's plus button `times` times.
     ///
-    /// Each press follows ``PlayerRules/press(_:from:)`` and the outcome is what that many single
+    /// Each press follows `PlayerRules.press(_:from:)` and the outcome is what that many single
     /// presses give, at a cost that does not grow with `times`. Each press that changes the
     /// points uses one point update; a press from the maximum outward changes nothing, uses none
     /// and stops pressing (the outcome's `bound` says so). Pressing also stops when no point
     /// updates are left or a press is refused (the step is too small, or the result cannot be
     /// exact); the outcome then carries the refusal, and the presses before it stay counted.
     /// The points change once, to where the presses end.
-    /// - Throws: ``PlayerRefusal`` when the form is locked, `times` is below 1, or the first
+    /// - Throws: `PlayerRefusal` when the form is locked, `times` is below 1, or the first
     ///   press is refused.
     @discardableResult
     public func stepUpTapped(times: Int = 1) throws(PlayerRefusal) -> StepperOutcome {
@@ -196,7 +196,7 @@ public final class PlayerViewModel: Sendable {
     ///
     /// As a stepper does, the value is clamped to min...max; the outcome says when it was. Infinite
     /// values clamp to the nearest bound.
-    /// - Throws: ``PlayerRefusal`` when the form is locked, no point updates are left, or the
+    /// - Throws: `PlayerRefusal` when the form is locked, no point updates are left, or the
     ///   value is not a number.
     @discardableResult
     public func stepperSet(to value: Double) throws(PlayerRefusal) -> StepperOutcome {
@@ -297,7 +297,7 @@ public final class PlayerViewModel: Sendable {
         if !granted { throw .noPointUpdatesLeft(limit: limit) }
     }
 
-    /// `times` presses, computed at once by ``PlayerRules/press(_:from:times:updatesLeft:)``;
+    /// `times` presses, computed at once by `PlayerRules.press(_:from:times:updatesLeft:)`;
     /// the points change once, and the updates the presses counted are spent together.
     private func press(times: Int, direction: StepperDirection) throws(PlayerRefusal) -> StepperOutcome {
         try refuseIfLocked()

@@ -116,7 +116,7 @@ extension PlayerRules {
     }
 }
 
-/// Reads the one JSON object of a rules file with ``JSONCursor`` and checks every value.
+/// Reads the one JSON object of a rules file with `JSONCursor` and checks every value.
 private struct RulesFileReader {
     private var cursor: JSONCursor
     private let path: String

@@ -171,7 +171,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     // MARK: The name rule
 
-    /// Names that tell one version of ``PlayerName/comparisonKey(_:)`` from another: case, blanks,
+    /// Names that tell one version of `PlayerName.comparisonKey(_:)` from another: case, blanks,
     /// compatibility forms, invisible characters, and letters whose case mapping differs by rule.
     static let keyRuleProbes = [
         "Bob", " bOB\t", "B\u{200B}ob", "Bo\u{00AD}b", "\u{FEFF}Bob", "Bo\u{2060}b", "Bo\u{200D}b",

@@ -4,7 +4,7 @@ import PlayerFormRules
 /// A player in the roster: a name and the points of that name's latest upload.
 ///
 /// A store keeps one record per upload; the roster shows one player per name, in the order each
-/// name was first uploaded. Names match as ``PlayerName/comparisonKey(_:)`` compares them:
+/// name was first uploaded. Names match as `PlayerName.comparisonKey(_:)` compares them:
 /// "Colin" and " colin" are one player, shown with the name of its latest upload.
 public struct Player: Sendable, Hashable, Identifiable, Codable {
     /// The name, which identifies the player in the roster.
@@ -26,7 +26,7 @@ public struct Player: Sendable, Hashable, Identifiable, Codable {
         self.recordIDs = recordIDs
     }
 
-    /// The players of `records` (oldest first): one per name as ``PlayerName`` compares names,
+    /// The players of `records` (oldest first): one per name as `PlayerName` compares names,
     /// with the name, points and time of its latest record, in the order the names first appear.
     public static func roster(from records: [ScoreRecord]) -> [Player] {
         var players: [Player] = []

@@ -67,7 +67,7 @@ public protocol ScoreStore: Sendable {
     // MARK: The roster's questions
     //
     // A roster shows a window of players, so a store answers for that window alone. A player is
-    // every record whose name has the same ``PlayerName/comparisonKey(_:)``; it shows the name,
+    // every record whose name has the same `PlayerName.comparisonKey(_:)`; it shows the name,
     // points and time of its latest record; players are ordered by their first record. The
     // default implementations read every record (O(players)); a store meant for large rosters
     // answers each in O(log n) or O(rows asked for).
@@ -80,7 +80,7 @@ public protocol ScoreStore: Sendable {
     /// empty: for a listing that shows no record, which a store may answer without reading them.
     /// Added with a default that reads them.
     func playerListing(from offset: Int, limit: Int) async throws -> [Player]
-    /// The player named `name` (by ``PlayerName/comparisonKey(_:)``) and its 0-based place in
+    /// The player named `name` (by `PlayerName.comparisonKey(_:)`) and its 0-based place in
     /// roster order, or nil when the store keeps no such player.
     func player(named name: String) async throws -> (index: Int, player: Player)?
     /// Removes the player named `name` and every record of it, including records other clients

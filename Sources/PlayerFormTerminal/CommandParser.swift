@@ -166,7 +166,7 @@ public enum CommandParser {
     }
 
     /// The name: the rest of the line as it is, or a double-quoted string read in the notation
-    /// that ``TerminalText/quoted(_:)`` shows names in: `\"`, `\\`, `\t`, `\n`, `\r` and
+    /// that `TerminalText.quoted(_:)` shows names in: `\"`, `\\`, `\t`, `\n`, `\r` and
     /// `\u{HEX}` stand for a quote, a backslash, a tab, a line feed, a carriage return and the
     /// code point HEX.
     ///

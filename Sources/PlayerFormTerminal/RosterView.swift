@@ -128,7 +128,7 @@ final class RosterView: Sendable {
     }
 
     /// Moves the view to page `page` (from 1).
-    /// - Throws: ``PageError`` when there is no such page; the roster's ``ActionError`` when the
+    /// - Throws: ``PageError`` when there is no such page; the roster's `ActionError` when the
     ///   store cannot be read (the alert says why).
     func show(page: Int) async throws {
         let total = roster.playerCount.value
@@ -225,7 +225,7 @@ final class RosterView: Sendable {
     }
 
     /// The name of the player in row `row` of the whole roster (counting from 1), in view or not.
-    /// - Throws: ``TableBindingError/noSuchRow(index:count:)`` when there is no such row.
+    /// - Throws: `TableBindingError.noSuchRow(index:count:)` when there is no such row.
     func name(inRow row: Int) async throws -> String {
         if let player = try await roster.players(from: row - 1, limit: 1).first { return player.name }
         throw TableBindingError.noSuchRow(index: row - 1, count: try await roster.playerCountNow())

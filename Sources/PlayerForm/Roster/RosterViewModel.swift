@@ -82,13 +82,13 @@ public final class RosterViewModel: Sendable {
     ///
     /// Enabled only while the input is valid; prefer ``addTapped()``, which uploads the input.
     public let addPlayer: Action<UploadRequest, ScoreRecord>
-    /// Deletes the player with this name (as ``PlayerName`` compares names) and every record of
+    /// Deletes the player with this name (as `PlayerName` compares names) and every record of
     /// it, in view or not.
     public let delete: Action<String, Player>
     /// Selects or deselects the player with this name, in view or not; returns whether it is now
     /// selected.
     public let toggleSelection: Action<String, Bool>
-    /// Selects or deselects the player of a row: the selection action for a ``TableBinding``.
+    /// Selects or deselects the player of a row: the selection action for a `TableBinding`.
     public let rowSelected: Action<PlayerRowViewModel, Bool>
 
     // MARK: Storage
@@ -340,7 +340,7 @@ public final class RosterViewModel: Sendable {
         try await store.playerCount()
     }
 
-    /// Whether the player named `name` (as ``PlayerName`` compares names) is selected, in view or
+    /// Whether the player named `name` (as `PlayerName` compares names) is selected, in view or
     /// not.
     public func isSelected(_ name: String) -> Bool {
         let key = PlayerName.comparisonKey(name)
