@@ -2,7 +2,8 @@ extension CommandCatalog {
     /// One REPL command, declared once: the words that run it, how its arguments are read, its
     /// help, what completes its arguments, and the handler of ``REPLSession`` that runs it. The
     /// parser, `help`, `help COMMAND`, tab completion and the session's dispatch all read it.
-    public struct Entry: Sendable {
+    /// A class, so that a line read as a command shares its entry rather than copying it.
+    public final class Entry: Sendable {
         /// The command word.
         public let name: String
         /// Other words that run the command, accepted as `help` topics too; help and completion
@@ -73,7 +74,7 @@ extension CommandCatalog {
         }
 
         /// Declares a command that takes no arguments.
-        init(
+        convenience init(
             _ name: String, usage: String, summary: String,
             rule: @escaping @Sendable (RulesInForce) -> String? = { _ in nil },
             command: Command, run handler: Handler<Void>
