@@ -45,17 +45,6 @@ public enum Command: Equatable, Sendable {
     case quit
 }
 
-extension Command {
-    /// Whether the command's output may be longer than a screen, and goes through the pager at
-    /// a terminal.
-    var mayNeedPager: Bool {
-        switch self {
-        case .help, .rules, .players, .show: true
-        default: false
-        }
-    }
-}
-
 /// What `players` shows.
 public enum PlayersRequest: Equatable, Sendable {
     /// The page the roster is on (`players`).

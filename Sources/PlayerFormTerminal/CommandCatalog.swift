@@ -1,104 +1,158 @@
-/// The commands the REPL understands, with their usage and help text, for `help`, completion and
-/// "did you mean" suggestions.
+/// The commands the REPL understands: one table, from which the parser, `help`, `help COMMAND`,
+/// tab completion, "did you mean" suggestions and the session's dispatch are all derived. A new
+/// command is one entry here and its handler in ``REPLSession``.
 public enum CommandCatalog {
-    /// A command's documentation.
-    public struct Entry: Sendable, Equatable {
-        /// The command word.
-        public let name: String
-        /// How to type it.
-        public let usage: String
-        /// What it does.
-        public let summary: String
-    }
-
     /// Every command, in the order `help` lists them.
     public static let entries: [Entry] = [
         Entry(
-            name: "name", usage: "name [TEXT]",
+            "name", usage: "name [TEXT]",
             summary:
                 "Set the name to the rest of the line; quote it to keep leading or trailing spaces"
-                + " (name \"\" clears it). Without TEXT, show the name."),
+                + " (name \"\" clears it). Without TEXT, show the name.",
+            rule: { $0.nameRule },
+            arguments: CommandParser.optionalName, command: Command.name,
+            run: .session { session, text in session.editName(text) }),
         Entry(
-            name: "up", usage: "up [N]",
+            "up", usage: "up [N]",
             summary:
                 "Press the stepper's + button N times (default 1). Each press that changes the points"
                 + " uses one point update; pressing stops at the maximum, and fails when no update is"
-                + " left or a press is refused, saying how many presses counted."),
+                + " left or a press is refused, saying how many presses counted.",
+            rule: { $0.pressRule },
+            arguments: CommandParser.pressCount, command: Command.up,
+            run: .session { session, times in session.pressUp(times: times) }),
         Entry(
-            name: "down", usage: "down [N]",
+            "down", usage: "down [N]",
             summary:
                 "Press the stepper's - button N times (default 1). Each press that changes the points"
                 + " uses one point update; pressing stops at the minimum, and fails when no update is"
-                + " left or a press is refused, saying how many presses counted."),
+                + " left or a press is refused, saying how many presses counted.",
+            rule: { $0.pressRule },
+            arguments: CommandParser.pressCount, command: Command.down,
+            run: .session { session, times in session.pressDown(times: times) }),
         Entry(
-            name: "points", usage: "points [N]",
+            "points", usage: "points [N]",
             summary:
                 "Set the stepper to N (kept within min and max); a change of the points uses one point"
-                + " update. Without N, show the points."),
+                + " update. Without N, show the points.",
+            rule: { $0.pointsRule },
+            arguments: CommandParser.optionalNumber, command: Command.points,
+            run: .session { session, value in session.setPoints(value) }),
         Entry(
-            name: "step", usage: "step N",
+            "step", usage: "step N",
             summary:
                 "Change how far one press of the stepper moves the points. A press moves them by"
                 + " exactly the step; one whose result would need more than 15 significant digits,"
-                + " or would not change them at all, is refused."),
-        Entry(name: "min", usage: "min N", summary: "Change the lowest valid number of points."),
-        Entry(name: "max", usage: "max N", summary: "Change the highest valid number of points."),
-        Entry(name: "upload", usage: "upload", summary: "Upload the name and points (Ctrl-C cancels)."),
+                + " or would not change them at all, is refused.",
+            rule: { $0.stepperRule },
+            arguments: CommandParser.oneNumber, command: Command.step,
+            run: .session { session, value in session.changeStep(to: value) }),
         Entry(
-            name: "reset", usage: "reset",
+            "min", usage: "min N", summary: "Change the lowest valid number of points.",
+            rule: { $0.stepperRule },
+            arguments: CommandParser.oneNumber, command: Command.min,
+            run: .session { session, value in session.changeMin(to: value) }),
+        Entry(
+            "max", usage: "max N", summary: "Change the highest valid number of points.",
+            rule: { $0.stepperRule },
+            arguments: CommandParser.oneNumber, command: Command.max,
+            run: .session { session, value in session.changeMax(to: value) }),
+        Entry(
+            "upload", usage: "upload", summary: "Upload the name and points (Ctrl-C cancels).",
+            rule: { $0.uploadRule },
+            command: .upload, run: .session { session, _ in await session.upload() }),
+        Entry(
+            "reset", usage: "reset",
             summary:
                 "Return the name, points, step, min, max and forbidden names to their starting values."
                 + " Spent point updates and uploads are not given back, so with no update left the"
-                + " stepper stays hidden."),
+                + " stepper stays hidden.",
+            rule: { $0.resetRule },
+            command: .reset, run: .session { session, _ in session.reset() }),
         Entry(
-            name: "show", usage: "show [--json]",
-            summary: "Draw the whole form; with --json, print it as one JSON object on one line."),
+            "show", usage: "show [--json]",
+            summary: "Draw the whole form; with --json, print it as one JSON object on one line.",
+            pagesOutput: true,
+            arguments: CommandParser.jsonFlag, command: Command.show(json:),
+            run: .session { session, json in session.show(json: json) }),
         Entry(
-            name: "players", usage: "players [N | --page N | --all | --json | --csv]",
+            "players", usage: "players [N | --page N | --all | --json | --csv]",
             summary:
                 "Draw the page of the roster in view as a table with a header: row number, name, points,"
                 + " when uploaded, * when selected; names too long for the column end in …. With N, page"
                 + " N. With --all, every row; with --json, the whole roster as one JSON array on one line"
                 + " (keys name, points, uploadedAt, selected); with --csv, as CSV with a header row (a"
-                + " name starting with = + - or @ gets a leading ' so that spreadsheets show it as text)."),
+                + " name starting with = + - or @ gets a leading ' so that spreadsheets show it as text).",
+            pagesOutput: true,
+            arguments: CommandParser.playersRequest, command: Command.players,
+            run: .roster { session, view, request in await session.showPlayers(request, in: view) }),
         Entry(
-            name: "add", usage: "add NAME POINTS",
+            "add", usage: "add NAME POINTS",
             summary:
                 "Add a player to the roster, or new points for a player in it, by the form's rules;"
-                + " quote the name to keep spaces at its ends (add \"Ann Lee\" 120)."),
+                + " quote the name to keep spaces at its ends (add \"Ann Lee\" 120).",
+            rule: { $0.addRule },
+            arguments: CommandParser.nameAndPoints, command: { .add(name: $0.name, points: $0.points) },
+            run: .roster { session, view, player in
+                await session.add(name: player.name, points: player.points, to: view)
+            }),
         Entry(
-            name: "select", usage: "select N",
-            summary: "Select or deselect the player in row N of the roster, on any page."),
+            "select", usage: "select N",
+            summary: "Select or deselect the player in row N of the roster, on any page.",
+            arguments: CommandParser.row, command: Command.select(row:),
+            run: .roster { session, view, row in await session.select(row: row, in: view) }),
         Entry(
-            name: "delete", usage: "delete N [--yes]",
+            "delete", usage: "delete N [--yes]",
             summary:
                 "Delete the player in row N of the roster (on any page) and every score of it. At a"
                 + " terminal it asks first,"
-                + " unless --yes is given; in a script --yes is required."),
+                + " unless --yes is given; in a script --yes is required.",
+            arguments: CommandParser.rowAndConfirmation,
+            command: { .delete(row: $0.row, confirmed: $0.confirmed) },
+            run: .roster { session, view, delete in
+                await session.delete(row: delete.row, confirmed: delete.confirmed, in: view)
+            }),
         Entry(
-            name: "refresh", usage: "refresh", summary: "Read the score store again and show what changed."),
+            "refresh", usage: "refresh", summary: "Read the score store again and show what changed.",
+            command: .refresh, run: .roster { session, view, _ in await session.refresh(view) }),
         Entry(
-            name: "rules", usage: "rules [--json]",
+            "rules", usage: "rules [--json]",
             summary:
                 "Print the rules in force: step, min, max, the point update and upload limits with what"
                 + " is left, the forbidden names, and where the rules came from; with --json, as one JSON"
-                + " object on one line."),
+                + " object on one line.",
+            pagesOutput: true,
+            arguments: CommandParser.jsonFlag, command: Command.rules(json:),
+            run: .session { session, json in session.showRules(json: json) }),
         Entry(
-            name: "source", usage: "source FILE",
+            "source", aliases: ["\\i"], usage: "source FILE",
             summary:
                 "Run the commands in FILE, one a line, as if typed (also: \\i FILE). Errors name the"
-                + " file and line (FILE:LINE:); a file may source others, up to 16 deep."),
+                + " file and line (FILE:LINE:); a file may source others, up to 16 deep.",
+            arguments: CommandParser.path, command: Command.source,
+            run: .session { session, path in await session.source(path) }),
         Entry(
-            name: "pager", usage: "pager [on | off]",
+            "pager", usage: "pager [on | off]",
             summary:
                 "At a terminal, output longer than the screen goes through $PAGER (default less -FRX);"
                 + " pager off writes it directly, pager on pages again, pager alone says which. Scripts"
-                + " never page."),
+                + " never page.",
+            arguments: CommandParser.onOrOff, command: Command.pager,
+            run: .session { session, on in session.setPager(on) }),
         Entry(
-            name: "help", usage: "help [COMMAND]",
-            summary: "List the commands, or explain one and the rule of the form that governs it."),
-        Entry(name: "quit", usage: "quit", summary: "End the session (also: exit, Ctrl-D)."),
-        Entry(name: "exit", usage: "exit", summary: "End the session (also: quit, Ctrl-D)."),
+            "help", usage: "help [COMMAND]",
+            summary: "List the commands, or explain one and the rule of the form that governs it.",
+            completes: { before, word in before.isEmpty ? CommandCatalog.completions(of: word) : [] },
+            pagesOutput: true,
+            arguments: CommandParser.helpTopic, command: Command.help,
+            run: .session { session, topic in session.help(topic) }),
+        Entry(
+            "quit", usage: "quit", summary: "End the session (also: exit, Ctrl-D).",
+            command: .quit, run: .session { _, _ in .quit }),
+        // Listed and completed in its own right, as shells have it.
+        Entry(
+            "exit", usage: "exit", summary: "End the session (also: quit, Ctrl-D).",
+            command: .quit, run: .session { _, _ in .quit }),
     ]
 
     /// Every command word.
@@ -106,9 +160,23 @@ public enum CommandCatalog {
 
     private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
 
+    /// Where each command word and alias is in ``entries``.
+    private static let indexByWord: [String: Int] = {
+        var index: [String: Int] = [:]
+        for (position, entry) in entries.enumerated() {
+            for word in [entry.name] + entry.aliases where index[word] == nil { index[word] = position }
+        }
+        return index
+    }()
+
     /// The entry for `name`, if it is a command.
     public static func entry(named name: String) -> Entry? {
         entries.first { $0.name == name }
+    }
+
+    /// The entry of the command that `word`, a name or an alias in lower case, runs.
+    static func entry(forWord word: some StringProtocol) -> Entry? {
+        indexByWord[String(word)].map { entries[$0] }
     }
 
     /// Command words that start with `prefix`, ignoring case as the parser does, for tab
@@ -179,13 +247,12 @@ public enum CommandCatalog {
 
 extension CommandCatalog {
     /// What tab completion offers for `word`, given the text of the line `before` it: command names
-    /// for the first word, command names as topics after `help`, nothing elsewhere.
+    /// for the first word, and after it what the command's entry completes (command names as
+    /// topics after `help`, nothing elsewhere).
     public static func completions(before: String, word: String) -> [String] {
         let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        switch words.count {
-        case 0: return completions(of: word)
-        case 1 where words[0].lowercased() == "help": return completions(of: word)
-        default: return []
-        }
+        guard let first = words.first else { return completions(of: word) }
+        return entry(forWord: first.lowercased())?.completions(after: Array(words.dropFirst()), word: word)
+            ?? []
     }
 }

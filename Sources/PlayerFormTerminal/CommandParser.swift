@@ -14,74 +14,114 @@ public enum CommandParser {
     /// Parses `line`, which must not be blank.
     /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
     public static func parse(_ line: String) throws(CommandError) -> Command {
+        try invocation(of: line).command
+    }
+
+    /// Reads `line` as the command of its first word, by that command's entry in
+    /// ``CommandCatalog``.
+    /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
+    static func invocation(of line: String) throws(CommandError) -> Invocation {
         let (word, rest) = splitWord(line)
-        let command = word.utf8.contains(where: { (0x41...0x5A).contains($0) }) ? word.lowercased() : word
-        switch command {
-        case "name":
-            return .name(rest.isEmpty ? nil : try nameArgument(rest))
-        case "up", "down":
-            let count = try countArgument(rest, command: command)
-            return command == "up" ? .up(count) : .down(count)
-        case "points":
-            return .points(rest.isEmpty ? nil : try numberArgument(rest, command: command))
-        case "step":
-            return .step(try numberArgument(rest, command: command))
-        case "min":
-            return .min(try numberArgument(rest, command: command))
-        case "max":
-            return .max(try numberArgument(rest, command: command))
-        case "upload", "reset", "refresh", "quit", "exit":
-            try noArgument(rest, command: command)
-            switch command {
-            case "upload": return .upload
-            case "reset": return .reset
-            case "refresh": return .refresh
-            default: return .quit
-            }
-        case "show":
-            if rest.isEmpty { return .show(json: false) }
-            if rest == "--json" { return .show(json: true) }
-            throw CommandError("show accepts only --json, not \(TerminalText.quoted(rest)).")
-        case "players":
-            return .players(try playersArguments(rest))
-        case "add":
-            return try addArguments(rest)
-        case "select":
-            return .select(row: try rowArgument(rest, command: command))
-        case "delete":
-            return try deleteArguments(rest)
-        case "rules":
-            if rest.isEmpty { return .rules(json: false) }
-            if rest == "--json" { return .rules(json: true) }
-            throw CommandError("rules accepts only --json, not \(TerminalText.quoted(rest)).")
-        case "source", "\\i":
-            guard !rest.isEmpty else {
-                throw CommandError(
-                    "\(command) needs the path of a file of commands, such as \(command) setup.txt.")
-            }
-            return .source(try nameArgument(rest))
-        case "pager":
-            switch rest.lowercased() {
-            case "": return .pager(nil)
-            case "on": return .pager(true)
-            case "off": return .pager(false)
-            default: throw CommandError("pager takes on or off, not \(TerminalText.quoted(rest)).")
-            }
-        case "help":
-            if rest.isEmpty { return .help(nil) }
-            // `\i` is source by another name.
-            let topic = rest.lowercased() == "\\i" ? "source" : rest.lowercased()
-            guard CommandCatalog.entry(named: topic) != nil else {
-                throw CommandError(
-                    "There is no help on \(TerminalText.quoted(rest)).\(hint(for: topic)) Topics: "
-                        + CommandCatalog.names.joined(separator: ", ") + ".")
-            }
-            return .help(topic)
-        default:
+        let typed = word.utf8.contains(where: { (0x41...0x5A).contains($0) }) ? word.lowercased() : word
+        guard let entry = CommandCatalog.entry(forWord: typed) else {
             throw CommandError(
-                "Unknown command \(TerminalText.quoted(word)).\(hint(for: command)) Type help for the list of commands."
+                "Unknown command \(TerminalText.quoted(word)).\(hint(for: typed)) Type help for the list of commands."
             )
         }
+        return try entry.invocation(CommandArguments(word: typed, text: rest))
+    }
+
+    // MARK: Arguments of the commands
+
+    /// `name [TEXT]`: nil without TEXT.
+    static func optionalName(_ arguments: CommandArguments) throws(CommandError) -> String? {
+        arguments.text.isEmpty ? nil : try nameArgument(arguments.text)
+    }
+
+    /// `up [N]`: a count, 1 without one.
+    static func pressCount(_ arguments: CommandArguments) throws(CommandError) -> Int {
+        try countArgument(arguments.text, command: arguments.word)
+    }
+
+    /// `points [N]`: nil without N.
+    static func optionalNumber(_ arguments: CommandArguments) throws(CommandError) -> Double? {
+        arguments.text.isEmpty ? nil : try numberArgument(arguments.text, command: arguments.word)
+    }
+
+    /// `step N`: one number.
+    static func oneNumber(_ arguments: CommandArguments) throws(CommandError) -> Double {
+        try numberArgument(arguments.text, command: arguments.word)
+    }
+
+    /// Nothing.
+    static func noArguments(_ arguments: CommandArguments) throws(CommandError) {
+        try noArgument(arguments.text, command: arguments.word)
+    }
+
+    /// `show [--json]`: whether `--json` was given.
+    static func jsonFlag(_ arguments: CommandArguments) throws(CommandError) -> Bool {
+        if arguments.text.isEmpty { return false }
+        if arguments.text == "--json" { return true }
+        throw CommandError(
+            "\(arguments.word) accepts only --json, not \(TerminalText.quoted(arguments.text)).")
+    }
+
+    /// `players [N | --page N | --all | --json | --csv]`.
+    static func playersRequest(_ arguments: CommandArguments) throws(CommandError) -> PlayersRequest {
+        try playersArguments(arguments.text)
+    }
+
+    /// `add NAME POINTS`.
+    static func nameAndPoints(_ arguments: CommandArguments) throws(CommandError) -> (
+        name: String, points: Double
+    ) {
+        try addArguments(arguments.text)
+    }
+
+    /// `select N`: a row number.
+    static func row(_ arguments: CommandArguments) throws(CommandError) -> Int {
+        try rowArgument(arguments.text, command: arguments.word)
+    }
+
+    /// `delete N [--yes]`.
+    static func rowAndConfirmation(_ arguments: CommandArguments) throws(CommandError) -> (
+        row: Int, confirmed: Bool
+    ) {
+        try deleteArguments(arguments.text)
+    }
+
+    /// `source FILE`: the path, read as a name is.
+    static func path(_ arguments: CommandArguments) throws(CommandError) -> String {
+        guard !arguments.text.isEmpty else {
+            throw CommandError(
+                "\(arguments.word) needs the path of a file of commands, such as \(arguments.word) setup.txt."
+            )
+        }
+        return try nameArgument(arguments.text)
+    }
+
+    /// `pager [on | off]`: nil without either.
+    static func onOrOff(_ arguments: CommandArguments) throws(CommandError) -> Bool? {
+        switch arguments.text.lowercased() {
+        case "": return nil
+        case "on": return true
+        case "off": return false
+        default:
+            throw CommandError(
+                "\(arguments.word) takes on or off, not \(TerminalText.quoted(arguments.text)).")
+        }
+    }
+
+    /// `help [COMMAND]`: the name of the command, also when an alias was typed; nil without one.
+    static func helpTopic(_ arguments: CommandArguments) throws(CommandError) -> String? {
+        if arguments.text.isEmpty { return nil }
+        let topic = arguments.text.lowercased()
+        guard let entry = CommandCatalog.entry(forWord: topic) else {
+            throw CommandError(
+                "There is no help on \(TerminalText.quoted(arguments.text)).\(hint(for: topic)) Topics: "
+                    + CommandCatalog.names.joined(separator: ", ") + ".")
+        }
+        return entry.name
     }
 
     /// Reads a number typed by a user: a decimal literal such as `12`, `-3.5`, `.5` or `1e3`.
@@ -253,7 +293,7 @@ public enum CommandParser {
 
     /// `add NAME POINTS`: the points are the last word; the name is everything before them,
     /// read as `name` reads its text.
-    static func addArguments(_ rest: String) throws(CommandError) -> Command {
+    static func addArguments(_ rest: String) throws(CommandError) -> (name: String, points: Double) {
         let usage = "type add NAME POINTS, such as add Bob 120."
         let bytes = rest.utf8
         guard let blank = bytes.lastIndex(where: isBlank) else {
@@ -261,7 +301,8 @@ public enum CommandParser {
         }
         let name = try nameArgument(trimmed(rest[..<blank]))
         let pointsText = String(rest[bytes.index(after: blank)...])
-        return .add(name: name, points: try number(pointsText))
+        let points = try number(pointsText)
+        return (name, points)
     }
 
     /// `players`, `players N`, `players --page N`, `players --all`, `players --json`, `players --csv`.
@@ -291,14 +332,15 @@ public enum CommandParser {
     }
 
     /// `delete N [--yes]`, with `--yes` before or after N.
-    static func deleteArguments(_ rest: String) throws(CommandError) -> Command {
+    static func deleteArguments(_ rest: String) throws(CommandError) -> (row: Int, confirmed: Bool) {
         var words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         let confirmed = words.contains("--yes")
         words.removeAll { $0 == "--yes" }
         guard words.count == 1 else {
             throw CommandError("delete takes one row number and, optionally, --yes, such as delete 2 --yes.")
         }
-        return .delete(row: try rowArgument(words[0], command: "delete"), confirmed: confirmed)
+        let row = try rowArgument(words[0], command: "delete")
+        return (row, confirmed)
     }
 
     /// A row number as the table shows it: a whole number from 1.

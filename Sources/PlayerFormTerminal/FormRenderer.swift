@@ -223,7 +223,7 @@ public struct FormRenderer: Sendable {
     public func help(for entry: CommandCatalog.Entry, rules: RulesInForce? = nil, width: Int = 80) -> [String]
     {
         var lines = ["usage: " + entry.usage] + WordWrap.lines(entry.summary, width: width, indent: "  ")
-        if let rule = rules?.rule(for: entry.name) {
+        if let rules, let rule = entry.rule(in: rules) {
             lines += WordWrap.lines(rule, width: width, indent: "  ")
         }
         return lines

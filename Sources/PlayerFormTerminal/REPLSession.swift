@@ -247,7 +247,7 @@ public final class REPLSession {
     }
 
     /// `source FILE`: runs the lines of FILE, nested at most ``maxSourceDepth`` deep.
-    private func source(_ path: String) async -> StepResult {
+    func source(_ path: String) async -> StepResult {
         guard sourceDepth < Self.maxSourceDepth else {
             log.error(
                 "source nests more than \(Self.maxSourceDepth) files deep; does a file source itself?")
@@ -318,7 +318,8 @@ public final class REPLSession {
         return input
     }
 
-    private enum StepResult {
+    /// How a line ended.
+    enum StepResult {
         case succeeded, failed, ignored, quit
     }
 
@@ -331,197 +332,268 @@ public final class REPLSession {
         }
         let firstVisible = text.utf8.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
         if firstVisible == nil || firstVisible == UInt8(ascii: "#") { return .ignored }
-        let command: Command
+        let invocation: Invocation
         do {
-            command = try CommandParser.parse(text)
+            invocation = try CommandParser.invocation(of: text)
         } catch {
             log.error(error.message)
             return .failed
         }
-        guard let paging, !pagerOff, command.mayNeedPager else { return await run(command) }
+        guard let paging, !pagerOff, invocation.entry.pagesOutput else { return await invocation.run(self) }
         paging.begin()
-        let result = await run(command)
+        let result = await invocation.run(self)
         if let note = paging.end() { output.writeError("note: " + note) }
         return result
     }
 
-    private func run(_ command: Command) async -> StepResult {
-        switch command {
-        case .players, .add, .select, .delete, .refresh:
-            guard let rosterView else {
-                log.error("This session has no roster.")
-                return .failed
-            }
-            // Others' changes first, so that this command works on the roster as it is.
-            await catchUp()
-            _ = rosterView.takeAlerts()
-            let result = await run(command, on: rosterView)
-            log.flushState()
-            // An alert (a store failure, a damaged line) fails the command that raised it.
-            return rosterView.takeAlerts() ? .failed : result
-        default:
-            break
+    // MARK: Commands (the handlers that the entries of CommandCatalog name)
+
+    /// `name`: shows the name; `name TEXT` sets it.
+    func editName(_ text: String?) -> StepResult {
+        guard let text else {
+            output.write(renderer.nameLine(form.name.value))
+            return settled()
+        }
+        return edit { () throws(PlayerRefusal) in try form.nameEdited(text) }
+    }
+
+    /// `up N`.
+    func pressUp(times: Int) -> StepResult {
+        do throws(PlayerRefusal) {
+            return finishPresses(try form.stepUpTapped(times: times), command: "up")
+        } catch {
+            return refused(error)
+        }
+    }
+
+    /// `down N`.
+    func pressDown(times: Int) -> StepResult {
+        do throws(PlayerRefusal) {
+            return finishPresses(try form.stepDownTapped(times: times), command: "down")
+        } catch {
+            return refused(error)
+        }
+    }
+
+    /// `points`: shows the points; `points N` sets the stepper.
+    func setPoints(_ value: Double?) -> StepResult {
+        guard let value else {
+            output.write(renderer.pointsLine(form.pointsText.value))
+            return settled()
         }
         do throws(PlayerRefusal) {
-            switch command {
-            case .name(nil):
-                output.write(renderer.nameLine(form.name.value))
-            case .name(let text?):
-                try form.nameEdited(text)
-            case .up(let count):
-                return finishPresses(try form.stepUpTapped(times: count), command: "up")
-            case .down(let count):
-                return finishPresses(try form.stepDownTapped(times: count), command: "down")
-            case .points(nil):
-                output.write(renderer.pointsLine(form.pointsText.value))
-            case .points(let value?):
-                return finish(try form.stepperSet(to: value))
-            case .step(let value):
-                try form.stepChanged(to: value)
-            case .min(let value):
-                try form.minChanged(to: value)
-            case .max(let value):
-                try form.maxChanged(to: value)
-            case .reset:
-                try form.resetTapped()
-            case .upload:
-                return await upload()
-            case .show(let json):
-                if json {
-                    output.write(renderer.json(of: form))
-                } else {
-                    for line in renderer.screen(of: form) { output.write(line) }
-                }
-            case .help(nil):
-                for line in renderer.help(width: columns()) { output.write(line) }
-            case .help(let topic?):
-                if let entry = CommandCatalog.entry(named: topic) {
-                    let rules = RulesInForce(form: form, origin: rulesOrigin)
-                    for line in renderer.help(for: entry, rules: rules, width: columns()) {
-                        output.write(line)
-                    }
-                }
-            case .rules(let json):
-                let rules = RulesInForce(form: form, origin: rulesOrigin)
-                if json {
-                    output.write(rules.json)
-                } else {
-                    for line in rules.lines { output.write(line) }
-                }
-            case .source(let path):
-                return await source(path)
-            case .pager(let on):
-                if let on {
-                    pagerOff = !on
-                } else {
-                    output.write("pager: " + (paging == nil ? "not used here" : pagerOff ? "off" : "on"))
-                }
-            case .quit:
-                return .quit
-            case .players, .add, .select, .delete, .refresh:
-                break
-            }
+            return finish(try form.stepperSet(to: value))
         } catch {
-            log.flushState()
-            log.error(TerminalText.escaped(error.description))
-            return .failed
+            return refused(error)
         }
+    }
+
+    /// `step N`.
+    func changeStep(to value: Double) -> StepResult {
+        edit { () throws(PlayerRefusal) in try form.stepChanged(to: value) }
+    }
+
+    /// `min N`.
+    func changeMin(to value: Double) -> StepResult {
+        edit { () throws(PlayerRefusal) in try form.minChanged(to: value) }
+    }
+
+    /// `max N`.
+    func changeMax(to value: Double) -> StepResult {
+        edit { () throws(PlayerRefusal) in try form.maxChanged(to: value) }
+    }
+
+    /// `reset`.
+    func reset() -> StepResult {
+        edit { () throws(PlayerRefusal) in try form.resetTapped() }
+    }
+
+    /// `show`, `show --json`.
+    func show(json: Bool) -> StepResult {
+        if json {
+            output.write(renderer.json(of: form))
+        } else {
+            for line in renderer.screen(of: form) { output.write(line) }
+        }
+        return settled()
+    }
+
+    /// `help`, `help COMMAND`.
+    func help(_ topic: String?) -> StepResult {
+        if let topic {
+            if let entry = CommandCatalog.entry(named: topic) {
+                let rules = RulesInForce(form: form, origin: rulesOrigin)
+                for line in renderer.help(for: entry, rules: rules, width: columns()) { output.write(line) }
+            }
+        } else {
+            for line in renderer.help(width: columns()) { output.write(line) }
+        }
+        return settled()
+    }
+
+    /// `rules`, `rules --json`.
+    func showRules(json: Bool) -> StepResult {
+        let rules = RulesInForce(form: form, origin: rulesOrigin)
+        if json {
+            output.write(rules.json)
+        } else {
+            for line in rules.lines { output.write(line) }
+        }
+        return settled()
+    }
+
+    /// `pager on`, `pager off`; `pager` says which.
+    func setPager(_ on: Bool?) -> StepResult {
+        if let on {
+            pagerOff = !on
+        } else {
+            output.write("pager: " + (paging == nil ? "not used here" : pagerOff ? "off" : "on"))
+        }
+        return settled()
+    }
+
+    /// Gives an input to the form: a refusal fails the command, saying why. What changed is
+    /// written either way.
+    private func edit(_ input: () throws(PlayerRefusal) -> Void) -> StepResult {
+        do throws(PlayerRefusal) {
+            try input()
+        } catch {
+            return refused(error)
+        }
+        return settled()
+    }
+
+    /// Writes what the form's refusal changed, then the refusal, and fails the command.
+    private func refused(_ refusal: PlayerRefusal) -> StepResult {
+        log.flushState()
+        log.error(TerminalText.escaped(refusal.description))
+        return .failed
+    }
+
+    /// Writes what changed, and succeeds.
+    private func settled() -> StepResult {
         log.flushState()
         return .succeeded
     }
 
     // MARK: Roster
 
-    private func run(_ command: Command, on view: RosterView) async -> StepResult {
-        let roster = view.roster
-        switch command {
-        case .players(let request):
-            do {
-                switch request {
-                case .currentPage:
-                    for line in view.tableLines() { output.write(line) }
-                case .page(let page):
-                    try await view.show(page: page)
-                    for line in view.tableLines() { output.write(line) }
-                case .all:
-                    try await view.writeAll()
-                case .json:
-                    try await view.writeJSON()
-                case .csv:
-                    try await view.writeCSV()
-                }
-            } catch let error as PageError {
-                log.error(error.description)
-                return .failed
-            } catch let error as ActionError {
-                return reportActionError(error)
-            } catch {
-                log.error(TerminalText.escaped("Could not read the scores: \(error)"))
-                return .failed
-            }
-            return .succeeded
-        case .add(let name, let points):
-            roster.newNameEdited(name)
-            roster.newPointsEdited(points)
-            let issues = roster.inputIssues.value
-            guard issues.isEmpty else {
-                log.error(TerminalText.escaped(issues.map(\.message).joined(separator: " ")))
-                return .failed
-            }
-            return await report(roster.addTapped)
-        case .select(let row):
-            let name: String
-            do {
-                name = try await view.name(inRow: row)
-            } catch {
-                return reportLookupError(error)
-            }
-            let inView = view.isInView(row: row)
-            let output = self.output
-            return await report { () async throws(ActionError) in
-                let selected = try await roster.toggleSelection.apply(name)
-                // A row in view says so in its change line; another needs a line of its own.
-                if !inView {
-                    output.write(
-                        "\(selected ? "selected" : "deselected") row \(RosterView.grouped(row)): "
-                            + TerminalText.escaped(name))
-                }
-            }
-        case .delete(let row, let confirmed):
-            let name: String
-            do {
-                name = try await view.name(inRow: row)
-            } catch {
-                return reportLookupError(error)
-            }
-            if !confirmed {
-                guard reader.isInteractive else {
-                    log.error(
-                        "delete asks before deleting, and a script cannot answer; type delete \(row) --yes.")
-                    return .failed
-                }
-                let answer = await reader.answer(prompt: "Delete \(TerminalText.escaped(name))? [y/N] ")
-                guard case .line(let bytes) = answer,
-                    ["y", "yes"].contains(
-                        CommandParser.trimmed(String(decoding: bytes, as: UTF8.self)).lowercased())
-                else {
-                    output.write("not deleted")
-                    return .succeeded
-                }
-            }
-            let inView = view.isInView(row: row)
-            let output = self.output
-            return await report { () async throws(ActionError) in
-                _ = try await roster.delete.apply(name)
-                if !inView {
-                    output.write("deleted row \(RosterView.grouped(row)): " + TerminalText.escaped(name))
-                }
-            }
-        case .refresh:
-            return await report { () async throws(ActionError) in _ = try await roster.refresh.apply(()) }
-        default:
-            return .ignored
+    /// Runs a roster command: fails when the session has no roster; otherwise first shows what
+    /// others changed, so that the command works on the roster as it is, and fails the command
+    /// when the store raised an alert meanwhile (a store failure, a damaged line).
+    func onRoster(_ command: (RosterView) async -> StepResult) async -> StepResult {
+        guard let rosterView else {
+            log.error("This session has no roster.")
+            return .failed
         }
+        await catchUp()
+        _ = rosterView.takeAlerts()
+        let result = await command(rosterView)
+        log.flushState()
+        return rosterView.takeAlerts() ? .failed : result
+    }
+
+    /// `players`, `players N`, `players --page N`, `--all`, `--json`, `--csv`.
+    func showPlayers(_ request: PlayersRequest, in view: RosterView) async -> StepResult {
+        do {
+            switch request {
+            case .currentPage:
+                for line in view.tableLines() { output.write(line) }
+            case .page(let page):
+                try await view.show(page: page)
+                for line in view.tableLines() { output.write(line) }
+            case .all:
+                try await view.writeAll()
+            case .json:
+                try await view.writeJSON()
+            case .csv:
+                try await view.writeCSV()
+            }
+        } catch let error as PageError {
+            log.error(error.description)
+            return .failed
+        } catch let error as ActionError {
+            return reportActionError(error)
+        } catch {
+            log.error(TerminalText.escaped("Could not read the scores: \(error)"))
+            return .failed
+        }
+        return .succeeded
+    }
+
+    /// `add NAME POINTS`.
+    func add(name: String, points: Double, to view: RosterView) async -> StepResult {
+        let roster = view.roster
+        roster.newNameEdited(name)
+        roster.newPointsEdited(points)
+        let issues = roster.inputIssues.value
+        guard issues.isEmpty else {
+            log.error(TerminalText.escaped(issues.map(\.message).joined(separator: " ")))
+            return .failed
+        }
+        return await report(roster.addTapped)
+    }
+
+    /// `select N`.
+    func select(row: Int, in view: RosterView) async -> StepResult {
+        let roster = view.roster
+        let name: String
+        do {
+            name = try await view.name(inRow: row)
+        } catch {
+            return reportLookupError(error)
+        }
+        let inView = view.isInView(row: row)
+        let output = self.output
+        return await report { () async throws(ActionError) in
+            let selected = try await roster.toggleSelection.apply(name)
+            // A row in view says so in its change line; another needs a line of its own.
+            if !inView {
+                output.write(
+                    "\(selected ? "selected" : "deselected") row \(RosterView.grouped(row)): "
+                        + TerminalText.escaped(name))
+            }
+        }
+    }
+
+    /// `delete N`, `delete N --yes`.
+    func delete(row: Int, confirmed: Bool, in view: RosterView) async -> StepResult {
+        let roster = view.roster
+        let name: String
+        do {
+            name = try await view.name(inRow: row)
+        } catch {
+            return reportLookupError(error)
+        }
+        if !confirmed {
+            guard reader.isInteractive else {
+                log.error(
+                    "delete asks before deleting, and a script cannot answer; type delete \(row) --yes.")
+                return .failed
+            }
+            let answer = await reader.answer(prompt: "Delete \(TerminalText.escaped(name))? [y/N] ")
+            guard case .line(let bytes) = answer,
+                ["y", "yes"].contains(
+                    CommandParser.trimmed(String(decoding: bytes, as: UTF8.self)).lowercased())
+            else {
+                output.write("not deleted")
+                return .succeeded
+            }
+        }
+        let inView = view.isInView(row: row)
+        let output = self.output
+        return await report { () async throws(ActionError) in
+            _ = try await roster.delete.apply(name)
+            if !inView {
+                output.write("deleted row \(RosterView.grouped(row)): " + TerminalText.escaped(name))
+            }
+        }
+    }
+
+    /// `refresh`.
+    func refresh(_ view: RosterView) async -> StepResult {
+        let roster = view.roster
+        return await report { () async throws(ActionError) in _ = try await roster.refresh.apply(()) }
     }
 
     /// Runs a roster action; its failures were written as alerts, so only a refusal is written.
@@ -598,7 +670,8 @@ public final class REPLSession {
         return .succeeded
     }
 
-    private func upload() async -> StepResult {
+    /// `upload`.
+    func upload() async -> StepResult {
         let form = self.form
         let output = self.output
         interrupts?.whileRunning {

@@ -74,33 +74,50 @@ public struct RulesInForce: Sendable, Equatable {
     }
 
     /// The rule of the form that governs `command`, as a sentence; nil for a command no rule
-    /// governs.
+    /// governs. Each command's entry in ``CommandCatalog`` names its rule.
     public func rule(for command: String) -> String? {
-        switch command {
-        case "name":
-            return "Rule: a valid name is not blank and is none of " + forbidden + "."
-        case "up", "down":
-            return "Rule: " + updates + "; a press moves the points by the step ("
-                + PointsFormat.text(rules.step) + ") and keeps them " + bounds + "."
-        case "points":
-            return "Rule: " + updates + "; the points are kept " + bounds + "."
-        case "step", "min", "max":
-            return "Rule: now step \(PointsFormat.text(rules.step)), min \(PointsFormat.text(rules.min)),"
-                + " max \(PointsFormat.text(rules.max)); the step must be above 0 and min may not exceed max."
-        case "upload":
-            return "Rule: at most \(rules.maxUploads) uploads (\(uploadsLeft) left), after which the form"
-                + " locks; only a valid form uploads: a name that is not blank and is none of " + forbidden
-                + ", and points " + bounds + "."
-        case "reset":
-            return "Rule: " + updates + " and at most \(rules.maxUploads) uploads (\(uploadsLeft) left),"
-                + " which reset does not give back."
-        case "add":
-            return "Rule: as for upload, a name that is not blank and is none of " + forbidden
-                + ", and points "
-                + bounds + "."
-        default:
-            return nil
-        }
+        CommandCatalog.entry(named: command)?.rule(in: self)
+    }
+
+    /// The rule of `name`.
+    var nameRule: String {
+        "Rule: a valid name is not blank and is none of " + forbidden + "."
+    }
+
+    /// The rule of `up` and `down`.
+    var pressRule: String {
+        "Rule: " + updates + "; a press moves the points by the step (" + PointsFormat.text(rules.step)
+            + ") and keeps them " + bounds + "."
+    }
+
+    /// The rule of `points`.
+    var pointsRule: String {
+        "Rule: " + updates + "; the points are kept " + bounds + "."
+    }
+
+    /// The rule of `step`, `min` and `max`.
+    var stepperRule: String {
+        "Rule: now step \(PointsFormat.text(rules.step)), min \(PointsFormat.text(rules.min)),"
+            + " max \(PointsFormat.text(rules.max)); the step must be above 0 and min may not exceed max."
+    }
+
+    /// The rule of `upload`.
+    var uploadRule: String {
+        "Rule: at most \(rules.maxUploads) uploads (\(uploadsLeft) left), after which the form"
+            + " locks; only a valid form uploads: a name that is not blank and is none of " + forbidden
+            + ", and points " + bounds + "."
+    }
+
+    /// The rule of `reset`.
+    var resetRule: String {
+        "Rule: " + updates + " and at most \(rules.maxUploads) uploads (\(uploadsLeft) left),"
+            + " which reset does not give back."
+    }
+
+    /// The rule of `add`.
+    var addRule: String {
+        "Rule: as for upload, a name that is not blank and is none of " + forbidden + ", and points "
+            + bounds + "."
     }
 }
 

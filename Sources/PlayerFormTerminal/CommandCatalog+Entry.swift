@@ -1,0 +1,133 @@
+extension CommandCatalog {
+    /// One REPL command, declared once: the words that run it, how its arguments are read, its
+    /// help, what completes its arguments, and the handler of ``REPLSession`` that runs it. The
+    /// parser, `help`, `help COMMAND`, tab completion and the session's dispatch all read it.
+    /// A class, so that a line read as a command shares its entry rather than copying it.
+    public final class Entry: Sendable {
+        /// The command word.
+        public let name: String
+        /// Other words that run the command, accepted as `help` topics too; help and completion
+        /// offer only ``name``.
+        public let aliases: [String]
+        /// How to type it.
+        public let usage: String
+        /// What it does.
+        public let summary: String
+        /// Whether its output may be longer than a screen, so that at a terminal it goes through
+        /// the pager.
+        let pagesOutput: Bool
+        /// Whether it works on the roster, so that a session without one refuses it.
+        let usesRoster: Bool
+        private let governingRule: @Sendable (RulesInForce) -> String?
+        private let argumentCompletions: @Sendable (_ before: [Substring], _ word: String) -> [String]
+        private let read: @Sendable (CommandArguments) throws(CommandError) -> Reading
+
+        /// What ``read`` makes of a line: the command, and its handler bound to its arguments.
+        private typealias Reading = (command: Command, run: (REPLSession) async -> REPLSession.StepResult)
+
+        /// Declares a command whose arguments `arguments` reads into an `Arguments`.
+        /// - Parameters:
+        ///   - name: the command word, in lower case.
+        ///   - aliases: other words that run it.
+        ///   - usage: how to type it, starting with `name`; optional parts in brackets.
+        ///   - summary: what it does, for `help` and `help COMMAND`.
+        ///   - rule: the rule of the form that governs it, for `help COMMAND`.
+        ///   - completes: what completes the word being typed after the arguments `before`.
+        ///   - pagesOutput: its output may be longer than a screen.
+        ///   - arguments: reads the rest of the line, or says what was wrong and what is accepted.
+        ///   - command: the command the arguments make, as ``CommandParser/parse(_:)`` returns it.
+        ///   - handler: what runs it.
+        init<Arguments>(
+            _ name: String, aliases: [String] = [], usage: String, summary: String,
+            rule: @escaping @Sendable (RulesInForce) -> String? = { _ in nil },
+            completes: @escaping @Sendable (_ before: [Substring], _ word: String) -> [String] = { _, _ in []
+            },
+            pagesOutput: Bool = false,
+            arguments: @escaping @Sendable (CommandArguments) throws(CommandError) -> Arguments,
+            command: @escaping @Sendable (Arguments) -> Command,
+            run handler: Handler<Arguments>
+        ) {
+            self.name = name
+            self.aliases = aliases
+            self.usage = usage
+            self.summary = summary
+            self.governingRule = rule
+            self.argumentCompletions = completes
+            self.pagesOutput = pagesOutput
+            switch handler {
+            case .session(let body):
+                usesRoster = false
+                read = { (text: CommandArguments) throws(CommandError) -> Reading in
+                    let parsed = try arguments(text)
+                    return (command(parsed), { session in await body(session, parsed) })
+                }
+            case .roster(let body):
+                usesRoster = true
+                read = { (text: CommandArguments) throws(CommandError) -> Reading in
+                    let parsed = try arguments(text)
+                    return (
+                        command(parsed),
+                        { session in await session.onRoster { view in await body(session, view, parsed) } }
+                    )
+                }
+            }
+        }
+
+        /// Declares a command that takes no arguments.
+        convenience init(
+            _ name: String, usage: String, summary: String,
+            rule: @escaping @Sendable (RulesInForce) -> String? = { _ in nil },
+            command: Command, run handler: Handler<Void>
+        ) {
+            self.init(
+                name, usage: usage, summary: summary, rule: rule, arguments: CommandParser.noArguments,
+                command: { _ in command }, run: handler)
+        }
+
+        /// The rule of the form that governs the command, as `rules` has it now; nil when no
+        /// rule does.
+        public func rule(in rules: RulesInForce) -> String? {
+            governingRule(rules)
+        }
+
+        /// What completes `word`, typed after the arguments `before`.
+        func completions(after before: [Substring], word: String) -> [String] {
+            argumentCompletions(before, word)
+        }
+
+        /// Reads the command's arguments.
+        /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
+        func invocation(_ arguments: CommandArguments) throws(CommandError) -> Invocation {
+            let reading = try read(arguments)
+            return Invocation(entry: self, command: reading.command, run: reading.run)
+        }
+    }
+
+    /// How the session runs a command with its arguments.
+    enum Handler<Arguments> {
+        /// A handler of the session alone, or of the form.
+        case session(@Sendable (REPLSession, Arguments) async -> REPLSession.StepResult)
+        /// A handler of the roster: a session without one refuses the command, and others'
+        /// changes are read first, so that it works on the roster as it is.
+        case roster(@Sendable (REPLSession, RosterView, Arguments) async -> REPLSession.StepResult)
+    }
+}
+
+/// A command's word as typed and the rest of its line, for the command's argument reader.
+struct CommandArguments: Sendable {
+    /// The command word as typed, in lower case: the name or an alias, for messages such as
+    /// `\i needs the path of a file of commands`.
+    let word: String
+    /// The rest of the line without blanks at its ends; empty when there is nothing more.
+    let text: String
+}
+
+/// A line read as a command, ready to run.
+struct Invocation {
+    /// The command's entry in the table.
+    let entry: CommandCatalog.Entry
+    /// The command as parsed.
+    let command: Command
+    /// Runs the command's handler with its arguments.
+    let run: (REPLSession) async -> REPLSession.StepResult
+}
