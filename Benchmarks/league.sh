@@ -18,6 +18,7 @@
 #
 #   Benchmarks/league.sh [rounds] [players] [uploads per client] [clients...]
 #   e.g. Benchmarks/league.sh 5 1000000 200 1 4 16
+#   PLAYERFORM_BIN=.build/debug/playerform Benchmarks/league.sh 3 10000 50   # a binary already built
 set -euo pipefail
 cd "$(dirname "$0")"
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -48,8 +49,13 @@ trap stop EXIT
 "${as[@]}" "$pg_bin/pg_ctl" -D "$work/data" -w -t 60 -l "$work/server.log" \
     -o "-k $work -p 5432 -c listen_addresses='' -c max_connections=100" start >/dev/null
 
-swift build -c release --package-path .. --product playerform >/dev/null
-bin="$(swift build -c release --package-path .. --show-bin-path)"
+# PLAYERFORM_BIN names a playerform already built (say which build when quoting its figures).
+if [ -n "${PLAYERFORM_BIN:-}" ]; then
+    bin="$(dirname "$PLAYERFORM_BIN")"
+else
+    swift build -c release --package-path .. --product playerform >/dev/null
+    bin="$(swift build -c release --package-path .. --show-bin-path)"
+fi
 
 python3 - "$rounds" "$players" "$per_client" "$bin/playerform" "$pg_bin" "$work" "${clients[@]}" <<'PY'
 import os, re, statistics, subprocess, sys, time
@@ -100,7 +106,7 @@ with open(upload_script, "w") as file:
 BEGIN;
 UPDATE meta SET revision = revision + 1;
 SELECT pg_notify('playerform', 'public');
-SELECT name, points, uploaded_at FROM score WHERE id = gen_random_uuid();
+SELECT name, points, uploaded_at FROM score WHERE id = (SELECT gen_random_uuid());
 SELECT nextval('score_seq_seq') AS seq \\gset
 INSERT INTO player AS p (key, position, first_score, name, points, uploaded_at, uploads)
   VALUES ('bench ' || :client_id || ' ' || :n, (SELECT coalesce(max(position), -1) + 1 FROM player), :seq,
