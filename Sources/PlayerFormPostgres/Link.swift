@@ -29,8 +29,12 @@ actor Link {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var nextID = 1
+    /// Listens on the connection, while it lasts, and tells ``feed`` what it hears.
+    private var listener: Task<Void, Never>?
 
     private let applicationName: String
+    /// What the connection hears of changes by any client.
+    let feed = ChangeFeed()
 
     init(
         location: PostgresLocation, password: String?, schema: String, statementTimeout: Duration,
@@ -44,6 +48,7 @@ actor Link {
     }
 
     deinit {
+        listener?.cancel()
         // A connection is closed before it goes; the task keeps it until then.
         if let connection { Task { try? await connection.close() } }
     }
@@ -76,6 +81,9 @@ actor Link {
             try await connection.perform("BEGIN", logger: Self.logger)
             do {
                 try await connection.perform("UPDATE meta SET revision = revision + 1", logger: Self.logger)
+                // Sent at commit, to every client listening; not at all when rolled back.
+                try await connection.perform(
+                    "SELECT pg_notify(\(ChangeFeed.channel), \(schema))", logger: Self.logger)
                 let result = try await work(connection)
                 try await connection.perform("COMMIT", logger: Self.logger)
                 return result
@@ -94,8 +102,39 @@ actor Link {
     func close() async {
         await acquire()
         defer { release() }
+        stopListening()
         if let connection { try? await connection.close() }
         connection = nil
+    }
+
+    /// Listens for the notifications of writes to this league on `connection`, and returns once
+    /// the server listens (or listening failed: then changes are found by polling).
+    private func listen(on connection: PostgresConnection) async {
+        listener?.cancel()
+        let (started, starting) = AsyncStream.makeStream(of: Bool.self)
+        let (feed, schema) = (self.feed, self.schema)
+        let generation = feed.replaceListener()
+        listener = Task.detached {
+            do {
+                try await connection.listen(on: ChangeFeed.channel) { notifications in
+                    feed.listening(true, generation: generation)
+                    starting.yield(true)
+                    for try await notification in notifications where notification.payload == schema {
+                        feed.heard()
+                    }
+                }
+            } catch {}
+            // The connection went (or never listened): until another listens, changes are polled.
+            feed.listening(false, generation: generation)
+            starting.yield(false)
+        }
+        for await _ in started { break }
+    }
+
+    private func stopListening() {
+        listener?.cancel()
+        listener = nil
+        _ = feed.replaceListener()
     }
 
     private func acquire() async {
@@ -176,6 +215,7 @@ actor Link {
             throw connectingError(error)
         }
         connection = made
+        await listen(on: made)
         return made
     }
 
@@ -187,9 +227,7 @@ actor Link {
                 return PostgresStoreError.unreachable(
                     endpoint: location.endpoint, reason: Self.reason(error.underlying))
             case .authMechanismRequiresPassword:
-                return PostgresStoreError.authentication(
-                    user: location.user, endpoint: location.endpoint,
-                    reason: "it asks for a password; give it in PGPASSWORD or ~/.pgpass")
+                return PostgresStoreError.passwordRequired(user: location.user, endpoint: location.endpoint)
             case .server:
                 let state = error.serverInfo?[.sqlState] ?? ""
                 let message = error.serverInfo?[.message] ?? "refused"

@@ -158,15 +158,30 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         return String(text[..<rest.index(after: colon)]) + "***" + String(text[at...])
     }
 
-    /// The password to use: the URL's, else `PGPASSWORD`, else the first matching line of the
-    /// password file (`PGPASSFILE`, else `~/.pgpass`); nil when none applies.
-    public func password(environment: [String: String]) -> String? {
+    /// The password to use: the URL's, else `PGPASSWORD` (when not empty), else the first
+    /// matching line of the password file (`PGPASSFILE`, else `~/.pgpass`); nil when none
+    /// applies. As libpq does, a password file that is not a plain file, or that its group or
+    /// others may read or write, is ignored, and `warn` is told why.
+    public func password(environment: [String: String], warn: (String) -> Void = { _ in }) -> String? {
         if let urlPassword { return urlPassword }
-        if let password = environment["PGPASSWORD"] { return password }
+        if let password = environment["PGPASSWORD"], !password.isEmpty { return password }
         let file =
-            environment["PGPASSFILE"]
+            environment["PGPASSFILE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["HOME"].map { $0 + "/.pgpass" }
-        guard let file, let contents = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        guard let file else { return nil }
+        var status = stat()
+        guard stat(file, &status) == 0 else { return nil }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            warn("the password file \(file) is not a plain file, so it is ignored")
+            return nil
+        }
+        guard status.st_mode & (S_IRWXG | S_IRWXO) == 0 else {
+            warn(
+                "the password file \(file) can be read or written by others than its owner, so it is ignored; "
+                    + "make it u=rw (0600) or less: chmod 600 \(file)")
+            return nil
+        }
+        guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
         return PasswordFile.password(
             in: contents, host: socketFolder == nil ? host : "localhost", port: port, database: database,
             user: user)

@@ -18,6 +18,10 @@ import PostgresNIO
 ///   any client.
 /// - An upload inserts its record by id with `ON CONFLICT (id) DO NOTHING`; when the connection
 ///   is lost before the answer, the upload is sent once more with the same id, so it is kept once.
+/// - Every write transaction also sends `NOTIFY playerform` with its schema, delivered at commit;
+///   the store's connection listens, and ``changes(fallbackInterval:)`` yields when one arrives,
+///   so that an idle view learns of another client's change at once. After a lost connection it
+///   falls back to polling until the next connection listens.
 /// - The connection is made on first use; a lost connection fails the operation with
 ///   ``PostgresStoreError/connectionLost(endpoint:)`` and the next operation connects again.
 ///   Each statement is limited by `statement_timeout`.
@@ -326,6 +330,35 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             return UInt64(bitPattern: revision)
         }
     }
+
+    /// Yields whenever a client (this one included) kept a change to the league, as soon as the
+    /// server's notification arrives: every write transaction sends `NOTIFY` at commit, and this
+    /// store's connection listens; a view waiting idle asks ``revision()`` then, instead of asking
+    /// again and again. While the connection does not listen (before it is made, after it was
+    /// lost), the stream yields every `fallbackInterval` instead, so that a caller asking for the
+    /// revision connects again, which listens again. Ends when the caller stops iterating.
+    public func changes(fallbackInterval: Duration = .seconds(1)) -> AsyncStream<Void> {
+        let feed = link.feed
+        return AsyncStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            let heard = feed.subscribe()
+            let forwarding = Task {
+                for await _ in heard { continuation.yield() }
+            }
+            let polling = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: fallbackInterval)
+                    if !feed.isListening { continuation.yield() }
+                }
+            }
+            continuation.onTermination = { _ in
+                forwarding.cancel()
+                polling.cancel()
+            }
+        }
+    }
+
+    /// Whether this store's connection listens for the notifications of changes now.
+    public var isListening: Bool { link.feed.isListening }
 
     /// How many records the league keeps.
     public func recordCount() async throws -> Int {

@@ -9,6 +9,9 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
     case unreachable(endpoint: String, reason: String)
     /// The server refused the user: a wrong password, no password, or no permission.
     case authentication(user: String, endpoint: String, reason: String)
+    /// The server asks for a password and none was given (by the URL, `PGPASSWORD`, the password
+    /// file or, at a terminal, typed).
+    case passwordRequired(user: String, endpoint: String)
     /// The connection was lost during an operation; the next operation connects again.
     case connectionLost(endpoint: String)
     /// The server stopped a statement that took longer than the statement timeout.
@@ -32,6 +35,10 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
             "cannot reach the PostgreSQL server at \(endpoint): \(reason)"
         case .authentication(let user, let endpoint, let reason):
             "the PostgreSQL server at \(endpoint) refused the user \(user): \(reason)"
+        case .passwordRequired(let user, let endpoint):
+            "the PostgreSQL server at \(endpoint) refused the user \(user): it asks for a password and none was "
+                + "given; give it in the URL (postgres://USER:PASSWORD@...), in PGPASSWORD, or in the password "
+                + "file (PGPASSFILE, else ~/.pgpass)"
         case .connectionLost(let endpoint):
             "lost the connection to the PostgreSQL server at \(endpoint); the command was not completed "
                 + "(an upload is kept at most once); the next command connects again"
@@ -54,7 +61,7 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
     /// for a bad URL, 65 (EX_DATAERR) for a newer schema, a conflicting record or points that are
     /// not finite, 69 (EX_UNAVAILABLE) for a server that cannot be reached or went away, 75
     /// (EX_TEMPFAIL) for a statement timeout, 76 (EX_PROTOCOL) for another server error, 77
-    /// (EX_NOPERM) for a refused user.
+    /// (EX_NOPERM) for a refused user or a password missing.
     public var exitStatus: Int32 {
         switch self {
         case .badURL: 64
@@ -62,7 +69,7 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
         case .unreachable, .connectionLost: 69
         case .timedOut: 75
         case .server: 76
-        case .authentication: 77
+        case .authentication, .passwordRequired: 77
         }
     }
 }

@@ -29,15 +29,32 @@ extension PlayerFormREPL {
         }
     }
 
-    /// Connects to the league at `url`; says on standard error why it cannot.
+    /// Connects to the league at `url`; says on standard error why it cannot. When the server
+    /// asks for a password and none was given (URL, `PGPASSWORD`, password file), `askPassword`
+    /// asks for one with a prompt it is given; without it (in a script) the error says where a
+    /// password may come from.
     public static func openLeague(
-        _ url: String, environment: [String: String], now: @escaping @Sendable () -> Date = { Date() }
+        _ url: String, environment: [String: String], now: @escaping @Sendable () -> Date = { Date() },
+        askPassword: ((String) -> String?)? = PasswordPrompt.atTerminal()
     ) async -> Result<PostgresScoreStore, PostgresStoreError> {
         do {
             let location = try PostgresLocation(url: url)
-            let store = PostgresScoreStore(
-                location: location, password: location.password(environment: environment), now: now)
-            try await store.open()
+            let password = location.password(environment: environment) { warning in
+                FileHandle.standardError.write(
+                    Data(("warning: " + TerminalText.escaped(warning) + "\n").utf8))
+            }
+            var store = PostgresScoreStore(location: location, password: password, now: now)
+            do {
+                try await store.open()
+            } catch PostgresStoreError.passwordRequired(let user, let endpoint) where password == nil {
+                let prompt =
+                    "Password for user \(TerminalText.escaped(user)) at \(TerminalText.escaped(endpoint)): "
+                guard let askPassword, let typed = askPassword(prompt) else {
+                    throw PostgresStoreError.passwordRequired(user: user, endpoint: endpoint)
+                }
+                store = PostgresScoreStore(location: location, password: typed, now: now)
+                try await store.open()
+            }
             return .success(store)
         } catch let error as PostgresStoreError {
             reportError(error.description)
@@ -46,6 +63,14 @@ extension PlayerFormREPL {
             reportError("\(error)")
             return .failure(.server(endpoint: PostgresLocation.masking(url), state: "", message: "\(error)"))
         }
+    }
+
+    /// The ticks at which an idle prompt asks the store for changes by others: for a league,
+    /// each notification of a change (and once a second while it cannot listen); else once a
+    /// second.
+    static func idleTicks(for store: any ScoreStore) -> @Sendable () -> AsyncStream<Void> {
+        guard let league = store as? PostgresScoreStore else { return { everySecond() } }
+        return { league.changes() }
     }
 
     private static func reportError(_ line: String) {

@@ -89,14 +89,29 @@ enum BuiltBinary {
         private let stdin = Pipe()
         private let stdout = Pipe()
 
-        /// Starts the executable (or another program, at `executable`) with `arguments`.
-        init(_ arguments: [String], executable: String = BuiltBinary.path) throws {
+        /// Starts the executable (or another program, at `executable`) with `arguments`; with
+        /// `mergingErrors`, standard error goes to standard output (`2>&1`) instead of nowhere.
+        init(
+            _ arguments: [String], executable: String = BuiltBinary.path, environment: [String: String] = [:],
+            mergingErrors: Bool = false
+        ) throws {
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardInput = stdin
             process.standardOutput = stdout
-            process.standardError = FileHandle.nullDevice
+            process.standardError = mergingErrors ? stdout : FileHandle.nullDevice
             try process.run()
+        }
+
+        /// What the program writes until it has written `text` (or nothing more for
+        /// `milliseconds`).
+        func output(until text: String, within milliseconds: Int32 = 20_000) -> String {
+            var seen = ""
+            while !seen.contains(text), let more = nextOutput(within: milliseconds), !more.isEmpty {
+                seen += more
+            }
+            return seen
         }
 
         /// Writes `text` to standard input, leaving it open.

@@ -62,28 +62,48 @@ struct LeagueEndToEndTests {
         #expect(!String(decoding: run.standardError, as: UTF8.self).contains("s3cret"))
     }
 
+    /// Runs psql with `sql` on `url`; its unaligned, tuples-only output.
+    static func psql(_ url: String, _ sql: String) throws -> String {
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        psql.arguments = ["psql", "-qAtX", "-v", "ON_ERROR_STOP=1", url, "-c", sql]
+        let output = Pipe()
+        psql.standardOutput = output
+        try psql.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        psql.waitUntilExit()
+        try #require(psql.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     @Test(
-        "four processes uploading 100 scores each at once to one league: nothing lost, nothing doubled",
+        "eight processes uploading 300 scores each and deleting at once while another reads: nothing lost, nothing doubled",
         .enabled(if: serverURL != nil, "PLAYERFORM_TEST_POSTGRES_URL is not set"))
     func concurrentProcesses() throws {
         let league = try Self.freshLeague()
-        let (processes, uploads) = (4, 100)
+        let (processes, uploads, deleteEvery, listings) = (8, 300, 10, 200)
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         for process in 0..<processes {
-            // Each process shares names with the others, so they race for the same players.
-            let script = (0..<uploads).map { "add Shared\($0 % 40) \(process * 1000 + $0)\n" }.joined()
+            // Every name is uploaded once, with points that say who uploaded it; every tenth
+            // command deletes the oldest player, whoever uploaded it, so deletes race each other
+            // and the uploads.
+            var script = ""
+            for upload in 0..<uploads {
+                script += "add P\(process)x\(upload) \(process * 1000 + upload)\n"
+                if upload % deleteEvery == deleteEvery - 1 { script += "delete 1 --yes\n" }
+            }
             try script.write(
                 to: folder.appendingPathComponent("in\(process)"), atomically: true, encoding: .utf8)
         }
-        // One shell starts every process at once and waits for them all.
+        try String(repeating: "players\n", count: listings).write(
+            to: folder.appendingPathComponent("in\(processes)"), atomically: true, encoding: .utf8)
+        // One shell starts every process at once (the last one only reads) and waits for them all.
         let shell = """
-            for i in $(seq 0 \(processes - 1)); do
-                "$0" --store "$1" <"$2/in$i" >"$2/out$i" 2>"$2/err$i" & 
+            for i in $(seq 0 \(processes)); do
+                ("$0" --store "$1" <"$2/in$i" >"$2/out$i" 2>"$2/err$i"; echo $? >"$2/status$i") &
             done
-            status=0
-            for job in $(jobs -p); do wait "$job" || status=1; done
-            exit $status
+            for job in $(jobs -p); do wait "$job"; done
             """
         let runner = Process()
         runner.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -91,30 +111,64 @@ struct LeagueEndToEndTests {
         try runner.run()
         runner.waitUntilExit()
         #expect(runner.terminationStatus == 0)
+        // A delete fails only when another process deleted the same oldest player first.
+        var deleted = 0
         for process in 0..<processes {
-            let errors = try String(
-                contentsOf: folder.appendingPathComponent("err\(process)"), encoding: .utf8)
-            #expect(errors == "")
-            let output = try String(
-                contentsOf: folder.appendingPathComponent("out\(process)"), encoding: .utf8)
-            #expect(output.split(separator: "\n").count >= uploads)
+            let errors = BuiltBinary.Run.lines(
+                try Data(contentsOf: folder.appendingPathComponent("err\(process)")))
+            for line in errors {
+                #expect(
+                    line.contains("There is no player named P") || line.contains("there is no row 1"),
+                    "\(line)")
+            }
+            deleted += uploads / deleteEvery - errors.count
+            // A script with a failed command ends with 1.
+            let status = try String(
+                contentsOf: folder.appendingPathComponent("status\(process)"), encoding: .utf8)
+            #expect(status == (errors.isEmpty ? "0\n" : "1\n"))
         }
+        #expect(deleted > 0)
+        let reader = BuiltBinary.Run.lines(
+            try Data(contentsOf: folder.appendingPathComponent("err\(processes)")))
+        #expect(reader == [])
+        let readerStatus = try String(
+            contentsOf: folder.appendingPathComponent("status\(processes)"), encoding: .utf8)
+        #expect(readerStatus == "0\n")
+        let titles = BuiltBinary.Run.lines(
+            try Data(contentsOf: folder.appendingPathComponent("out\(processes)"))
+        )
+        .filter { $0.hasPrefix("Players:") }
+        #expect(titles.count == listings)
+        #expect(titles.allSatisfy { $0.contains(" of ") || $0.contains("none yet") })
+
         let export = try BuiltBinary.run(["--store", league, "export"])
         #expect(export.status == 0)
         let lines = export.outputLines
-        #expect(lines.count == processes * uploads)
+        #expect(lines.count == processes * uploads - deleted)
         let ids = Set(lines.map { $0.dropFirst(7).prefix(36) })
-        #expect(ids.count == processes * uploads)
-        var points = lines.compactMap { line -> Int? in
-            guard let range = line.range(of: "\"points\":") else { return nil }
-            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        #expect(ids.count == lines.count)
+        // Each record left is one that was uploaded, with its own points, once.
+        var names = Set<String>()
+        for line in lines {
+            guard let nameStart = line.range(of: "\"name\":\"P"), let points = line.range(of: "\"points\":")
+            else {
+                Issue.record("not a record of this spec: \(line)")
+                continue
+            }
+            let name = line[nameStart.upperBound...].prefix { $0 != "\"" }
+            let parts = name.split(separator: "x").compactMap { Int($0) }
+            let value = Int(line[points.upperBound...].prefix { $0.isNumber })
+            #expect(parts.count == 2 && value == parts[0] * 1000 + parts[1], "\(line)")
+            #expect(names.insert(String(name)).inserted, "\(name) is kept twice")
         }
-        points.sort()
-        let expected = (0..<processes).flatMap { process in (0..<uploads).map { process * 1000 + $0 } }
-            .sorted()
-        #expect(points == expected)
-        let players = try BuiltBinary.run(["--store", league], input: Data("players\n".utf8))
-        #expect(players.outputLines.first?.hasSuffix(" of 40") == true)
+        // The tables agree: one row per record and per player, positions dense.
+        let counts = try Self.psql(
+            league,
+            "SELECT (SELECT count(*) FROM score), (SELECT count(DISTINCT id) FROM score), "
+                + "(SELECT count(*) FROM player), (SELECT count(DISTINCT position) FROM player), "
+                + "(SELECT coalesce(max(position), -1) + 1 FROM player)")
+        let kept = processes * uploads - deleted
+        #expect(counts == "\(kept)|\(kept)|\(kept)|\(kept)|\(kept)")
     }
 
     @Test(
@@ -142,5 +196,204 @@ struct LeagueEndToEndTests {
             #expect(fromLeague.standardOutput == fromDatabase.standardOutput)
             #expect(fromLeague.outputLines.count == (format == "csv" ? 4 : 3))
         }
+    }
+}
+
+/// The built binary against a PostgreSQL server of each spec's own (``ThrowawayServer``): one
+/// that dies in the middle of a session, one that asks for a password. Skipped, saying why, when
+/// `initdb` and `pg_ctl` are not installed.
+@Suite("playerform with a PostgreSQL server of its own")
+struct LeagueOwnServerTests {
+    @Test(
+        "a server killed mid-session: that command fails saying so, the next one connects again, nothing acknowledged is lost or kept twice",
+        .enabled(if: ThrowawayServer.unavailableReason == nil, "initdb and pg_ctl cannot be run"),
+        .timeLimit(.minutes(2)))
+    func serverRestarts() throws {
+        let server = try ThrowawayServer()
+        try server.start()
+        let url = server.url()
+        let session = try BuiltBinary.Session(["--store", url], mergingErrors: true)
+        try session.send("add Ann 1\n")
+        #expect(session.output(until: "+ 1 Ann 1").contains("+ 1 Ann 1"))
+        try server.kill()
+        try session.send("add Bob 2\n")
+        let failed = session.output(until: "\n")
+        #expect(failed.hasPrefix("line 2: "), "\(failed)")
+        #expect(failed.contains("PostgreSQL server at \(server.folder.path)/.s.PGSQL.5432"), "\(failed)")
+        #expect(!failed.contains("Bob 2"))
+        try server.start()
+        try session.send("add Cy 3\nadd Ann 4\n")
+        let after = session.output(until: "Ann 4")
+        #expect(after.contains("+ 2 Cy 3") && after.contains("~ 1 Ann 4"), "\(after)")
+        let (rest, status) = try session.finish()
+        #expect(!rest.contains("error"), "\(rest)")
+        // A script with a failed command ends with 1.
+        #expect(status == 1)
+        let export = try BuiltBinary.run(["--store", url, "export"])
+        #expect(export.status == 0)
+        let records = export.outputLines.map { line in
+            let name =
+                line.range(of: "\"name\":\"").map { line[$0.upperBound...].prefix { $0 != "\"" } } ?? ""
+            let points =
+                line.range(of: "\"points\":").map { line[$0.upperBound...].prefix { $0.isNumber } } ?? ""
+            return "\(name) \(points)"
+        }
+        #expect(records == ["Ann 1", "Cy 3", "Ann 4"])
+    }
+
+    @Test(
+        "a wrong password ends the run with 77, and no output shows it, from the URL or PGPASSWORD",
+        .enabled(if: ThrowawayServer.unavailableReason == nil, "initdb and pg_ctl cannot be run"),
+        .timeLimit(.minutes(2)))
+    func wrongPassword() throws {
+        let right = "right-\(UUID().uuidString.prefix(8))"
+        let server = try ThrowawayServer(password: right)
+        try server.start()
+        let wrong = "wr0ng-\(UUID().uuidString.prefix(8))"
+        let runs = [
+            try BuiltBinary.run(["--store", server.url(password: wrong)], input: Data("players\n".utf8)),
+            try BuiltBinary.run(
+                ["--store", server.url(), "export"], environment: ["PGPASSWORD": wrong]),
+            try BuiltBinary.run(
+                [], input: Data("players\n".utf8),
+                environment: ["PLAYERFORM_STORE": server.url(password: wrong)]),
+        ]
+        for run in runs {
+            #expect(run.status == 77)
+            #expect(
+                run.errorLines == [
+                    "error: the PostgreSQL server at \(server.folder.path)/.s.PGSQL.5432 refused the user "
+                        + "postgres: password authentication failed for user \"postgres\""
+                ])
+            let everything = String(decoding: run.standardOutput + run.standardError, as: UTF8.self)
+            #expect(!everything.contains(wrong) && !everything.contains(right))
+        }
+        let allowed = try BuiltBinary.run(
+            ["--store", server.url()], input: Data("add Ann 1\n".utf8), environment: ["PGPASSWORD": right])
+        #expect(allowed.status == 0)
+        #expect(allowed.outputLines == ["+ 1 Ann 1"])
+    }
+
+    @Test(
+        "a script on a server that asks for a password it was not given ends with 77, saying where a password may come from",
+        .enabled(if: ThrowawayServer.unavailableReason == nil, "initdb and pg_ctl cannot be run"),
+        .timeLimit(.minutes(2)))
+    func noPasswordInScript() throws {
+        let server = try ThrowawayServer(password: "right-\(UUID().uuidString.prefix(8))")
+        try server.start()
+        let home = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let run = try BuiltBinary.run(
+            ["--store", server.url()], input: Data("players\n".utf8),
+            environment: ["HOME": home.path, "PGPASSWORD": "", "PGPASSFILE": home.path + "/none"])
+        #expect(run.status == 77)
+        #expect(
+            run.errorLines == [
+                "error: the PostgreSQL server at \(server.folder.path)/.s.PGSQL.5432 refused the user postgres: "
+                    + "it asks for a password and none was given; give it in the URL "
+                    + "(postgres://USER:PASSWORD@...), in PGPASSWORD, or in the password file "
+                    + "(PGPASSFILE, else ~/.pgpass)"
+            ])
+    }
+
+    @Test(
+        "a password file that others may read is ignored with a warning, as libpq does; one only its owner reads is used",
+        .enabled(if: ThrowawayServer.unavailableReason == nil, "initdb and pg_ctl cannot be run"),
+        .timeLimit(.minutes(2)))
+    func passwordFilePermissions() throws {
+        let right = "right-\(UUID().uuidString.prefix(8))"
+        let server = try ThrowawayServer(password: right)
+        try server.start()
+        let home = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let file = home.appendingPathComponent(".pgpass")
+        try Data("localhost:*:*:postgres:\(right)\n".utf8).write(to: file)
+        // Through HOME (~/.pgpass) and through PGPASSFILE; an empty PGPASSWORD is none, as for libpq.
+        let environments = [
+            ["HOME": home.path, "PGPASSWORD": ""],
+            ["HOME": "/nonexistent", "PGPASSFILE": file.path, "PGPASSWORD": ""],
+        ]
+        for environment in environments {
+            for mode in [0o640, 0o604, 0o660] {
+                chmod(file.path, mode_t(mode))
+                let run = try BuiltBinary.run(["--store", server.url(), "export"], environment: environment)
+                #expect(run.status == 77, "mode \(String(mode, radix: 8))")
+                #expect(
+                    run.errorLines.first
+                        == "warning: the password file \(file.path) can be read or written by others than its owner, "
+                        + "so it is ignored; make it u=rw (0600) or less: chmod 600 \(file.path)")
+                #expect(!String(decoding: run.standardError, as: UTF8.self).contains(right))
+            }
+            chmod(file.path, 0o600)
+            let run = try BuiltBinary.run(["--store", server.url(), "export"], environment: environment)
+            #expect(run.status == 0)
+            #expect(run.errorLines == [])
+        }
+    }
+}
+
+/// The built binary on a shared league at a terminal (tmux): changes by others at an idle prompt,
+/// and the password prompt.
+@Suite(
+    "playerform on a shared PostgreSQL league at a terminal",
+    .enabled(if: TmuxTerminal.available || ProcessInfo.processInfo.environment["CI"] != nil, "needs tmux"),
+    .serialized)
+struct LeagueTerminalTests {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "playerform-league-tty-\(UUID().uuidString)")
+
+    @Test(
+        "at an idle prompt, another scorekeeper's upload and delete on the league show above the prompt",
+        .enabled(if: LeagueEndToEndTests.serverURL != nil, "PLAYERFORM_TEST_POSTGRES_URL is not set"))
+    func changesWhileIdle() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let league = try LeagueEndToEndTests.freshLeague()
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        try terminal.start(["--store", league, "--history-file", "/dev/null"])
+        try terminal.waitFor("Colin 100 ok> ")
+        #expect(try BuiltBinary.run(["--store", league], input: Data("add Zed 9\n".utf8)).status == 0)
+        try terminal.waitFor("+ 1 Zed 9")
+        #expect(try BuiltBinary.run(["--store", league], input: Data("delete 1 --yes\n".utf8)).status == 0)
+        try terminal.waitFor("- 1 Zed")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
+    @Test(
+        "at a terminal, a server that asks for a password nobody gave gets one typed without echo; a wrong one ends with 77",
+        .enabled(if: ThrowawayServer.unavailableReason == nil, "initdb and pg_ctl cannot be run"))
+    func passwordPrompt() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let secret = "s3cret-\(UUID().uuidString.prefix(8))"
+        let server = try ThrowawayServer(password: secret)
+        try server.start()
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        let arguments = ["--store", server.url(), "--history-file", "/dev/null"]
+        let environment = ["PGPASSFILE=\(home.path)/none"]
+        let prompt = "Password for user postgres at \(server.folder.path)/.s.PGSQL.5432: "
+        try terminal.start(arguments, environment: environment)
+        try terminal.waitFor(prompt)
+        try terminal.type(secret)
+        try terminal.keys("Enter")
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("add Ann 1")
+        try terminal.keys("Enter")
+        let screen = try terminal.waitFor("+ 1 Ann 1")
+        #expect(!screen.contains(secret))
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+
+        let wrong = "wr0ng-\(UUID().uuidString.prefix(8))"
+        try terminal.start(arguments, environment: environment)
+        try terminal.waitFor(prompt)
+        try terminal.type(wrong)
+        try terminal.keys("Enter")
+        #expect(try terminal.waitForExit() == 77)
+        // The message may be wrapped at the pane's width.
+        let refused = try terminal.screen().replacingOccurrences(of: "\n", with: "")
+        #expect(refused.contains("password authentication failed for user \"postgres\""))
+        #expect(!refused.contains(wrong) && !refused.contains(secret))
     }
 }

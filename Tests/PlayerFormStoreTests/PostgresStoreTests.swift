@@ -70,6 +70,7 @@ struct PostgresLocationTests {
         db:*:*:bob:from\\\\file
         *:*:*:*:anyone
         """.write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
         let plain = try PostgresLocation(url: "postgres://bob@db:5433/league")
         #expect(plain.password(environment: ["PGPASSFILE": file]) == "from\\file")
         #expect(plain.password(environment: ["PGPASSFILE": file, "PGPASSWORD": "env"]) == "env")
@@ -83,6 +84,40 @@ struct PostgresLocationTests {
         #expect(
             other.password(environment: ["PGPASSFILE": folder.appendingPathComponent("none").path]) == nil)
         #expect(other.password(environment: ["HOME": folder.path]) == nil)
+        #expect(plain.password(environment: ["PGPASSFILE": file, "PGPASSWORD": ""]) == "from\\file")
+    }
+
+    @Test(
+        "a password file its group or others may read or write, or that is not a plain file, is ignored with a warning, as libpq does"
+    )
+    func passwordFilePermissions() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent(".pgpass").path
+        try "*:*:*:*:secret\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let location = try PostgresLocation(url: "postgres://bob@db/league")
+        for mode in [0o604, 0o640, 0o620, 0o602, 0o610, 0o601, 0o777] {
+            chmod(file, mode_t(mode))
+            for environment in [["PGPASSFILE": file], ["HOME": folder.path]] {
+                var warnings: [String] = []
+                #expect(location.password(environment: environment) { warnings.append($0) } == nil)
+                #expect(
+                    warnings == [
+                        "the password file \(file) can be read or written by others than its owner, so it is "
+                            + "ignored; make it u=rw (0600) or less: chmod 600 \(file)"
+                    ], "mode \(String(mode, radix: 8))")
+            }
+        }
+        for mode in [0o600, 0o400] {
+            chmod(file, mode_t(mode))
+            var warnings: [String] = []
+            #expect(location.password(environment: ["PGPASSFILE": file]) { warnings.append($0) } == "secret")
+            #expect(warnings == [])
+        }
+        var warnings: [String] = []
+        #expect(location.password(environment: ["PGPASSFILE": folder.path]) { warnings.append($0) } == nil)
+        #expect(warnings == ["the password file \(folder.path) is not a plain file, so it is ignored"])
     }
 
     @Test("a server that cannot be reached is an error naming host and port, with exit status 69")
@@ -292,6 +327,59 @@ struct PostgresStoreTests {
             return try await upload
         }
         #expect(try await store.records() == [bob])
+    }
+
+    @Test(
+        "an upload or a delete by one client reaches another client's changes at once, by NOTIFY, with no polling",
+        .timeLimit(.minutes(1)))
+    func notifications() async throws {
+        let (watcher, writer) = (store(), store())
+        try await watcher.open()
+        try await writer.open()
+        #expect(watcher.isListening)
+        // Polling would yield only after an hour: every change below is a notification.
+        var changes = watcher.changes(fallbackInterval: .seconds(3600)).makeAsyncIterator()
+        let before = try await watcher.revision()
+        let ann = try await writer.upload(name: "Ann", points: 1)
+        #expect(await changes.next() != nil)
+        let uploaded = try await watcher.revision()
+        #expect(uploaded != before)
+        try await writer.delete(ids: [ann.id])
+        #expect(await changes.next() != nil)
+        let deleted = try await watcher.revision()
+        #expect(deleted != uploaded)
+        _ = try await writer.upload(name: "Bob", points: 2)
+        #expect(await changes.next() != nil)
+        _ = try await writer.deletePlayer(named: "bob")
+        #expect(await changes.next() != nil)
+        #expect(try await watcher.playerCount() == 0)
+        #expect(try await watcher.revision() != deleted)
+    }
+
+    @Test(
+        "after its connection is lost a store polls for changes, and listens again once it connects again",
+        .timeLimit(.minutes(1)))
+    func listensAgain() async throws {
+        let name = "spec-listen-\(UUID())"
+        let watcher = store(name: name)
+        try await watcher.open()
+        #expect(watcher.isListening)
+        var changes = watcher.changes(fallbackInterval: .milliseconds(5)).makeAsyncIterator()
+        try await withAdmin { connection in
+            try await connection.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(name)",
+                logger: Logger(label: "spec"))
+        }
+        // The stream yields while nothing listens: the lost connection is noticed.
+        while watcher.isListening { _ = await changes.next() }
+        #expect(await changes.next() != nil)
+        // A caller asks for the revision, as an idle prompt does at each tick: connected again.
+        _ = try? await watcher.revision()
+        if !watcher.isListening { _ = try await watcher.revision() }
+        #expect(watcher.isListening)
+        let writer = store()
+        _ = try await writer.upload(name: "Ann", points: 1)
+        #expect(try await watcher.playerCount() == 1)
     }
 
     @Test("a statement that waits longer than the statement timeout fails; nothing is changed")

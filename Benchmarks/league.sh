@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# The league on PostgreSQL against psql and pgbench running the same statements on the same
+# server, side by side in one run. A throwaway server of its own (initdb in a temporary folder,
+# unix socket only; as root it runs as the user playerform-pg, which .ci/run makes):
+#
+#   uploads/s, C clients   C playerform processes at once, each piping `add NAME 1` K times
+#                          vs  pgbench -M extended -c C -j C -t K of the upload's statements
+#                          (revision bump, NOTIFY, id lookup, nextval, player upsert, score insert)
+#   start-up               `quit` piped into playerform --store URL   vs  psql -c 'SELECT 1'
+#   first page             `players` then `quit`                       vs  psql running the page
+#                                                                          query (40 players by
+#                                                                          position, their record ids)
+#
+# on a league of P players (one score each; loaded with set-based SQL into the tables playerform
+# made, since the load is not what is measured). Each figure is the median of `rounds` runs;
+# ratios are playerform / peer for times and playerform / pgbench for rates. Every side includes
+# its own program's start-up: playerform's connection, migration check and first page read.
+#
+#   Benchmarks/league.sh [rounds] [players] [uploads per client] [clients...]
+#   e.g. Benchmarks/league.sh 5 1000000 200 1 4 16
+#   PLAYERFORM_BIN=.build/debug/playerform Benchmarks/league.sh 3 10000 50   # a binary already built
+set -euo pipefail
+cd "$(dirname "$0")"
+export PATH="/opt/swift/usr/bin:$PATH"
+rounds="${1:-5}"
+players="${2:-1000000}"
+per_client="${3:-200}"
+shift 3 || shift $#
+clients=("$@")
+[ ${#clients[@]} -gt 0 ] || clients=(1 4 16)
+
+pg_bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+for tool in initdb pg_ctl pgbench psql; do
+    [ -x "$pg_bin/$tool" ] || { echo "league.sh needs $tool (apt-get install -y postgresql)" >&2; exit 1; }
+done
+work="$(mktemp -d /tmp/league-bench.XXXXXX)"
+as=()
+if [ "$(id -u)" = 0 ]; then
+    id playerform-pg >/dev/null 2>&1 || useradd --system --no-create-home playerform-pg
+    chown playerform-pg "$work"
+    as=(runuser -u playerform-pg --)
+fi
+stop() {
+    "${as[@]}" "$pg_bin/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap stop EXIT
+"${as[@]}" "$pg_bin/initdb" -D "$work/data" -U postgres --auth=trust >"$work/initdb.log" 2>&1
+"${as[@]}" "$pg_bin/pg_ctl" -D "$work/data" -w -t 60 -l "$work/server.log" \
+    -o "-k $work -p 5432 -c listen_addresses='' -c max_connections=100" start >/dev/null
+
+# PLAYERFORM_BIN names a playerform already built (say which build when quoting its figures).
+if [ -n "${PLAYERFORM_BIN:-}" ]; then
+    bin="$(dirname "$PLAYERFORM_BIN")"
+else
+    swift build -c release --package-path .. --product playerform >/dev/null
+    bin="$(swift build -c release --package-path .. --show-bin-path)"
+fi
+
+python3 - "$rounds" "$players" "$per_client" "$bin/playerform" "$pg_bin" "$work" "${clients[@]}" <<'PY'
+import os, re, statistics, subprocess, sys, time
+
+rounds, players, per_client = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+playerform, pg_bin, work = sys.argv[4], sys.argv[5], sys.argv[6]
+clients = [int(count) for count in sys.argv[7:]]
+url = f"postgres://postgres@localhost:5432/postgres?host={work}"
+psql = [f"{pg_bin}/psql", "-qAtX", "-v", "ON_ERROR_STOP=1", "-h", work, "-U", "postgres", "postgres"]
+
+
+def sql(statement):
+    return subprocess.run(psql + ["-c", statement], capture_output=True, check=True).stdout.decode().strip()
+
+
+def timed(command, stdin=b""):
+    start = time.perf_counter()
+    done = subprocess.run(command, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed: {done.stderr.decode()[-500:]}")
+    return time.perf_counter() - start
+
+
+def median(command, stdin=b""):
+    return statistics.median(timed(command, stdin) for _ in range(rounds))
+
+
+# playerform makes its tables; the players are loaded with set-based SQL, as a league of that
+# size would hold them after its uploads.
+subprocess.run([playerform, "--store", url], input=b"quit\n", check=True)
+start = time.perf_counter()
+sql(f"""INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads)
+  SELECT 'player ' || n, n, n + 1, 'Player ' || n, n % 10000, 1763712000000, 1
+  FROM generate_series(0, {players - 1}) AS n;
+INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
+  SELECT position + 1, gen_random_uuid(), id, name, points, uploaded_at FROM player;
+SELECT setval('score_seq_seq', greatest({players}, 1));
+UPDATE meta SET revision = revision + 1;""")
+sql("VACUUM ANALYZE player")
+sql("VACUUM ANALYZE score")
+print(f"league of {players:,} players (loaded in {time.perf_counter() - start:.1f} s), "
+      f"{rounds} rounds, medians; {per_client} uploads per client")
+
+upload_script = os.path.join(work, "upload.sql")
+with open(upload_script, "w") as file:
+    # The statements of one upload, as PostgresScoreStore sends them.
+    file.write("""\\set n random(1, 2000000000)
+BEGIN;
+UPDATE meta SET revision = revision + 1;
+SELECT pg_notify('playerform', 'public');
+SELECT name, points, uploaded_at FROM score WHERE id = (SELECT gen_random_uuid());
+SELECT nextval('score_seq_seq') AS seq \\gset
+INSERT INTO player AS p (key, position, first_score, name, points, uploaded_at, uploads)
+  VALUES ('bench ' || :client_id || ' ' || :n, (SELECT coalesce(max(position), -1) + 1 FROM player), :seq,
+          'Bench ' || :client_id || ' ' || :n, 1, 1763712000000, 1)
+  ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
+    uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
+  RETURNING id AS player_id \\gset
+INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
+  VALUES (:seq, gen_random_uuid(), :player_id, 'Bench', 1, 1763712000000)
+  ON CONFLICT (id) DO NOTHING RETURNING seq;
+COMMIT;
+""")
+
+counter = iter(range(10**9))
+for count in clients:
+    ours, theirs = [], []
+    for _ in range(rounds):
+        scripts = []
+        for client in range(count):
+            scripts.append("".join(f"add U{next(counter)} 1\n" for _ in range(per_client)).encode())
+        start = time.perf_counter()
+        running = [subprocess.Popen([playerform, "--store", url], stdin=subprocess.PIPE,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in scripts]
+        for process, script in zip(running, scripts):
+            process.stdin.write(script)
+            process.stdin.close()
+        for process in running:
+            if process.wait() != 0:
+                sys.exit("playerform failed: " + process.stderr.read().decode()[-500:])
+        ours.append(count * per_client / (time.perf_counter() - start))
+        bench = subprocess.run(
+            [f"{pg_bin}/pgbench", "-n", "-M", "extended", "-h", work, "-U", "postgres", "-c", str(count),
+             "-j", str(count), "-t", str(per_client), "-f", upload_script, "postgres"],
+            capture_output=True, check=True).stdout.decode()
+        theirs.append(float(re.search(r"tps = ([0-9.]+)", bench).group(1)))
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"  uploads/s, {count:>2} clients  playerform {a:9.0f} /s | pgbench {b:9.0f} /s | rate {a / b:5.2f} x")
+
+startup = (median([playerform, "--store", url], b"quit\n"), median(psql + ["-c", "SELECT 1"]))
+total = int(sql("SELECT count(*) FROM player"))
+page = ("SELECT p.id, p.name, p.points, p.uploaded_at, p.position, s.id FROM (SELECT id, name, points, "
+        "uploaded_at, position FROM player WHERE position >= 0 ORDER BY position LIMIT 40) AS p "
+        "JOIN score AS s ON s.player_id = p.id ORDER BY p.position, s.seq")
+first = (median([playerform, "--store", url], b"players\nquit\n"), median(psql + ["-c", page]))
+print(f"  (league now {total:,} players)")
+for label, (a, b) in [("start-up", startup), ("first page", first)]:
+    print(f"  {label:<20} playerform {a * 1000:9.1f} ms | psql {b * 1000:9.1f} ms | time {a / b:5.2f} x")
+PY
