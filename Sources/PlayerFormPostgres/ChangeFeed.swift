@@ -27,7 +27,9 @@ final class ChangeFeed: Sendable {
     }
 
     /// A new listener replaces any other, which from now on is not heard; the connection does
-    /// not listen until it says so. Returns the listener's generation.
+    /// not listen until it says so.
+    ///
+    /// Returns the listener's generation.
     func replaceListener() -> Int {
         let (generation, waiting) = state.withLock { state in
             state.generation += 1

@@ -160,7 +160,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// The password to use: the URL's, else `PGPASSWORD` (when not empty), else the first
     /// matching line of the password file (`PGPASSFILE`, else `~/.pgpass`); nil when none
-    /// applies. As libpq does, a password file that is not a plain file, or that its group or
+    /// applies.
+    ///
+    /// As libpq does, a password file that is not a plain file, or that its group or
     /// others may read or write, is ignored, and `warn` is told why.
     public func password(environment: [String: String], warn: (String) -> Void = { _ in }) -> String? {
         if let urlPassword { return urlPassword }

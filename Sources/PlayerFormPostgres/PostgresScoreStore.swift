@@ -334,7 +334,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     /// Yields whenever a client (this one included) kept a change to the league, as soon as the
     /// server's notification arrives: every write transaction sends `NOTIFY` at commit, and this
     /// store's connection listens; a view waiting idle asks ``revision()`` then, instead of asking
-    /// again and again. While the connection does not listen (before it is made, after it was
+    /// again and again.
+    ///
+    /// While the connection does not listen (before it is made, after it was
     /// lost), the stream yields every `fallbackInterval` instead, so that a caller asking for the
     /// revision connects again, which listens again. Ends when the caller stops iterating.
     public func changes(fallbackInterval: Duration = .seconds(1)) -> AsyncStream<Void> {

@@ -1,8 +1,9 @@
 extension CommandCatalog {
     /// One REPL command, declared once: the words that run it, how its arguments are read, its
-    /// help, what completes its arguments, and the handler of ``REPLSession`` that runs it. The
-    /// parser, `help`, `help COMMAND`, tab completion and the session's dispatch all read it.
-    /// A class, so that a line read as a command shares its entry rather than copying it.
+    /// help, what completes its arguments, and the handler of ``REPLSession`` that runs it.
+    ///
+    /// The parser, `help`, `help COMMAND`, tab completion and the session's dispatch all read it. A class, so
+    /// that a line read as a command shares its entry rather than copying it.
     public final class Entry: Sendable {
         /// The command word.
         public let name: String

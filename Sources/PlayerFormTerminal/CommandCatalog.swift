@@ -1,6 +1,7 @@
 /// The commands the REPL understands: one table, from which the parser, `help`, `help COMMAND`,
-/// tab completion, "did you mean" suggestions and the session's dispatch are all derived. A new
-/// command is one entry here and its handler in ``REPLSession``.
+/// tab completion, "did you mean" suggestions and the session's dispatch are all derived.
+///
+/// A new command is one entry here and its handler in ``REPLSession``.
 public enum CommandCatalog {
     /// Every command, in the order `help` lists them.
     public static let entries: [Entry] = [

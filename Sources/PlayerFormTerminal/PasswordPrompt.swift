@@ -11,6 +11,7 @@ public enum PasswordPrompt {
     }
 
     /// Shows `prompt` and reads a line typed without echo, editing with Backspace and Ctrl-U.
+    ///
     /// Returns nil when Ctrl-C is pressed, Ctrl-D on an empty line, or input ends. The terminal
     /// is put back as it was in every case.
     static func read(prompt: String) -> String? {

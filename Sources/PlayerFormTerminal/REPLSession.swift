@@ -452,8 +452,9 @@ public final class REPLSession {
         return settled()
     }
 
-    /// Gives an input to the form: a refusal fails the command, saying why. What changed is
-    /// written either way.
+    /// Gives an input to the form: a refusal fails the command, saying why.
+    ///
+    /// What changed is written either way.
     private func edit(_ input: () throws(PlayerRefusal) -> Void) -> StepResult {
         do throws(PlayerRefusal) {
             try input()

@@ -74,7 +74,9 @@ public struct RulesInForce: Sendable, Equatable {
     }
 
     /// The rule of the form that governs `command`, as a sentence; nil for a command no rule
-    /// governs. Each command's entry in ``CommandCatalog`` names its rule.
+    /// governs.
+    ///
+    /// Each command's entry in ``CommandCatalog`` names its rule.
     public func rule(for command: String) -> String? {
         CommandCatalog.entry(named: command)?.rule(in: self)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import PlayerFormPostgres
 import PlayerFormScores
+import PlayerFormTerminal
 import PlayerFormText
 
 extension PlayerFormREPL {
@@ -29,9 +30,10 @@ extension PlayerFormREPL {
         }
     }
 
-    /// Connects to the league at `url`; says on standard error why it cannot. When the server
-    /// asks for a password and none was given (URL, `PGPASSWORD`, password file), `askPassword`
-    /// asks for one with a prompt it is given; without it (in a script) the error says where a
+    /// Connects to the league at `url`; says on standard error why it cannot.
+    ///
+    /// When the server asks for a password and none was given (URL, `PGPASSWORD`, password file),
+    /// `askPassword` asks for one with a prompt it is given; without it (in a script) the error says where a
     /// password may come from.
     public static func openLeague(
         _ url: String, environment: [String: String], now: @escaping @Sendable () -> Date = { Date() },

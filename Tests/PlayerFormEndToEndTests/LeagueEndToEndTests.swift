@@ -200,8 +200,9 @@ struct LeagueEndToEndTests {
 }
 
 /// The built binary against a PostgreSQL server of each spec's own (``ThrowawayServer``): one
-/// that dies in the middle of a session, one that asks for a password. Skipped, saying why, when
-/// `initdb` and `pg_ctl` are not installed.
+/// that dies in the middle of a session, one that asks for a password.
+///
+/// Skipped, saying why, when `initdb` and `pg_ctl` are not installed.
 @Suite("playerform with a PostgreSQL server of its own")
 struct LeagueOwnServerTests {
     @Test(

@@ -3,7 +3,9 @@ import Testing
 
 /// A PostgreSQL server of one spec's own, in a temporary folder, reached only through a unix
 /// socket there: a spec may stop it, kill it or ask for passwords without touching the server
-/// other specs share. Made with `initdb` and run with `pg_ctl`; as root, they run as the
+/// other specs share.
+///
+/// Made with `initdb` and run with `pg_ctl`; as root, they run as the
 /// unprivileged user `playerform-pg` (`.ci/run` makes it), since `initdb` refuses root.
 final class ThrowawayServer {
     /// The folder holding `initdb` and `pg_ctl`, or why there is none fit to use.
@@ -115,7 +117,9 @@ final class ThrowawayServer {
     }
 
     /// Runs one of the server's programs, as ``runAs`` when root, with its output in a log in
-    /// ``folder``. Spawned with no signal blocked, since the test's thread blocks most and a
+    /// ``folder``.
+    ///
+    /// Spawned with no signal blocked, since the test's thread blocks most and a
     /// server that inherits that never hears its children, so never says it is ready; and with no
     /// descriptor but the standard three, so that the server holds no pipe of another program a
     /// spec runs (which would then never see the end of its input).

@@ -1,5 +1,7 @@
 import Foundation
 import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
 import PlayerFormTerminalTesting
 import Testing
 
