@@ -1,6 +1,7 @@
 import Foundation
 import PlayerForm
 import PlayerFormRecords
+import Synchronization
 import Testing
 
 @testable import playerform
@@ -8,13 +9,15 @@ import Testing
 @Suite("Progress of validate")
 struct ValidateProgressTests {
     /// A clock that moves on by `step` each time it is read.
-    final class Clock: @unchecked Sendable {
-        var instant = ContinuousClock.now
+    final class Clock: Sendable {
+        private let instant = Mutex(ContinuousClock.now)
         let step: Duration
         init(step: Duration) { self.step = step }
         func now() -> ContinuousClock.Instant {
-            instant += step
-            return instant
+            instant.withLock { instant in
+                instant += step
+                return instant
+            }
         }
     }
 
