@@ -8,8 +8,10 @@
 
 /// A value guarded by a lock: state shared by observers or tasks that may run on different threads.
 ///
+/// The lock of the core's value path: channels and the operator nodes specialised into clients.
 /// Built on `pthread_mutex_t` so that the thread sanitizer sees every acquisition. The lock is not
-/// recursive: do not call back into the same `Locked` from inside `withLock`.
+/// recursive: do not call back into the same `Locked` from inside `withLock`. Code outside the
+/// core uses the standard library's `Mutex`, which has the same shape.
 ///
 /// Like the standard library's `Mutex`, `Locked` may guard state that is not `Sendable`: the
 /// state is handed in as a `sending` value, `withLock` gives its body the state as `inout
