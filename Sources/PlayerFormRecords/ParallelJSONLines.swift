@@ -102,6 +102,9 @@ struct PrefixedSource<Source: ByteSource>: ByteSource {
 /// At most `slotCount` chunks are held, so memory stays bounded. A line too long for a chunk hands
 /// the rest of the input to the one-line-at-a-time reader, which gives the same answers.
 final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
+    // @unchecked: the slots' states and the work cursor are read and written only while
+    // `condition` is locked; a slot's other contents belong to the one thread whose state (filling,
+    // working) says so; the reading thread's own fields are touched only by it.
     private enum State { case free, filling, filled, working, done }
 
     private final class Slot {

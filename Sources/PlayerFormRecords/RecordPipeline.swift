@@ -1,9 +1,12 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Calls its action when an input has nothing more to give for now; a `RecordPipeline` sets the
 /// action so that the records read so far are handed over and their findings written out.
 public final class IdleRelay: @unchecked Sendable {
+    // @unchecked: `action` is set once, by the pipeline that owns the relay, before its reading
+    // thread starts; from then on it is only read, on that thread.
     var action: () -> Void = {}
 
     /// A relay with nothing to do yet.
@@ -14,7 +17,7 @@ public final class IdleRelay: @unchecked Sendable {
 }
 
 /// What the reading thread hands over: records in input order, and how the input ended.
-struct RecordBatch {
+struct RecordBatch: Sendable {
     var records: [NumberedRecord]
     /// Set on the last batch only.
     var ending: RecordEvent?
@@ -27,12 +30,13 @@ struct RecordBatch {
 ///
 /// At most `depth` batches wait, so memory stays bounded.
 final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
+    // @unchecked: `reader` and `pending` belong to the reading thread alone; what crosses threads
+    // is `waiting`, under its mutex, and the semaphores, which are thread-safe.
     private let reader: RecordReader<Source>
     private let batchSize = 4096
     private let free: DispatchSemaphore
     private let filled = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var waiting: [RecordBatch] = []
+    private let waiting = Mutex<[RecordBatch]>([])
     /// Only the reading thread touches this.
     private var pending: [NumberedRecord] = []
 
@@ -50,7 +54,7 @@ final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
     /// The next batch, waiting for the reading thread when none is ready.
     func next() -> RecordBatch {
         filled.wait()
-        let batch = lock.withLock { waiting.removeFirst() }
+        let batch = waiting.withLock { $0.removeFirst() }
         free.signal()
         return batch
     }
@@ -73,7 +77,7 @@ final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
         pending = []
         pending.reserveCapacity(batchSize)
         free.wait()
-        lock.withLock { waiting.append(batch) }
+        waiting.withLock { $0.append(batch) }
         filled.signal()
     }
 }

@@ -1,5 +1,5 @@
 /// What asking a ``RecordReader`` for a record produced.
-public enum RecordEvent: Equatable {
+public enum RecordEvent: Equatable, Sendable {
     /// The next record, readable or malformed.
     case record(NumberedRecord)
     /// The input has no more records.

@@ -1,6 +1,7 @@
 import PlayerForm
 import PlayerFormRules
 import ReactiveCore
+import Synchronization
 
 /// The REPL's bindings to the view model's outputs.
 ///
@@ -28,10 +29,14 @@ final class FormEventLog: Sendable {
 
     /// A class, so the bindings hold it and not the log: they run on every change, and a weak
     /// reference to the log would cost a side-table load each time.
-    private let state = Locked(
-        State(
-            latest: Array(repeating: nil, count: Slot.allCases.count), written: [],
-            changed: Array(repeating: false, count: Slot.allCases.count)))
+    private final class Shared: Sendable {
+        let state = Mutex(
+            State(
+                latest: Array(repeating: nil, count: Slot.allCases.count), written: [],
+                changed: Array(repeating: false, count: Slot.allCases.count)))
+    }
+
+    private let shared = Shared()
     private let output: any TerminalOutput
     private let renderer: FormRenderer
     private let bindings = DisposeBag()
@@ -54,7 +59,7 @@ final class FormEventLog: Sendable {
         bind(Property.combineLatest(form.uploadsDone, form.uploadsRemaining), .uploads) {
             renderer.uploadsLine(done: $0.0, remaining: $0.1)
         }
-        state.withLock { state in
+        shared.state.withLock { state in
             state.written = state.latest
             state.changed = Array(repeating: false, count: state.latest.count)
         }
@@ -73,15 +78,15 @@ final class FormEventLog: Sendable {
     /// Where the line being run is (`line 3` in standard input, `setup.txt:3` in a file), used
     /// in errors; nil for a line typed at the terminal.
     var location: String? {
-        get { state.withLock { $0.location } }
-        set { state.withLock { $0.location = newValue } }
+        get { shared.state.withLock { $0.location } }
+        set { shared.state.withLock { $0.location = newValue } }
     }
 
     /// Writes the state outputs that changed since they were last written.
     func flushState() {
         // Slot by slot, and only the slots that changed: copying the arrays whole would make the
         // next change copy them again.
-        let lines = state.withLock { state -> [String] in
+        let lines = shared.state.withLock { state -> [String] in
             var lines: [String] = []
             for index in state.changed.indices where state.changed[index] {
                 state.changed[index] = false
@@ -104,7 +109,7 @@ final class FormEventLog: Sendable {
 
     /// Whether an upload failed or was cancelled since the last call; resets the flag.
     func takeUploadFailure() -> Bool {
-        state.withLock { state in
+        shared.state.withLock { state in
             defer { state.uploadFailed = false }
             return state.uploadFailed
         }
@@ -115,7 +120,7 @@ final class FormEventLog: Sendable {
         case .uploaded:
             output.write(renderer.messageLine(message))
         case .uploadFailed, .uploadCancelled:
-            state.withLock { $0.uploadFailed = true }
+            shared.state.withLock { $0.uploadFailed = true }
             error(renderer.messageLine(message))
         }
     }
@@ -124,10 +129,10 @@ final class FormEventLog: Sendable {
         _ property: Property<Value>, _ slot: Slot, _ render: @escaping @Sendable (Value) -> String
     ) {
         let index = slot.rawValue
-        let state = state
+        let shared = shared
         property.values.observeValues(in: bindings) { value in
             let line = render(value)
-            state.withLock { state in
+            shared.state.withLock { state in
                 state.latest[index] = line
                 state.changed[index] = true
             }

@@ -2,6 +2,7 @@ import Foundation
 import PlayerForm
 import PlayerFormScores
 import ReactiveCore
+import Synchronization
 
 /// A score store whose uploads wait until the spec lets them finish, so a spec can look at the
 /// form while an upload is running, then make it succeed or fail.
@@ -24,7 +25,7 @@ public final class ControlledScoreStore: ScoreStore, Sendable {
         var kept: [ScoreRecord] = []
     }
 
-    private let state = Locked(Waiting())
+    private let state = Mutex(Waiting())
     private let clock: @Sendable () -> Date
     private let makeID: @Sendable () -> UUID
 

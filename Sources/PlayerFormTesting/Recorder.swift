@@ -1,4 +1,5 @@
 import ReactiveCore
+import Synchronization
 
 /// Records what a signal or property emitted, for behaviour specs.
 ///
@@ -9,7 +10,7 @@ import ReactiveCore
 /// ```
 public final class Recorder<Value: Sendable>: Sendable {
     private final class Storage: Sendable {
-        let state = Locked<(events: [Event<Value>], values: [Value])>(([], []))
+        let state = Mutex<(events: [Event<Value>], values: [Value])>(([], []))
     }
 
     private let storage = Storage()

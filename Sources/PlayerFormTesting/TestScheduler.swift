@@ -1,8 +1,9 @@
 import ReactiveCore
+import Synchronization
 
 /// A scheduler that runs nothing until the spec says so, so specs control when work runs.
 public final class TestScheduler: Scheduler, Sendable {
-    private let pending = Locked<[@Sendable () -> Void]>([])
+    private let pending = Mutex<[@Sendable () -> Void]>([])
 
     /// Creates a scheduler with nothing pending.
     public init() {}

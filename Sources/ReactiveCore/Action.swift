@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Why an ``Action`` did not produce a value.
 public enum ActionError: Error, CustomStringConvertible, Sendable {
     /// The action was applied while disabled or already executing; nothing ran.
@@ -55,7 +57,7 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
     private let valuesInput: Signal<Output>.Input
     private let errorsInput: Signal<ActionError>.Input
     /// The running task, and whether ``cancel()`` came before the task was stored.
-    private let running = Locked<(task: Task<Output, any Error>?, cancelRequested: Bool)>((nil, false))
+    private let running = Mutex<(task: Task<Output, any Error>?, cancelRequested: Bool)>((nil, false))
 
     /// Creates an action that runs `execute` while `enabledIf` is true.
     public init(
@@ -78,11 +80,10 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
     @discardableResult
     public func apply(_ input: Input) async throws(ActionError) -> Output {
         let enabledIf = self.enabledIf
-        let running = self.running
         let started = executing.update { isExecuting -> Bool in
             guard !isExecuting, enabledIf.value else { return false }
             isExecuting = true
-            running.withLock { $0 = (nil, false) }
+            self.running.withLock { $0 = (nil, false) }
             return true
         }
         guard started else { throw .disabled }
@@ -91,7 +92,7 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
         let task = Task { try await work(input) }
         // A cancel() from an observer of isExecuting, or from another thread, may come before the
         // task exists; it is remembered and honoured here.
-        let cancelledEarly = running.withLock { running -> Bool in
+        let cancelledEarly = self.running.withLock { running -> Bool in
             running.task = task
             return running.cancelRequested
         }
@@ -105,7 +106,7 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
         // finished task rather than leaving a request behind for the next execution. An observer
         // of isExecuting may already have started that next execution: leave its task alone.
         defer {
-            running.withLock { running in
+            self.running.withLock { running in
                 if running.task == task { running = (nil, false) }
             }
         }

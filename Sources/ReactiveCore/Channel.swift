@@ -34,12 +34,12 @@ import Synchronization
         }
     }
 
-    @usableFromInline enum Item {
+    @usableFromInline enum Item: Sendable {
         case broadcast(Event<Value>, sequence: UInt64)
         case replay(Value, to: Entry)
     }
 
-    @usableFromInline struct State {
+    @usableFromInline struct State: Sendable {
         @usableFromInline var entries: [Entry] = []
         @usableFromInline var queue: [Item] = []
         @usableFromInline var head = 0
@@ -364,7 +364,10 @@ extension Channel.State {
 /// written only inside its channel's lock.
 ///
 /// Kept behind a pointer, as in ``Locked``, so that access pays no dynamic exclusivity check.
-@usableFromInline final class Guarded<State>: @unchecked Sendable {
+@usableFromInline final class Guarded<State: Sendable>: @unchecked Sendable {
+    // @unchecked: the pointer is read and written only inside the owning channel's lock (its
+    // `claim(_:)` and `seed(_:)` bodies), and the state is Sendable, so nothing read from it
+    // shares mutable state with another thread.
     @usableFromInline let state: UnsafeMutablePointer<State>
 
     @inlinable init(_ state: State) {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A handle that ends an observation or releases a resource.
 ///
 /// Disposing is idempotent and thread-safe: the action runs at most once.
@@ -7,11 +9,11 @@
 /// observation.dispose()  // no further values are printed
 /// ```
 public final class Disposable: Sendable {
-    private let action: Locked<(@Sendable () -> Void)?>
+    private let action: Mutex<(@Sendable () -> Void)?>
 
     /// Creates a disposable that runs `action` the first time it is disposed.
     public init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Locked(action)
+        self.action = Mutex(action)
     }
 
     /// A disposable that does nothing.

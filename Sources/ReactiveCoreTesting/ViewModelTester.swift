@@ -1,5 +1,6 @@
 import CustomDump
 import ReactiveCore
+import Synchronization
 import Testing
 
 /// An exhaustive tester for a view model built on `ReactiveCore`: a spec sends inputs, states how
@@ -43,7 +44,7 @@ public final class ViewModelTester<Model, State: Equatable> {
 
     private let read: (Model) -> State
     private let streams: [EventStream<Model>]
-    private let log: Locked<[Emitted]>
+    private let log = EmittedLog()
     private let observations: [Disposable]
     private let createdAt: SourceLocation
     private var isFinished = false
@@ -72,10 +73,11 @@ public final class ViewModelTester<Model, State: Equatable> {
         self.state = read(model)
         self.streams = events
         self.createdAt = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        let log = Locked<[Emitted]>([])
-        self.log = log
+        let log = log
         self.observations = events.enumerated().map { index, stream in
-            stream.attach(model) { value in log.withLock { $0.append(Emitted(stream: index, value: value)) } }
+            stream.attach(model) { value in
+                log.events.withLock { $0.append(Emitted(stream: index, value: value)) }
+            }
         }
     }
 
@@ -206,7 +208,7 @@ public final class ViewModelTester<Model, State: Equatable> {
         }
         let name = streams[stream].name
         if exhaustivity.isExhaustive {
-            let next = log.withLock { pending -> Emitted? in
+            let next = log.events.withLock { pending -> Emitted? in
                 guard let first = pending.first, first.stream == stream else { return pending.first }
                 return pending.removeFirst()
             }
@@ -223,7 +225,7 @@ public final class ViewModelTester<Model, State: Equatable> {
             }
             compare(expected, next.value, name: name, at: location)
         } else {
-            let (skipped, found) = log.withLock { pending -> ([Emitted], Emitted?) in
+            let (skipped, found) = log.events.withLock { pending -> ([Emitted], Emitted?) in
                 let match =
                     pending.firstIndex { $0.stream == stream && ($0.value as? Value) == expected }
                     ?? pending.firstIndex { $0.stream == stream }
@@ -259,13 +261,13 @@ public final class ViewModelTester<Model, State: Equatable> {
 
     /// The events sent but not yet received, oldest first, each as "name: value".
     public var unreceivedEvents: [String] {
-        log.value.map { "\(streams[$0.stream].name): \(dumped($0.value))" }
+        log.events.withLock { $0 }.map { "\(streams[$0.stream].name): \(dumped($0.value))" }
     }
 
     // MARK: Checks
 
     private func beginStep(at location: SourceLocation) {
-        let skipped = log.withLock { pending in
+        let skipped = log.events.withLock { pending in
             defer { pending.removeAll() }
             return pending
         }
@@ -320,7 +322,7 @@ public final class ViewModelTester<Model, State: Equatable> {
     }
 
     private func checkEnd(at location: SourceLocation, why: String) {
-        let unreceived = log.withLock { pending in
+        let unreceived = log.events.withLock { pending in
             defer { pending.removeAll() }
             return pending
         }
@@ -441,6 +443,11 @@ public struct Running<Result: Sendable>: Sendable {
     public func cancel() {
         task.cancel()
     }
+}
+
+/// The events received and not yet stated, shared with the observations that append to them.
+final class EmittedLog: Sendable {
+    let events = Mutex<[Emitted]>([])
 }
 
 struct Emitted: Sendable {

@@ -1,4 +1,5 @@
 import ReactiveCore
+import Synchronization
 
 /// Binds row view models to a table of text lines, with no table-view boilerplate.
 ///
@@ -46,7 +47,7 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
         var hasFirstWindow = false
     }
 
-    private let state: Locked<Bound>
+    private let state: Mutex<Bound>
     private let changesInput: Signal<TableChange>.Input
     /// The bound source, kept alive for as long as the table shows it.
     private let source: any Sendable
@@ -59,7 +60,7 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
     ///   - selection: executed with the selected row's view model by ``select(at:)``.
     public init<Output: Sendable>(window: Property<RowWindow<Row>>, selection: Action<Row, Output>?) {
         (changes, changesInput) = Signal<TableChange>.pipe()
-        state = Locked(Bound())
+        state = Mutex(Bound())
         source = window
         if let selection {
             select = { row in _ = try await selection.apply(row) }
@@ -85,7 +86,7 @@ public final class TableBinding<Template: RowTemplate>: Sendable where Template.
     ///   - selection: executed with the selected row's view model by ``select(at:)``.
     public init<Output: Sendable>(rows: Property<[Row]>, selection: Action<Row, Output>?) {
         (changes, changesInput) = Signal<TableChange>.pipe()
-        state = Locked(Bound())
+        state = Mutex(Bound())
         source = rows
         if let selection {
             select = { row in _ = try await selection.apply(row) }

@@ -5,6 +5,7 @@ import PlayerFormScores
 import PlayerFormTesting
 import ReactiveCore
 import ReactiveCoreTesting
+import Synchronization
 import Testing
 
 private struct StoreDown: Error, CustomStringConvertible {
@@ -272,7 +273,7 @@ struct PlayerUploadTests {
 
     @Test("when the form goes away its own observations end, so its signals complete")
     func ownObservationsEnd() throws {
-        let completions = Locked(0)
+        let completions = Mutex(0)
         do {
             let form = PlayerViewModel(store: InMemoryScoreStore())
             // Not kept in a bag: only the form's end can complete these.
@@ -281,8 +282,8 @@ struct PlayerUploadTests {
             form.messages.observe(
                 .handling(values: { _ in }, completed: { completions.withLock { $0 += 1 } }))
             try form.nameEdited("darn")
-            #expect(completions.value == 0)
+            #expect(completions.withLock { $0 } == 0)
         }
-        #expect(completions.value == 2)
+        #expect(completions.withLock { $0 } == 2)
     }
 }

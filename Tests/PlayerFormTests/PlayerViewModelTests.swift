@@ -4,6 +4,7 @@ import PlayerFormScores
 import PlayerFormTesting
 import ReactiveCore
 import ReactiveCoreTesting
+import Synchronization
 import Testing
 
 @Suite("Player view model")
@@ -73,7 +74,7 @@ struct PlayerViewModelTests {
     @Test("observers of the forbidden-name event see the name still holding the forbidden value")
     func forbiddenNameHeldDuringEvent() throws {
         let form = self.form
-        let seen = Locked<[String]>([])
+        let seen = Mutex<[String]>([])
         form.forbiddenNameEntered.observeValues { _ in seen.withLock { $0.append(form.name.value) } }
         try form.nameEdited("darn")
         #expect(seen.withLock { $0 } == ["darn"], "the reset to \"\" comes after the event")

@@ -1,12 +1,13 @@
 import PlayerFormTesting
 import ReactiveCore
+import Synchronization
 import Testing
 
 /// A gate that lets a spec hold asynchronous work until it says so.
 private final class Gate: Sendable {
-    private let waiting = Locked<[CheckedContinuation<Void, Never>]>([])
-    private let arrivals = Locked<[CheckedContinuation<Void, Never>]>([])
-    private let arrived = Locked(0)
+    private let waiting = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let arrivals = Mutex<[CheckedContinuation<Void, Never>]>([])
+    private let arrived = Mutex(0)
 
     func wait() async {
         await withCheckedContinuation { continuation in
@@ -73,7 +74,7 @@ struct ActionTests {
 
     @Test("applying a disabled action runs nothing and fails with disabled")
     func disabledRunsNothing() async {
-        let runs = Locked(0)
+        let runs = Mutex(0)
         let action = Action<Void, Void>(enabledIf: Property(value: false)) {
             runs.withLock { $0 += 1 }
         }
@@ -91,7 +92,7 @@ struct ActionTests {
     @Test("applying while executing fails with disabled and does not start a second run")
     func busyIsDisabled() async throws {
         let gate = Gate()
-        let runs = Locked(0)
+        let runs = Mutex(0)
         let action = Action<Void, Int> {
             runs.withLock { $0 += 1 }
             await gate.wait()
@@ -119,7 +120,7 @@ struct ActionTests {
         }
         let values = Recorder(action.values)
         let errors = Recorder(action.errors)
-        let order = Locked<[String]>([])
+        let order = Mutex<[String]>([])
         action.values.observeValues { [action] _ in
             order.withLock { $0.append("value while executing: \(action.isExecuting.value)") }
         }

@@ -1,11 +1,12 @@
 import PlayerFormTesting
 import ReactiveCore
+import Synchronization
 import Testing
 
 /// Something that owns observations, as a view does.
 private final class Owner: Sendable {
     let bag = DisposeBag()
-    let seen = Locked<[Int]>([])
+    let seen = Mutex<[Int]>([])
 
     func watch(_ signal: Signal<Int>) {
         signal.observeValues(in: bag) { [weak self] value in self?.seen.withLock { $0.append(value) } }
@@ -45,7 +46,7 @@ struct LifetimeTests {
         do {
             let derived = source.readOnly.map { $0 * 10 }
             weakDerived = derived
-            let seen = Locked<[Int]>([])
+            let seen = Mutex<[Int]>([])
             observation = derived.values.observeValues { value in seen.withLock { $0.append(value) } }
             source.value = 2
             #expect(seen.withLock { $0 } == [10, 20])
@@ -59,7 +60,7 @@ struct LifetimeTests {
     func discardedDisposableKeepsObserving() {
         let (a, inputA) = Signal<Int>.pipe()
         let (b, inputB) = Signal<Int>.pipe()
-        let seen = Locked<[Int]>([])
+        let seen = Mutex<[Int]>([])
         Signal.merge(a, b).take(first: 3).observeValues { value in seen.withLock { $0.append(value) } }
         Signal.combineLatest([a, b]).map { $0.reduce(0, +) }
             .observeValues { value in seen.withLock { $0.append(value * 100) } }
@@ -67,7 +68,7 @@ struct LifetimeTests {
         inputB.send(2)
         inputA.send(3)
         inputA.send(4)
-        #expect(seen.value == [1, 2, 300, 3, 500, 600])
+        #expect(seen.withLock { $0 } == [1, 2, 300, 3, 500, 600])
     }
 
     @Test("a pipe completes when its input goes away")

@@ -1,6 +1,7 @@
 import Dispatch
 import PlayerFormTesting
 import ReactiveCore
+import Synchronization
 import Testing
 
 @Suite("Property")
@@ -163,7 +164,7 @@ struct PropertyTests {
         let a = MutableProperty(0)
         let b = MutableProperty(0)
         let sum = Property.combineLatest(a.readOnly, b.readOnly).map { $0 + $1 }
-        let last = Locked(0)
+        let last = Mutex(0)
         sum.changes.observeValues { value in last.withLock { $0 = value } }
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             for value in 1...2000 {

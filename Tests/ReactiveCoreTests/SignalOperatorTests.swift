@@ -1,6 +1,7 @@
 import Dispatch
 import PlayerFormTesting
 import ReactiveCore
+import Synchronization
 import Testing
 
 @Suite("Signal operators")
@@ -132,36 +133,36 @@ struct SignalOperatorTests {
     func mergeSerialises() {
         let (a, inputA) = Signal<Int>.pipe()
         let (b, inputB) = Signal<Int>.pipe()
-        let inFlight = Locked(0)
-        let overlapped = Locked(false)
-        let count = Locked(0)
+        let inFlight = Mutex(0)
+        let overlapped = Mutex(false)
+        let count = Mutex(0)
         Signal.merge(a, b).observeValues { _ in
             let concurrent = inFlight.withLock { n -> Int in
                 n += 1
                 return n
             }
             if concurrent > 1 { overlapped.withLock { $0 = true } }
-            for _ in 0..<50 { _ = count.value }
+            for _ in 0..<50 { _ = count.withLock { $0 } }
             count.withLock { $0 += 1 }
             inFlight.withLock { $0 -= 1 }
         }
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             for value in 0..<2000 { (index == 0 ? inputA : inputB).send(value) }
         }
-        #expect(!overlapped.value)
-        #expect(count.value == 4000)
+        #expect(!overlapped.withLock { $0 })
+        #expect(count.withLock { $0 } == 4000)
     }
 
     @Test("combineLatest's last value is the latest of every source under concurrent sources")
     func combineLatestUnderConcurrency() {
         let (a, inputA) = Signal<Int>.pipe()
         let (b, inputB) = Signal<Int>.pipe()
-        let last = Locked<[Int]>([])
+        let last = Mutex<[Int]>([])
         Signal.combineLatest([a, b]).observeValues { pair in last.withLock { $0 = pair } }
         DispatchQueue.concurrentPerform(iterations: 2) { index in
             for value in 1...3000 { (index == 0 ? inputA : inputB).send(value) }
         }
-        #expect(last.value == [3000, 3000])
+        #expect(last.withLock { $0 } == [3000, 3000])
     }
 
     @Test("take(until:) forwards nothing after it completes, whatever thread the trigger fires on")

@@ -1,5 +1,6 @@
 import PlayerFormTesting
 import ReactiveCore
+import Synchronization
 import Testing
 
 @Suite("Signal")
@@ -44,8 +45,8 @@ struct SignalTests {
     @Test("an event handler and separate value and completion handlers see the same events")
     func observerForms() {
         let (signal, input) = Signal<Int>.pipe()
-        let events = Locked<[Event<Int>]>([])
-        let handled = Locked<[String]>([])
+        let events = Mutex<[Event<Int>]>([])
+        let handled = Mutex<[String]>([])
         signal.observe(Observer { event in events.withLock { $0.append(event) } })
         signal.observe(
             .handling(
@@ -54,8 +55,8 @@ struct SignalTests {
         input.send(1)
         input.send(2)
         input.sendCompleted()
-        #expect(events.value == [.value(1), .value(2), .completed])
-        #expect(handled.value == ["value 1", "value 2", "completed"])
+        #expect(events.withLock { $0 } == [.value(1), .value(2), .completed])
+        #expect(handled.withLock { $0 } == ["value 1", "value 2", "completed"])
     }
 
     @Test("a disposed observation receives nothing more")

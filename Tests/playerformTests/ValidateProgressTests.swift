@@ -1,5 +1,6 @@
 import Foundation
 import PlayerFormRecords
+import Synchronization
 import Testing
 
 @testable import playerform
@@ -7,13 +8,15 @@ import Testing
 @Suite("Progress of validate")
 struct ValidateProgressTests {
     /// A clock that moves on by `step` each time it is read.
-    final class Clock: @unchecked Sendable {
-        var instant = ContinuousClock.now
+    final class Clock: Sendable {
+        private let instant = Mutex(ContinuousClock.now)
         let step: Duration
         init(step: Duration) { self.step = step }
         func now() -> ContinuousClock.Instant {
-            instant += step
-            return instant
+            instant.withLock { instant in
+                instant += step
+                return instant
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import PlayerFormRules
 import PlayerFormScores
 import ReactiveCore
+import Synchronization
 
 /// The view model of one row of the roster: a player's continuous state and the title derived
 /// from it, as a table row binds to it.
@@ -44,7 +45,7 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
     /// bindings to the old player's outputs hear nothing more.
     private final class Showing: Sendable {
         let state: MutableProperty<State>
-        let outputs = Locked(Outputs())
+        let outputs = Mutex(Outputs())
         let work = DisposeBag()
 
         init(_ state: State) {
@@ -52,11 +53,11 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
         }
     }
 
-    private let showing: Locked<Showing>
+    private let showing: Mutex<Showing>
 
     /// Creates the row of `player`.
     public init(_ player: Player, isSelected: Bool = false) {
-        showing = Locked(Showing(State(player: player, isSelected: isSelected)))
+        showing = Mutex(Showing(State(player: player, isSelected: isSelected)))
     }
 
     // MARK: Outputs: continuous
@@ -162,7 +163,7 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
         current.state.modify { $0.isSelected = isSelected }
     }
 
-    private var current: Showing { showing.value }
+    private var current: Showing { showing.withLock { $0 } }
 
     /// The output at `key` for the player shown now, made by `make` the first time; `make` runs
     /// outside the lock because it may ask for other outputs.

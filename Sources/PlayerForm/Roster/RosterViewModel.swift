@@ -3,6 +3,7 @@ import PlayerFormRules
 import PlayerFormScores
 import ReactiveCore
 import ReactiveTable
+import Synchronization
 
 /// The roster's view model: the players kept in a score store, seen through a window of rows,
 /// the selection, and a small form to add a player.
@@ -18,7 +19,10 @@ import ReactiveTable
 ///
 /// Every change of the window is announced once, on ``window`` with the changes of its rows;
 /// changes of the players in view (not moves of the window) are also announced on
-/// ``contentChanges``, after ``rows`` and ``players`` hold the new rows. Store failures never
+/// ``contentChanges``, after ``rows`` and ``players`` hold the new rows. A change is made under
+/// the roster's lock and announced after the lock is released, so an observer may call back into
+/// the roster from any thread; changes made at once by several callers, or by an observer, are
+/// announced one after another in the order they were made, never interleaved. Store failures never
 /// empty the roster: it keeps what it shows and announces an alert (a cancelled operation is not
 /// a failure and raises none).
 ///
@@ -93,7 +97,10 @@ public final class RosterViewModel: Sendable {
 
     // MARK: Storage
 
-    /// What the roster shows, changed only under `commitLock`.
+    /// What the roster announces for one change: run after the lock is released, one at a time.
+    private typealias Announcement = @Sendable () -> Void
+
+    /// What the roster shows, changed only under the lock of `shown`.
     private struct Shown {
         var firstIndex = 0
         var size: Int
@@ -108,9 +115,16 @@ public final class RosterViewModel: Sendable {
         /// The selected players: comparison key to name.
         var selected: [String: String] = [:]
         var rowsMade = 0
+        /// Counts the commits that changed the roster, so a reading can tell that it is older
+        /// than what the roster shows.
+        var commits = 0
+        /// Announcements of changes made, in the order they were made, not yet started.
+        var announcements: [Announcement] = []
+        /// Whether a caller is making the announcements; others only queue theirs.
+        var isAnnouncing = false
     }
 
-    private let shown: Locked<Shown>
+    private let shown: Mutex<Shown>
     private let store: any ScoreStore
     private let playersStore = MutableProperty<[Player]>([])
     private let loadingStore = MutableProperty(false)
@@ -124,9 +138,6 @@ public final class RosterViewModel: Sendable {
     private let pointsStore: MutableProperty<Double>
     private let changesInput: Signal<Changeset>.Input
     private let alertsInput: Signal<RosterAlert>.Input
-    /// Serialises changes of the window, so that changes are announced in the order they were
-    /// computed; recursive, so an observer of a change may change the roster again.
-    private let commitLock = NSRecursiveLock()
     private let observations = DisposeBag()
 
     /// Creates a roster of the players in `store`, with `rules` for new players and a window of
@@ -136,7 +147,7 @@ public final class RosterViewModel: Sendable {
     public init(store: any ScoreStore, rules: PlayerRules = .defaults, windowSize: Int = 40) {
         self.store = store
         let size = max(1, windowSize)
-        shown = Locked(Shown(size: size))
+        shown = Mutex(Shown(size: size))
         sizeStore = MutableProperty(size)
         nameStore = MutableProperty("")
         pointsStore = MutableProperty(rules.points)
@@ -176,7 +187,7 @@ public final class RosterViewModel: Sendable {
             do {
                 problems = try await store.problems()
                 // As in SwiftGoal, the changes are announced after isLoading returns to false.
-                let announced = Locked(false)
+                let announced = Mutex(false)
                 try await current.reload(.content) {
                     loading.value = false
                     let first = announced.withLock { announced in
@@ -191,7 +202,7 @@ public final class RosterViewModel: Sendable {
                 if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
                 throw error
             }
-            return current.players.value
+            return current.playersShown
         }
         isLoading = loadingStore.readOnly
 
@@ -203,7 +214,7 @@ public final class RosterViewModel: Sendable {
                 if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
                 throw error
             }
-            return current.players.value
+            return current.playersShown
         }
 
         addPlayer = Action(enabledIf: inputIsValid) { request in
@@ -289,8 +300,11 @@ public final class RosterViewModel: Sendable {
     /// The window holds at most `size` rows (at least 1) from the next reading on.
     public func windowSizeChanged(to size: Int) {
         let size = max(1, size)
-        shown.withLock { $0.size = size }
-        sizeStore.value = size
+        let sizeStore = sizeStore
+        change { state in
+            state.size = size
+            return ((), { sizeStore.value = size })
+        }
     }
 
     /// The user tapped add: uploads the name and points typed, captured now.
@@ -363,7 +377,7 @@ public final class RosterViewModel: Sendable {
     @discardableResult
     public func follow(_ form: PlayerViewModel) -> Disposable {
         let following = DisposeBag()
-        let running = Locked<String?>(nil)
+        let running = Mutex<String?>(nil)
         form.upload.isExecuting.changes.observeValues(in: following) { [weak self, weak form] executing in
             guard executing, let self, let form else { return }
             let name = form.name.value
@@ -386,10 +400,6 @@ public final class RosterViewModel: Sendable {
 
     /// How many times a reading is taken again when the roster changed while it was taken.
     static let refreshAttempts = 3
-
-    /// Counts the commits that changed the roster, so a reading can tell that it is older than
-    /// what the roster shows.
-    private let commits = Locked(0)
 
     private enum ReadingKind {
         /// The same window, read again: rows that left or came only because others did are
@@ -429,9 +439,51 @@ public final class RosterViewModel: Sendable {
     }
 
     private func commitState() -> (Int, Shown) {
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        return (commits.value, shown.value)
+        shown.withLock { state in
+            var copy = state
+            copy.announcements = []
+            return (state.commits, copy)
+        }
+    }
+
+    /// The players of the last commit, announced or not yet.
+    private var playersShown: [Player] {
+        shown.withLock { $0.players }
+    }
+
+    // MARK: Changing and announcing
+
+    /// Runs `body` under the lock to change what the roster shows, and queues the announcement it
+    /// returns. The announcements are made after the lock is released: by this caller, unless
+    /// another caller (on another thread, or up this thread's stack in an observer) is already
+    /// making them, and then by that caller after the ones before. So no observer runs under the
+    /// lock, and observers hear one change at a time, in the order the changes were made.
+    private func change<Result: Sendable>(_ body: (inout Shown) -> (Result, Announcement?)) -> Result {
+        let (result, mustAnnounce) = shown.withLock { state -> (Result, Bool) in
+            let (result, announcement) = body(&state)
+            guard let announcement else { return (result, false) }
+            state.announcements.append(announcement)
+            guard !state.isAnnouncing else { return (result, false) }
+            state.isAnnouncing = true
+            return (result, true)
+        }
+        if mustAnnounce { announceQueued() }
+        return result
+    }
+
+    /// Makes the queued announcements until none is left; called only by the caller that set
+    /// `isAnnouncing`, which this clears under the lock when it finds the queue empty.
+    private func announceQueued() {
+        while true {
+            let batch = shown.withLock { state -> [Announcement] in
+                let batch = state.announcements
+                state.announcements = []
+                if batch.isEmpty { state.isAnnouncing = false }
+                return batch
+            }
+            guard !batch.isEmpty else { return }
+            for announce in batch { announce() }
+        }
     }
 
     private func read(_ kind: ReadingKind, old: Shown) async throws -> Reading {
@@ -467,37 +519,33 @@ public final class RosterViewModel: Sendable {
     private func commit(
         _ reading: Reading, kind: ReadingKind, ifUnchangedSince generation: Int
     ) -> Committed? {
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        guard commits.value == generation else { return nil }
-        let moved: Bool
-        if case .move = kind { moved = true } else { moved = false }
-        let change = commitWindow(
-            firstIndex: reading.firstIndex, total: reading.total, players: reading.players,
-            revision: reading.revision, moved: moved, stillKept: reading.stillKept)
-        return Committed(change: change)
+        change { state -> (Committed?, Announcement?) in
+            guard state.commits == generation else { return (nil, nil) }
+            let moved: Bool
+            if case .move = kind { moved = true } else { moved = false }
+            let (change, announcement) = commitWindow(
+                &state, firstIndex: reading.firstIndex, total: reading.total, players: reading.players,
+                revision: reading.revision, moved: moved, stillKept: reading.stillKept)
+            return (Committed(change: change), announcement)
+        }
     }
 
-    /// Replaces the window with `players` from `firstIndex` and announces what changed; returns
-    /// the change, nil when nothing changed.
+    /// Replaces the window in `state` with `players` from `firstIndex`; returns the change, nil
+    /// when nothing changed, and what announces it.
     ///
-    /// Call with `commitLock` held.
-    @discardableResult
+    /// Call under the lock; the announcement is made after it is released.
     private func commitWindow(
-        firstIndex: Int, total: Int, players: [Player], revision: UInt64?, moved: Bool, stillKept: Set<String>
-    ) -> WindowChange? {
-        var state = shown.value
+        _ state: inout Shown, firstIndex: Int, total: Int, players: [Player], revision: UInt64?, moved: Bool,
+        stillKept: Set<String>
+    ) -> (WindowChange?, Announcement?) {
         let keys = players.map { PlayerName.comparisonKey($0.name) }
         let changeset = Changeset(
             old: Array(zip(state.keys, state.players)), new: Array(zip(keys, players)), id: { $0.0 },
             hasSameContent: { $0.1 == $1.1 })
         if let revision { state.revision = revision }
         let windowMoved = firstIndex != state.firstIndex || total != state.total
-        guard !changeset.isEmpty || windowMoved else {
-            shown.withLock { $0 = state }
-            return nil
-        }
-        commits.withLock { $0 += 1 }
+        guard !changeset.isEmpty || windowMoved else { return (nil, nil) }
+        state.commits += 1
 
         // Which deletions and insertions only scrolled: all of them when the window moved;
         // otherwise rows that left but are still kept, and rows that came from further down.
@@ -518,19 +566,21 @@ public final class RosterViewModel: Sendable {
         for index in changeset.deletions { spare.append(state.rows[index]) }
         let selected = state.selected
         var made = 0
+        // Rows are reused and updated when the change is announced, as their observers hear it.
+        var rowUpdates: [@Sendable () -> Void] = []
         let rows = changeset.apply(
             to: state.rows, from: players,
             insert: { player -> PlayerRowViewModel in
                 let isSelected = selected[PlayerName.comparisonKey(player.name)] != nil
                 if let row = spare.popLast() {
-                    row.reuse(for: player, isSelected: isSelected)
+                    rowUpdates.append { row.reuse(for: player, isSelected: isSelected) }
                     return row
                 }
                 made += 1
                 return PlayerRowViewModel(player, isSelected: isSelected)
             },
             modify: { row, player in
-                row.playerUpdated(player)
+                rowUpdates.append { row.playerUpdated(player) }
                 return row
             })
         // Players removed in view leave the selection.
@@ -548,20 +598,29 @@ public final class RosterViewModel: Sendable {
         state.spare = spare
         state.rowsMade += made
         state.selected = selection
-        shown.withLock { $0 = state }
 
         let change = WindowChange(
             changeset: changeset, previousFirstIndex: previousFirst, scrolledOut: scrolledOut,
             scrolledIn: scrolledIn)
         let window = RowWindow(firstIndex: firstIndex, totalCount: total, rows: rows, change: change)
-        if selection.count != selected.count { selectedStore.value = Set(selection.values) }
-        rowsStore.value = rows
-        playersStore.value = players
-        countStore.value = total
-        firstIndexStore.value = firstIndex
-        windowStore.value = window
-        if !moved, !changeset.isEmpty { changesInput.send(changeset) }
-        return change
+        let selectionChanged = selection.count != selected.count
+        let (selectedStore, rowsStore, playersStore) = (selectedStore, rowsStore, playersStore)
+        let (countStore, firstIndexStore, windowStore) = (countStore, firstIndexStore, windowStore)
+        let changesInput = changesInput
+        let (rowUpdatesMade, newSelection) = (rowUpdates, selection)
+        return (
+            change,
+            {
+                for update in rowUpdatesMade { update() }
+                if selectionChanged { selectedStore.value = Set(newSelection.values) }
+                rowsStore.value = rows
+                playersStore.value = players
+                countStore.value = total
+                firstIndexStore.value = firstIndex
+                windowStore.value = window
+                if !moved, !changeset.isEmpty { changesInput.send(changeset) }
+            }
+        )
     }
 
     /// Adds a kept upload to the window when the window can tell where it goes: new points for a
@@ -569,32 +628,30 @@ public final class RosterViewModel: Sendable {
     ///
     /// Returns false when it cannot (the player may be anywhere out of view).
     private func merge(_ record: ScoreRecord) -> Bool {
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        let state = shown.value
-        let key = PlayerName.comparisonKey(record.name)
-        var players = state.players
-        if let index = state.keys.firstIndex(of: key) {
-            guard !players[index].recordIDs.contains(record.id) else { return true }
-            players[index] = players[index].updated(with: record)
-            commitWindow(
-                firstIndex: state.firstIndex, total: state.total, players: players, revision: nil,
-                moved: false,
+        change { state -> (Bool, Announcement?) in
+            let key = PlayerName.comparisonKey(record.name)
+            var players = state.players
+            if let index = state.keys.firstIndex(of: key) {
+                guard !players[index].recordIDs.contains(record.id) else { return (true, nil) }
+                players[index] = players[index].updated(with: record)
+                let (_, announcement) = commitWindow(
+                    &state, firstIndex: state.firstIndex, total: state.total, players: players, revision: nil,
+                    moved: false, stillKept: [])
+                return (true, announcement)
+            }
+            guard state.firstIndex == 0, state.players.count == state.total else { return (false, nil) }
+            // The window shows every player, so this one is new: it goes at the end.
+            if players.count < state.size {
+                players.append(
+                    Player(
+                        name: record.name, points: record.points, uploadedAt: record.uploadedAt,
+                        recordIDs: [record.id]))
+            }
+            let (_, announcement) = commitWindow(
+                &state, firstIndex: 0, total: state.total + 1, players: players, revision: nil, moved: false,
                 stillKept: [])
-            return true
+            return (true, announcement)
         }
-        guard state.firstIndex == 0, state.players.count == state.total else { return false }
-        // The window shows every player, so this one is new: it goes at the end.
-        if players.count < state.size {
-            players.append(
-                Player(
-                    name: record.name, points: record.points, uploadedAt: record.uploadedAt,
-                    recordIDs: [record.id]))
-        }
-        commitWindow(
-            firstIndex: 0, total: state.total + 1, players: players, revision: nil, moved: false,
-            stillKept: [])
-        return true
     }
 
     // MARK: Selection
@@ -602,31 +659,38 @@ public final class RosterViewModel: Sendable {
     /// Toggles the selection of `name` when its player is in view, or when `known` says the
     /// store keeps it; nil when neither.
     private func toggle(_ name: String, known: Bool = false) -> Bool? {
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        let key = PlayerName.comparisonKey(name)
-        var state = shown.value
-        let index = state.keys.firstIndex(of: key)
-        guard index != nil || known else { return nil }
-        let isSelected: Bool
-        if state.selected.removeValue(forKey: key) == nil {
-            state.selected[key] = index.map { state.players[$0].name } ?? name
-            isSelected = true
-        } else {
-            isSelected = false
+        let selectedStore = selectedStore
+        return change { state -> (Bool?, Announcement?) in
+            let key = PlayerName.comparisonKey(name)
+            let index = state.keys.firstIndex(of: key)
+            guard index != nil || known else { return (nil, nil) }
+            let isSelected: Bool
+            if state.selected.removeValue(forKey: key) == nil {
+                state.selected[key] = index.map { state.players[$0].name } ?? name
+                isSelected = true
+            } else {
+                isSelected = false
+            }
+            let selection = Set(state.selected.values)
+            let row = index.map { state.rows[$0] }
+            return (
+                isSelected,
+                {
+                    selectedStore.value = selection
+                    row?.selectionChanged(isSelected)
+                }
+            )
         }
-        shown.withLock { $0 = state }
-        selectedStore.value = Set(state.selected.values)
-        if let index { state.rows[index].selectionChanged(isSelected) }
-        return isSelected
     }
 
     /// Removes the player with `key` from the selection.
     private func deselect(key: String) {
-        commitLock.lock()
-        defer { commitLock.unlock() }
-        let removed = shown.withLock { $0.selected.removeValue(forKey: key) }
-        if removed != nil { selectedStore.value = Set(shown.value.selected.values) }
+        let selectedStore = selectedStore
+        change { state -> ((), Announcement?) in
+            guard state.selected.removeValue(forKey: key) != nil else { return ((), nil) }
+            let selection = Set(state.selected.values)
+            return ((), { selectedStore.value = selection })
+        }
     }
 
     private func row(named name: String) -> PlayerRowViewModel? {
@@ -663,7 +727,7 @@ public struct RosterCatchUp: Sendable, Equatable {
 
 /// A weak reference to the roster for the actions it owns, which are made before it is complete.
 private final class WeakRoster: Sendable {
-    private let reference = Locked<WeakBox?>(nil)
+    private let reference = Mutex<WeakBox?>(nil)
 
     private struct WeakBox {
         weak var roster: RosterViewModel?

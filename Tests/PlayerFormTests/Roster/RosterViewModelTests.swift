@@ -5,6 +5,7 @@ import PlayerFormScores
 import PlayerFormTesting
 import ReactiveCore
 import ReactiveTable
+import Synchronization
 import Testing
 
 /// An in-memory store whose operations can be made to fail, and whose reads can report damage.
@@ -56,7 +57,7 @@ private final class WaitingStore: ScoreStore {
         var cancelled = false
     }
 
-    private let waiting = Locked(Waiting())
+    private let waiting = Mutex(Waiting())
     let readStarted: AsyncStream<Void>
     private let readStartedInput: AsyncStream<Void>.Continuation
 
@@ -92,7 +93,7 @@ private final class WaitingStore: ScoreStore {
 /// so a spec can change the roster while a refresh holds an older reading.
 private final class HeldReadStore: ScoreStore {
     private let inner = InMemoryScoreStore()
-    private let held = Locked<(first: Bool, release: CheckedContinuation<Void, Never>?, released: Bool)>(
+    private let held = Mutex<(first: Bool, release: CheckedContinuation<Void, Never>?, released: Bool)>(
         (true, nil, false))
     let readStarted: AsyncStream<Void>
     private let readStartedInput: AsyncStream<Void>.Continuation
@@ -404,6 +405,77 @@ struct RosterViewModelTests {
         #expect(roster.selectedPlayers.value == [])
     }
 
+    // MARK: Announcing changes
+
+    @Test(
+        "an observer of the roster runs after the roster's lock is released: another thread reads the roster meanwhile"
+    )
+    func observersRunOutsideTheLock() async throws {
+        let roster = try await refreshedRoster()
+        let answered = Mutex<[Bool]>([])
+        let observation = roster.selectedNames.changes.observeValues { _ in
+            // Reading the selection takes the roster's lock: if this observer ran under it, the
+            // other thread would wait until the observer gave up waiting for it.
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                _ = roster.isSelected("Colin")
+                done.signal()
+            }.start()
+            let inTime = done.wait(timeout: .now() + 10) == .success
+            answered.withLock { $0.append(inTime) }
+        }
+        defer { observation.dispose() }
+        #expect(try await roster.toggleSelection.apply("Colin") == true)
+        #expect(answered.withLock { $0 } == [true])
+    }
+
+    @Test("a change made by an observer is announced after the change it observes reached every observer")
+    func changeFromAnObserverIsQueued() async throws {
+        let roster = try await refreshedRoster()
+        let heard = HeardLog()
+        let observations = DisposeBag()
+        roster.selectedNames.changes.observeValues(in: observations) { names in
+            heard.hear("first \(names.sorted())")
+            roster.windowSizeChanged(to: 5)
+        }
+        roster.selectedNames.changes.observeValues(in: observations) { heard.hear("second \($0.sorted())") }
+        roster.windowSize.changes.observeValues(in: observations) { heard.hear("size \($0)") }
+        defer { observations.dispose() }
+        #expect(try await roster.toggleSelection.apply("Colin") == true)
+        #expect(heard.events == ["first [\"Colin\"]", "second [\"Colin\"]", "size 5"])
+    }
+
+    @Test("changes made at once by many callers are announced one at a time, in the order they were made")
+    func concurrentChangesAnnouncedInOrder() async throws {
+        let shared = InMemoryScoreStore()
+        let uploads = 40
+        let roster = RosterViewModel(store: shared, windowSize: uploads)
+        let forms = (0..<uploads).map { _ in PlayerViewModel(store: shared) }
+        for (index, form) in forms.enumerated() {
+            try form.nameEdited("Player \(index)")
+            roster.follow(form)
+        }
+        let heard = HeardLog()
+        let observations = DisposeBag()
+        roster.playerCount.changes.observeValues(in: observations) { heard.hear("count \($0)") }
+        roster.window.changes.observeValues(in: observations) { heard.hear("window \($0.totalCount)") }
+        roster.contentChanges.observeValues(in: observations) { heard.hear("change \($0.insertions)") }
+
+        // Each kept upload of a new player adds a row at the end of a window that shows them all,
+        // from the task that ran the upload, while the other uploads run.
+        await withTaskGroup(of: Void.self) { group in
+            for form in forms { group.addTask { _ = await form.uploadTapped() } }
+        }
+        observations.dispose()
+
+        let expected = (1...uploads).flatMap { count in
+            ["count \(count)", "window \(count)", "change [\(count - 1)]"]
+        }
+        #expect(heard.events == expected)
+        #expect(!heard.overlapped)
+        #expect(roster.players.value.count == uploads)
+    }
+
     // MARK: Following the form
 
     @Test("an upload from the form appears in the roster as a change")
@@ -499,4 +571,21 @@ struct RosterViewModelTests {
         #expect(changes.values.count == 1)
         #expect(try await roster.refreshIfStoreChanged() == nil)
     }
+}
+
+/// What observers heard, in order, and whether two observers ever ran at the same time.
+private final class HeardLog: Sendable {
+    private let state = Mutex<(events: [String], running: Int, overlapped: Bool)>(([], 0, false))
+
+    func hear(_ event: String) {
+        state.withLock { state in
+            state.running += 1
+            if state.running > 1 { state.overlapped = true }
+            state.events.append(event)
+        }
+        state.withLock { $0.running -= 1 }
+    }
+
+    var events: [String] { state.withLock { $0.events } }
+    var overlapped: Bool { state.withLock { $0.overlapped } }
 }
