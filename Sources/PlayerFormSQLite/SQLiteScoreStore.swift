@@ -427,21 +427,44 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     // MARK: Writing
 
+    /// A record made ready for the database: its id as text, its player's comparison key and
+    /// its time in milliseconds, computed by whoever reads the records, so that an import does
+    /// this work on another thread than the one that writes.
+    struct PreparedRecord: Sendable {
+        var record: ScoreRecord
+        var id: String
+        var key: String
+        var milliseconds: Int64
+        /// The line of the file the record was read from; 0 for an upload.
+        var line: Int
+
+        init(_ record: ScoreRecord, line: Int = 0) {
+            self.record = record
+            id = record.id.uuidString
+            key = PlayerName.comparisonKey(record.name)
+            milliseconds = SQLiteScoreStore.milliseconds(record.uploadedAt)
+            self.line = line
+        }
+    }
+
     /// A prepared insertion for many records at once, within one transaction: the statements,
-    /// bound and stepped through SQLite's C interface, and the next sequence number and roster
-    /// position, so that an import looks nothing up twice.
+    /// bound and stepped through SQLite's C interface, and the next sequence number, player id
+    /// and roster position, so that an import looks nothing up twice.
     final class InsertCursor {
         var nextSeq: Int64
         var nextPosition: Int64
+        private var nextPlayerID: Int64
         private let connection: OpaquePointer
         private let findScore: RawStatement
         private let findPlayer: RawStatement
         private let updatePlayer: RawStatement
         private let insertPlayer: RawStatement
+        private let removeNewPlayer: RawStatement
         private let insertScore: RawStatement
 
         init(_ db: Database) throws {
             nextSeq = (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) + 1 FROM score")) ?? 1
+            nextPlayerID = (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) + 1 FROM player")) ?? 1
             nextPosition = Int64(try SQLiteScoreStore.count(db))
             guard let connection = db.sqliteConnection else {
                 throw DatabaseError(resultCode: .SQLITE_MISUSE)
@@ -457,12 +480,18 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             insertPlayer = try RawStatement(
                 connection,
                 """
-                INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)
+                INSERT INTO player (id, key, position, first_score, name, points, uploaded_at, uploads)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1)
                 """)
+            removeNewPlayer = try RawStatement(connection, "DELETE FROM player WHERE id = ?1")
+            // The unique index on the id is searched once: by the insertion itself, which does
+            // nothing when the id is kept; only then is the kept record read and compared.
             insertScore = try RawStatement(
                 connection,
-                "INSERT INTO score (seq, id, player_id, name, points, uploaded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
+                """
+                INSERT INTO score (seq, id, player_id, name, points, uploaded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                ON CONFLICT (id) DO NOTHING
+                """
             )
         }
 
@@ -473,54 +502,71 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
         /// Keeps `record`.
         ///
-        /// Returns false when an identical record with its id is already kept (a repeated import);
-        /// throws when a different one is.
+        /// See ``insert(_:)-(PreparedRecord)``.
         func insert(_ record: ScoreRecord) throws -> Bool {
-            let id = record.id.uuidString
-            let milliseconds = SQLiteScoreStore.milliseconds(record.uploadedAt)
-            findScore.bind(1, id)
-            if try findScore.step() {
-                let same =
-                    findScore.text(0) == record.name && findScore.double(1) == record.points
-                    && findScore.int(2) == milliseconds
-                findScore.reset()
-                guard same else { throw SQLiteStoreError.conflictingRecord(id: id) }
-                return false
-            }
-            findScore.reset()
+            try insert(PreparedRecord(record))
+        }
+
+        /// Keeps `prepared`. Returns false when an identical record with its id is already kept
+        /// (a repeated import); throws when a different one is.
+        func insert(_ prepared: PreparedRecord) throws -> Bool {
+            let record = prepared.record
             let seq = nextSeq
-            let key = PlayerName.comparisonKey(record.name)
-            findPlayer.bind(1, key)
-            let playerID: Int64
-            if try findPlayer.step() {
-                playerID = findPlayer.int(0)
-                findPlayer.reset()
-                updatePlayer.bind(1, record.name)
-                updatePlayer.bind(2, record.points)
-                updatePlayer.bind(3, milliseconds)
-                updatePlayer.bind(4, playerID)
-                try updatePlayer.run()
-            } else {
-                findPlayer.reset()
-                insertPlayer.bind(1, key)
-                insertPlayer.bind(2, nextPosition)
-                insertPlayer.bind(3, seq)
-                insertPlayer.bind(4, record.name)
-                insertPlayer.bind(5, record.points)
-                insertPlayer.bind(6, milliseconds)
+            findPlayer.bind(1, prepared.key)
+            let existing: Int64? = try findPlayer.step() ? findPlayer.int(0) : nil
+            findPlayer.reset()
+            let playerID = existing ?? nextPlayerID
+            if existing == nil {
+                // The player comes first, so the score's reference to it holds.
+                insertPlayer.bind(1, playerID)
+                insertPlayer.bind(2, prepared.key)
+                insertPlayer.bind(3, nextPosition)
+                insertPlayer.bind(4, seq)
+                insertPlayer.bind(5, record.name)
+                insertPlayer.bind(6, record.points)
+                insertPlayer.bind(7, prepared.milliseconds)
                 try insertPlayer.run()
-                playerID = sqlite3_last_insert_rowid(connection)
-                nextPosition += 1
             }
             insertScore.bind(1, seq)
-            insertScore.bind(2, id)
+            insertScore.bind(2, prepared.id)
             insertScore.bind(3, playerID)
             insertScore.bind(4, record.name)
             insertScore.bind(5, record.points)
-            insertScore.bind(6, milliseconds)
+            insertScore.bind(6, prepared.milliseconds)
             try insertScore.run()
+            guard sqlite3_changes(connection) == 1 else {
+                // The id is kept already. A player made for this record alone goes again.
+                if existing == nil {
+                    removeNewPlayer.bind(1, playerID)
+                    try removeNewPlayer.run()
+                }
+                return try isKept(prepared)
+            }
+            if existing != nil {
+                updatePlayer.bind(1, record.name)
+                updatePlayer.bind(2, record.points)
+                updatePlayer.bind(3, prepared.milliseconds)
+                updatePlayer.bind(4, playerID)
+                try updatePlayer.run()
+            } else {
+                nextPlayerID += 1
+                nextPosition += 1
+            }
             nextSeq += 1
             return true
+        }
+
+        /// Returns false when the record kept with `prepared`'s id is the same; throws when it
+        /// differs.
+        private func isKept(_ prepared: PreparedRecord) throws -> Bool {
+            findScore.bind(1, prepared.id)
+            defer { findScore.reset() }
+            guard try findScore.step() else { return false }
+            let same =
+                findScore.text(0) == prepared.record.name && findScore.double(1) == prepared.record.points
+                && findScore.int(2) == prepared.milliseconds
+            guard same else { throw SQLiteStoreError.conflictingRecord(id: prepared.id) }
+            return false
         }
     }
 

@@ -30,8 +30,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 }
 
 extension SQLiteScoreStore {
-    /// How many records an import keeps per transaction.
-    static let importBatch = 20_000
+    /// How many records an import keeps per transaction: few commits (each syncs the WAL and
+    /// may checkpoint it), while the pages one transaction changes still fit the page cache.
+    static let importBatch = 100_000
 
     /// Imports the score file at `path` (`-` is standard input): ``importRecords(from:skipping:progress:)``
     /// skipping the records that the file's own tombstones delete.
@@ -47,7 +48,7 @@ extension SQLiteScoreStore {
     ) throws -> ImportSummary {
         let deleted = try ScoreFileReader.deletedIDs(in: path)
         let reader = try ScoreFileReader(path: path)
-        return try importRecords(from: reader, skipping: deleted) { progress?($0, reader.fractionRead) }
+        return try importItems(from: reader, skipping: deleted) { progress?($0, $1) }
     }
 
     /// Imports every record of `reader`, in batches of one transaction each, and applies the
@@ -55,9 +56,10 @@ extension SQLiteScoreStore {
     ///
     /// Importing the same file again changes nothing: records are matched by id. A record whose id
     /// is kept with other content is not imported and is reported. Blocking: call it off the
-    /// cooperative thread pool.
+    /// cooperative thread pool. The file is read and parsed on a thread of its own while this one
+    /// writes: `reader` belongs to the import and must not be used again.
     /// - Parameters:
-    ///   - reader: the records to import.
+    ///   - reader: the records to import; it belongs to the import from now on.
     ///   - deleted: the ids of records not to import.
     ///   - progress: told the number of records read, now and then.
     /// - Returns: how many records were imported, and what was skipped.
@@ -66,11 +68,20 @@ extension SQLiteScoreStore {
     public func importRecords(
         from reader: ScoreFileReader, skipping deleted: Set<UUID> = [], progress: ((Int) -> Void)? = nil
     ) throws -> ImportSummary {
+        try importItems(from: reader, skipping: deleted) { done, _ in progress?(done) }
+    }
+
+    private func importItems(
+        from reader: ScoreFileReader, skipping deleted: Set<UUID>, progress: (Int, Double?) -> Void
+    ) throws -> ImportSummary {
         var summary = ImportSummary()
-        var done = 0
+        let path = reader.path
         // A page cache of up to 256 MiB keeps the indexes of a large import in memory.
         try accessSynchronously { db in try db.execute(sql: "PRAGMA cache_size = -262144") }
+        let items = ImportFeed(reader: reader, skipping: deleted)
+        defer { items.stop() }
         var finished = false
+        var done = 0
         while !finished {
             try accessSynchronously { db in
                 try db.inTransaction(.immediate) {
@@ -78,14 +89,13 @@ extension SQLiteScoreStore {
                     var count = 0
                     var changed = false
                     while count < Self.importBatch {
-                        guard let item = try reader.next() else {
+                        guard let item = try items.next(progress: progress) else {
                             finished = true
                             break
                         }
                         count += 1
-                        if count % 2_000 == 0 { progress?(done + count) }
                         switch item {
-                        case .record(let record) where deleted.contains(record.id):
+                        case .skipped:
                             summary.deleted += 1
                         case .record(let record):
                             do {
@@ -96,7 +106,7 @@ extension SQLiteScoreStore {
                                     summary.alreadyKept += 1
                                 }
                             } catch let error as SQLiteStoreError {
-                                summary.problems.append("\(reader.path):\(reader.lineNumber): \(error)")
+                                summary.problems.append("\(path):\(record.line): \(error)")
                             }
                         case .deletion(let ids):
                             let before = try Self.scoreCount(db, ids: ids)
@@ -113,7 +123,6 @@ extension SQLiteScoreStore {
                     return .commit
                 }
             }
-            progress?(done)
         }
         return summary
     }
@@ -225,5 +234,131 @@ extension SQLiteScoreStore {
     static func pointsText(_ points: Double) -> String {
         if points == points.rounded(), abs(points) < 1e15 { return String(Int64(points)) }
         return "\(points)"
+    }
+}
+
+/// The items of a score file, read and made ready for the database (``SQLiteScoreStore/PreparedRecord``)
+/// on a thread of its own, and handed to the writing thread in batches. At most a few batches
+/// wait at once, so memory does not grow with the file.
+final class ImportFeed: @unchecked Sendable {
+    enum Item: Sendable {
+        case record(SQLiteScoreStore.PreparedRecord)
+        /// A record that a tombstone of the same file deletes.
+        case skipped
+        case deletion([UUID])
+        case problem(String)
+    }
+
+    private struct Batch {
+        var items: [Item]
+        var fraction: Double?
+        /// Set on the last batch: nil when the file was read to its end, else why reading failed.
+        var end: StoreError??
+    }
+
+    private static let batchSize = 2_000
+    private static let capacity = 8
+    /// Guards everything below it; the reading thread waits on it when `queue` is full, the
+    /// writing one when it is empty.
+    private let condition = NSCondition()
+    private var queue: [Batch] = []
+    private var stopped = false
+    // The writing thread's own: the batch it takes items from.
+    private var current: [Item] = []
+    private var index = 0
+    private var end: StoreError?? = .none
+    private var received = 0
+
+    /// Starts reading `reader` on a new thread; `reader` belongs to that thread from now on.
+    init(reader: ScoreFileReader, skipping deleted: Set<UUID>) {
+        let handed = Handed(reader)
+        let thread = Thread { [self] in
+            read(handed.reader, skipping: deleted)
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// The next item, or nil at the end of the file; `progress` is told the items received and
+    /// the fraction of the file read, once per batch. Called by the writing thread only.
+    /// - Throws: ``StoreError`` when reading the file failed.
+    func next(progress: (Int, Double?) -> Void) throws(StoreError) -> Item? {
+        while index == current.count {
+            switch end {
+            case .some(.none): return nil
+            case .some(.some(let error)): throw error
+            case .none: break
+            }
+            condition.lock()
+            while queue.isEmpty { condition.wait() }
+            let batch = queue.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            current = batch.items
+            index = 0
+            end = batch.end
+            received += batch.items.count
+            progress(received, batch.fraction)
+        }
+        defer { index += 1 }
+        return current[index]
+    }
+
+    /// Tells the reading thread to stop at its next batch. It is not waited for: it may be
+    /// waiting for standard input, and it owns the reader.
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func read(_ reader: ScoreFileReader, skipping deleted: Set<UUID>) {
+        var items: [Item] = []
+        items.reserveCapacity(Self.batchSize)
+        while true {
+            let item: ScoreFileReader.Item?
+            do {
+                item = try reader.next()
+            } catch {
+                _ = hand(Batch(items: items, fraction: reader.fractionRead, end: .some(error)))
+                return
+            }
+            switch item {
+            case nil:
+                _ = hand(Batch(items: items, fraction: reader.fractionRead, end: .some(nil)))
+                return
+            case .record(let record)? where deleted.contains(record.id):
+                items.append(.skipped)
+            case .record(let record)?:
+                items.append(.record(SQLiteScoreStore.PreparedRecord(record, line: reader.lineNumber)))
+            case .deletion(let ids)?:
+                items.append(.deletion(ids))
+            case .problem(let message)?:
+                items.append(.problem(message))
+            }
+            if items.count == Self.batchSize {
+                guard hand(Batch(items: items, fraction: reader.fractionRead, end: .none)) else { return }
+                items = []
+                items.reserveCapacity(Self.batchSize)
+            }
+        }
+    }
+
+    /// Queues `batch`, waiting while the queue is full; false once the writer has stopped.
+    private func hand(_ batch: Batch) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.count >= Self.capacity && !stopped { condition.wait() }
+        guard !stopped else { return false }
+        queue.append(batch)
+        condition.broadcast()
+        return true
+    }
+
+    /// The reader, passed once to the thread that reads it.
+    private final class Handed: @unchecked Sendable {
+        let reader: ScoreFileReader
+        init(_ reader: ScoreFileReader) { self.reader = reader }
     }
 }

@@ -73,7 +73,7 @@ public final class ScoreFileReader {
     ///
     /// An import skips these records instead of adding and then removing them.
     public static func deletedIDs(in path: String) throws(StoreError) -> Set<UUID> {
-        guard path != "-" else { return [] }
+        guard path != "-", try mentionsDeletion(path) else { return [] }
         let reader = try ScoreFileReader(path: path)
         reader.deletionsOnly = true
         var ids = Set<UUID>()
@@ -81,6 +81,51 @@ public final class ScoreFileReader {
             if case .deletion(let deleted) = item { ids.formUnion(deleted) }
         }
         return ids
+    }
+
+    /// Whether the file at `path` holds the mark of a tombstone anywhere: a scan of its bytes
+    /// (`memchr`), with no line split or decoded, so a file without tombstones (an export, most
+    /// files of earlier versions) costs one fast read before its import.
+    private static func mentionsDeletion(_ path: String) throws(StoreError) -> Bool {
+        let reader = try ScoreFileReader(path: path)
+        let mark = deletionMark
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        // The bytes kept from the end of the previous chunk, so a mark split across two reads is found.
+        var kept = 0
+        while true {
+            let got = chunk.withUnsafeMutableBytes { raw in
+                Glibc.read(reader.descriptor, raw.baseAddress! + kept, raw.count - kept)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            }
+            if got == 0 { return false }
+            let filled = kept + got
+            let found = chunk.withUnsafeBytes {
+                contains(UnsafeRawBufferPointer(rebasing: $0[..<filled]), mark)
+            }
+            if found { return true }
+            kept = min(mark.count - 1, filled)
+            chunk.withUnsafeMutableBytes { raw in
+                let base = raw.baseAddress!
+                memmove(base, base + filled - kept, kept)
+            }
+        }
+    }
+
+    /// Whether `bytes` contain `mark`: `memchr` finds each candidate for the mark's second byte.
+    private static func contains(_ bytes: UnsafeRawBufferPointer, _ mark: [UInt8]) -> Bool {
+        guard let base = bytes.baseAddress, bytes.count >= mark.count else { return false }
+        var offset = 1
+        let last = bytes.count - mark.count + 1
+        while offset <= last {
+            guard let hit = memchr(base + offset, Int32(mark[1]), last - offset + 1) else { return false }
+            let at = base.distance(to: hit)
+            if memcmp(base + at - 1, mark, mark.count) == 0 { return true }
+            offset = at + 1
+        }
+        return false
     }
 
     private var deletionsOnly = false

@@ -271,6 +271,58 @@ struct SQLiteScoreStoreTests {
         #expect(try await store.records() == [colin])
     }
 
+    @Test("a record of an import whose id is kept under another player's name adds no player")
+    func importConflictNewPlayer() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        let colin = try await store.upload(name: "Colin", points: 100)
+        let file = folder.appendingPathComponent("in.jsonl").path
+        let lines = [
+            #"{"id":"\#(colin.id.uuidString)","name":"Zed","points":5,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#,
+            #"{"id":"\#(UUID().uuidString)","name":"Ann","points":7,"uploadedAt":"2026-01-01T00:00:01.000Z"}"#,
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        let summary = try store.importFile(at: file)
+        #expect(summary.added == 1 && summary.problems.count == 1)
+        let players = try await store.players(from: 0, limit: 10)
+        #expect(players.map(\.name) == ["Colin", "Ann"])
+        #expect(try await store.playerCount() == 2)
+        #expect(try await store.player(named: "Zed") == nil)
+    }
+
+    @Test("an import of many batches keeps every record in file order, once, and counts each kind of line")
+    func importManyBatches() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        let early = try await store.upload(name: "Early", points: 1)
+        let file = folder.appendingPathComponent("many.jsonl").path
+        var text = ""
+        var ids: [UUID] = []
+        // More lines than the reading thread may hold waiting, with a kept record and damage among them.
+        for index in 0..<25_000 {
+            if index == 12_345 {
+                text += "not a record\n"
+                continue
+            }
+            let id = index == 20_000 ? early.id : UUID()
+            let name = index == 20_000 ? "Early" : "P\(index % 7_000)"
+            let time = index == 20_000 ? Timestamp.text(early.uploadedAt) : "2026-01-01T00:00:00.000Z"
+            let points = index == 20_000 ? 1 : index
+            if index != 20_000 { ids.append(id) }
+            text +=
+                #"{"id":"\#(id.uuidString)","name":"\#(name)","points":\#(points),"uploadedAt":"\#(time)"}"#
+            text += "\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        var seen: [Int] = []
+        let summary = try store.importFile(at: file) { done, _ in seen.append(done) }
+        #expect(summary.added == 24_998 && summary.alreadyKept == 1)
+        #expect(summary.problems == ["\(file):12346: not a score record (not valid JSON)"])
+        #expect(seen.last == 25_000 && seen == seen.sorted())
+        #expect(try store.allRecordsSynchronously().map(\.id) == [early.id] + ids)
+        #expect(try await store.playerCount() == 7_001)
+        let again = try store.importFile(at: file)
+        #expect(again.added == 0 && again.alreadyKept == 24_999)
+    }
+
     @Test(
         "export writes every record as JSON Lines or CSV, and importing it gives the same records",
         arguments: ExportFormat.allCases)

@@ -152,4 +152,28 @@ struct ScoreFileReaderTests {
                 .problem("\(csv):4: not a score record (invalid id)"),
             ])
     }
+
+    @Test(
+        "the tombstones of a file are found wherever their mark falls in the quick scan's reads of 1 MiB",
+        arguments: [-8, -5, -1, 0, 1])
+    func deletionMarkAcrossReads(shift: Int) throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder.appendingPathComponent("in.jsonl").path
+        let id = UUID()
+        let tombstone =
+            #"{"deletedAt":"2026-11-21T07:20:00.000Z","ids":["\#(id.uuidString)"],"kind":"delete"}"#
+        let markOffset = Array(tombstone.utf8).count - #""delete"}"#.utf8.count
+        // Filler lines, then one padding line, so that the mark starts `shift` bytes from 1 MiB.
+        let filler = String(repeating: "x", count: 999) + "\n"
+        var text = String(repeating: filler, count: 1_000)
+        let padding = (1 << 20) + shift - text.utf8.count - markOffset - 1
+        text += String(repeating: "y", count: padding) + "\n" + tombstone + "\n"
+        #expect(Array(text.utf8)[(1 << 20) + shift] == UInt8(ascii: "\""))
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try ScoreFileReader.deletedIDs(in: path) == [id])
+        // Without the mark, nothing is deleted.
+        try Data(text.replacingOccurrences(of: #""delete""#, with: #""delets""#).utf8)
+            .write(to: URL(fileURLWithPath: path))
+        #expect(try ScoreFileReader.deletedIDs(in: path) == [])
+    }
 }
