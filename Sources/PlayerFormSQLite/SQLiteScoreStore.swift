@@ -507,7 +507,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             try insert(PreparedRecord(record))
         }
 
-        /// Keeps `prepared`. Returns false when an identical record with its id is already kept
+        /// Keeps `prepared`.
+        ///
+        /// Returns false when an identical record with its id is already kept
         /// (a repeated import); throws when a different one is.
         func insert(_ prepared: PreparedRecord) throws -> Bool {
             let record = prepared.record

@@ -238,8 +238,9 @@ extension SQLiteScoreStore {
 }
 
 /// The items of a score file, read and made ready for the database (``SQLiteScoreStore/PreparedRecord``)
-/// on a thread of its own, and handed to the writing thread in batches. At most a few batches
-/// wait at once, so memory does not grow with the file.
+/// on a thread of its own, and handed to the writing thread in batches.
+///
+/// At most a few batches wait at once, so memory does not grow with the file.
 final class ImportFeed: @unchecked Sendable {
     enum Item: Sendable {
         case record(SQLiteScoreStore.PreparedRecord)
@@ -280,8 +281,10 @@ final class ImportFeed: @unchecked Sendable {
     }
 
     /// The next item, or nil at the end of the file; `progress` is told the items received and
-    /// the fraction of the file read, once per batch. Called by the writing thread only.
-    /// - Throws: ``StoreError`` when reading the file failed.
+    /// the fraction of the file read, once per batch.
+    ///
+    /// Called by the writing thread only.
+    /// - Throws: `StoreError` when reading the file failed.
     func next(progress: (Int, Double?) -> Void) throws(StoreError) -> Item? {
         while index == current.count {
             switch end {
@@ -304,8 +307,9 @@ final class ImportFeed: @unchecked Sendable {
         return current[index]
     }
 
-    /// Tells the reading thread to stop at its next batch. It is not waited for: it may be
-    /// waiting for standard input, and it owns the reader.
+    /// Tells the reading thread to stop at its next batch.
+    ///
+    /// It is not waited for: it may be waiting for standard input, and it owns the reader.
     func stop() {
         condition.lock()
         stopped = true

@@ -454,7 +454,9 @@ public final class RosterViewModel: Sendable {
     // MARK: Changing and announcing
 
     /// Runs `body` under the lock to change what the roster shows, and queues the announcement it
-    /// returns. The announcements are made after the lock is released: by this caller, unless
+    /// returns.
+    ///
+    /// The announcements are made after the lock is released: by this caller, unless
     /// another caller (on another thread, or up this thread's stack in an observer) is already
     /// making them, and then by that caller after the ones before. So no observer runs under the
     /// lock, and observers hear one change at a time, in the order the changes were made.
