@@ -102,7 +102,8 @@ let package = Package(
                 "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormStore", "PlayerFormText",
                 "ReactiveCore", "ReactiveTable", "CReadline",
             ]),
-        // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
+        // Captured output, a Ctrl-C a spec can press, the transcript format of Examples/sessions, the
+        // check of a replay against its transcript (a line diff, or re-recording), and line diffs.
         .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
         // The executable and composition root: parses arguments, opens the store, starts the REPL
         // or the validator, and owns exit statuses, signals and standard output.
