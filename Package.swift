@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Field-level diffs of values, for the failures of the view model tester.
         .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        // Its issue reporting's link to Swift Testing, so that a failed `expectNoDifference` fails
+        // the spec instead of only printing; for the tests only.
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
         // SQLite access for the score store: transactions, migrations, prepared statements, and a
         // busy handler and interrupt for a database another process holds.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -78,7 +81,8 @@ let package = Package(
         .target(
             name: "ReactiveCoreTesting",
             dependencies: ["ReactiveCore", .product(name: "CustomDump", package: "swift-custom-dump")]),
-        // Recorders, controllable doubles and the player form's state, for specs of the view models.
+        // Recorders, controllable doubles and the states of the player form and the roster, for
+        // specs of the view models.
         .target(
             name: "PlayerFormTesting",
             dependencies: [
@@ -100,7 +104,8 @@ let package = Package(
                 "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormStore", "PlayerFormText",
                 "ReactiveCore", "ReactiveTable", "CReadline",
             ]),
-        // Captured output, a Ctrl-C a spec can press, and the transcript format of Examples/sessions.
+        // Captured output, a Ctrl-C a spec can press, the transcript format of Examples/sessions, the
+        // check of a replay against its transcript (a line diff, or re-recording), and line diffs.
         .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
         // The executable and composition root: parses arguments, opens the store, starts the REPL
         // or the validator, and owns exit statuses, signals and standard output.
@@ -170,6 +175,7 @@ let package = Package(
                 "PlayerForm", "PlayerFormRules", "PlayerFormScores", "ReactiveCore", "ReactiveTable",
                 "PlayerFormTesting", "ReactiveCoreTesting", "PlayerFormText",
                 .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

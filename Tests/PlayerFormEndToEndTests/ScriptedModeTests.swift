@@ -26,8 +26,8 @@ struct ScriptedModeTests {
         ]
         let run = try BuiltBinary.run(
             options + (transcript.bail ? ["--bail"] : []), input: Data(transcript.script.utf8))
-        #expect(run.outputLines == transcript.standardOutput)
-        #expect(run.errorLines == transcript.standardError)
+        expectNoLineDifference(transcript.standardOutput, run.outputLines, "standard output of \(file)")
+        expectNoLineDifference(transcript.standardError, run.errorLines, "standard error of \(file)")
         #expect(run.status == transcript.exitStatus)
     }
 

@@ -1,3 +1,4 @@
+import CustomDump
 import Foundation
 import PlayerForm
 import PlayerFormRules
@@ -211,7 +212,7 @@ struct PlayerUploadTests {
         }
         #expect(result == .failed("the store is down"))
         tester.receive(\.messages, .uploadFailed(name: "Colin", reason: "the store is down"))
-        #expect(tester.state == .initial)
+        expectNoDifference(.initial, tester.state)
         tester.finish()
     }
 
@@ -233,7 +234,7 @@ struct PlayerUploadTests {
         }
         #expect(result == .cancelled)
         tester.receive(\.messages, .uploadCancelled(name: "Colin"))
-        #expect(tester.state == .initial)
+        expectNoDifference(.initial, tester.state)
         tester.finish()
     }
 

@@ -1,3 +1,4 @@
+import CustomDump
 import PlayerForm
 import PlayerFormRules
 import PlayerFormScores
@@ -14,7 +15,7 @@ struct PlayerViewModelTests {
     @Test("a new form shows the defaults and is valid")
     func initialState() {
         let tester = PlayerFormTester(form)
-        #expect(tester.state == .initial)
+        expectNoDifference(.initial, tester.state)
         tester.finish()
     }
 
@@ -106,14 +107,14 @@ struct PlayerViewModelTests {
         }
         #expect(throws: PlayerRefusal.noPointUpdatesLeft(limit: 10)) { try form.stepUpTapped() }
         #expect(throws: PlayerRefusal.noPointUpdatesLeft(limit: 10)) { try form.stepperSet(to: 5) }
-        #expect(
-            FormSnapshot(form)
-                == FormSnapshot.initial.with {
-                    $0.points = 110
-                    $0.pointsText = "110"
-                    $0.pointUpdatesRemaining = 0
-                    $0.canChangePoints = false
-                })
+        expectNoDifference(
+            .initial.with {
+                $0.points = 110
+                $0.pointsText = "110"
+                $0.pointUpdatesRemaining = 0
+                $0.canChangePoints = false
+            },
+            PlayerFormState(form))
     }
 
     @Test("a change that leaves the points equal does not count as an update")
@@ -269,7 +270,7 @@ struct PlayerViewModelTests {
         try form.maxChanged(to: 50)
         try form.forbiddenNamesChanged(to: ["dana"])
         try form.resetTapped()
-        #expect(FormSnapshot(form) == FormSnapshot.initial.with { $0.pointUpdatesRemaining = 7 })
+        expectNoDifference(.initial.with { $0.pointUpdatesRemaining = 7 }, PlayerFormState(form))
         #expect(form.rules.value == .defaults)
         try form.resetTapped()
         #expect(form.pointUpdatesRemaining.value == 7)

@@ -1,3 +1,4 @@
+import CustomDump
 import Foundation
 import PlayerForm
 import PlayerFormRules
@@ -133,6 +134,19 @@ private final class HeldReadStore: ScoreStore {
     }
 }
 
+extension RosterState {
+    /// A new roster with the default rules: no rows, nothing typed.
+    static let empty = RosterState(
+        rows: [], playerCount: 0, firstIndex: 0, windowSize: 40, isLoading: false, selectedNames: [],
+        newName: "", newPoints: 100, inputIssues: [.emptyName], inputIsValid: false)
+
+    /// A roster refreshed from a store holding Colin 100 and Alice 50.
+    static let colinAndAlice = RosterState.empty.with {
+        $0.rows = [Row("Colin", 100), Row("Alice", 50)]
+        $0.playerCount = 2
+    }
+}
+
 @Suite("RosterViewModel")
 struct RosterViewModelTests {
     private let store = ScriptedStore()
@@ -152,11 +166,7 @@ struct RosterViewModelTests {
     func initialState() {
         let roster = RosterViewModel(store: store)
         #expect(roster.title == "Players")
-        #expect(roster.players.value == [])
-        #expect(roster.rows.value.isEmpty)
-        #expect(roster.isLoading.value == false)
-        #expect(roster.selectedNames.value == [])
-        #expect(roster.inputIsValid.value == false)
+        expectNoDifference(.empty, RosterState(roster))
     }
 
     // MARK: Refresh
@@ -225,7 +235,7 @@ struct RosterViewModelTests {
         await store.failReads("scores.jsonl: permission denied")
         await #expect(throws: ActionError.self) { try await roster.refresh.apply(()) }
         #expect(alerts.values == ["Could not read the scores: scores.jsonl: permission denied"])
-        #expect(roster.players.value.map(\.name) == ["Colin", "Alice"])
+        expectNoDifference(.colinAndAlice, RosterState(roster))
         #expect(loading.values == [false, true, false])
     }
 
@@ -298,7 +308,16 @@ struct RosterViewModelTests {
         #expect(record.name == "Bob")
         #expect(try await store.records().map(\.name) == ["Colin", "Alice", "Bob"])
         #expect(changes.values == [Changeset(insertions: [2])])
-        #expect(roster.players.value.map(\.name) == ["Colin", "Alice", "Bob"])
+        expectNoDifference(
+            .colinAndAlice.with {
+                $0.rows.append(.init("Bob", 120))
+                $0.playerCount = 3
+                $0.newName = "Bob"
+                $0.newPoints = 120
+                $0.inputIssues = []
+                $0.inputIsValid = true
+            },
+            RosterState(roster))
     }
 
     @Test("adding new points for a known player announces a modification at its index")
@@ -323,7 +342,14 @@ struct RosterViewModelTests {
         roster.newPointsEdited(120)
         await #expect(throws: ActionError.self) { try await roster.addTapped() }
         #expect(alerts.values == ["Could not add Bob: disk full"])
-        #expect(roster.players.value.map(\.name) == ["Colin", "Alice"])
+        expectNoDifference(
+            .colinAndAlice.with {
+                $0.newName = "Bob"
+                $0.newPoints = 120
+                $0.inputIssues = []
+                $0.inputIsValid = true
+            },
+            RosterState(roster))
     }
 
     @Test("an add request with invalid values is refused even while the typed input is valid")
@@ -348,7 +374,12 @@ struct RosterViewModelTests {
         let deleted = try await roster.delete.apply("Alice")
         #expect(deleted.recordIDs.count == 2)
         #expect(changes.values == [Changeset(deletions: [0])])
-        #expect(roster.players.value.map(\.name) == ["Colin"])
+        expectNoDifference(
+            .colinAndAlice.with {
+                $0.rows = [.init("Colin", 100)]
+                $0.playerCount = 1
+            },
+            RosterState(roster))
         #expect(try await store.records().map(\.name) == ["Colin"])
     }
 
@@ -359,7 +390,7 @@ struct RosterViewModelTests {
         await store.failDeletes("read-only file")
         await #expect(throws: ActionError.self) { try await roster.delete.apply("Alice") }
         #expect(alerts.values == ["Could not delete Alice: read-only file"])
-        #expect(roster.players.value.map(\.name) == ["Colin", "Alice"])
+        expectNoDifference(.colinAndAlice, RosterState(roster))
     }
 
     @Test("deleting a player that is not in the roster alerts and touches nothing")
@@ -369,6 +400,7 @@ struct RosterViewModelTests {
         await #expect(throws: ActionError.self) { try await roster.delete.apply("Zed") }
         #expect(alerts.values == ["There is no player named Zed."])
         #expect(try await store.records().count == 2)
+        expectNoDifference(.colinAndAlice, RosterState(roster))
     }
 
     // MARK: Selection
@@ -385,6 +417,12 @@ struct RosterViewModelTests {
         #expect(try await roster.toggleSelection.apply("Alice") == false)
         #expect(roster.rows.value[1].isSelected.value == false)
         #expect(selected.values == [[], ["Alice"], ["Alice", "Colin"], ["Colin"]])
+        expectNoDifference(
+            .colinAndAlice.with {
+                $0.rows[0].isSelected = true
+                $0.selectedNames = ["Colin"]
+            },
+            RosterState(roster))
     }
 
     @Test("selecting a player that is not in the roster alerts")
@@ -393,7 +431,7 @@ struct RosterViewModelTests {
         let alerts = Recorder(roster.alertMessages)
         await #expect(throws: ActionError.self) { try await roster.toggleSelection.apply("Zed") }
         #expect(alerts.values == ["There is no player named Zed."])
-        #expect(roster.selectedNames.value == [])
+        expectNoDifference(.colinAndAlice, RosterState(roster))
     }
 
     @Test("a deleted player leaves the selection")
@@ -401,7 +439,12 @@ struct RosterViewModelTests {
         let roster = try await refreshedRoster()
         try await roster.toggleSelection.apply("Alice")
         try await roster.delete.apply("Alice")
-        #expect(roster.selectedNames.value == [])
+        expectNoDifference(
+            .colinAndAlice.with {
+                $0.rows = [.init("Colin", 100)]
+                $0.playerCount = 1
+            },
+            RosterState(roster))
         #expect(roster.selectedPlayers.value == [])
     }
 

@@ -1,8 +1,5 @@
 import PlayerFormTesting
 
-/// The whole observable state of a player form; an unexpected change of any field fails a spec.
-typealias FormSnapshot = PlayerFormState
-
 extension PlayerFormState {
     /// The state of a new form with the default rules, written out so that the specs pin them.
     static let initial = PlayerFormState(
