@@ -32,8 +32,11 @@ public enum LineDiff {
     /// The difference between `expected` and `actual`, or nil when they are equal.
     ///
     /// - Parameters:
+    ///   - expected: the lines stated, shown as `-` lines where they differ.
+    ///   - actual: the lines found, shown as `+` lines where they differ.
     ///   - context: how many unchanged lines to show before and after each change; changes closer
     ///     than twice this share one hunk.
+    /// - Returns: the hunks of the difference, or nil when the lines are equal.
     public static func lines(_ expected: [String], _ actual: [String], context: Int = 3) -> String? {
         if expected == actual { return nil }
         let steps = steps(expected, actual)
@@ -170,7 +173,11 @@ public enum LineDiff {
 /// Records an issue showing the ``LineDiff`` of `expected` and `actual` when they differ: for
 /// lines of output, where `#expect(a == b)` would show two arrays.
 ///
-/// - Parameter what: what the lines are, for the message (`standard output of basics.session`).
+/// - Parameters:
+///   - expected: the lines stated.
+///   - actual: the lines found.
+///   - what: what the lines are, for the message (`standard output of basics.session`).
+///   - sourceLocation: where the issue is reported.
 public func expectNoLineDifference(
     _ expected: [String], _ actual: [String], _ what: String,
     sourceLocation: SourceLocation = #_sourceLocation

@@ -124,10 +124,13 @@ extension SessionTranscript {
     /// read and before the next one was, then `exit: N` when the status is not 0.
     ///
     /// - Parameters:
+    ///   - text: the transcript as its file holds it.
     ///   - output: every line the session wrote, in order.
     ///   - outputBeforeLine: for each line of the script the session read, how many lines it had
     ///     written before (``TranscriptLineReader/outputBeforeLine``). Lines never read (after
     ///     `--bail` stopped the session) come after all the output.
+    ///   - exitStatus: the status the session ended with.
+    /// - Returns: the transcript's text with the session's answers in place.
     public static func answered(
         _ text: String, output: [Output], outputBeforeLine: [Int], exitStatus: Int32
     ) -> String {
@@ -162,17 +165,22 @@ extension SessionTranscript {
     }
 
     /// Checks a replay of the transcript in `file` against it: on a difference, records an issue
-    /// with a line diff of the file (``LineDiff``). When `recording`, it writes what the session
-    /// answered into `file` instead and records an issue saying so, changed or not, so that a run
-    /// that re-records never passes.
+    /// with a line diff of the file (``LineDiff``).
+    ///
+    /// When `recording`, it writes what the session answered into `file` instead and records an
+    /// issue saying so, changed or not, so that a run that re-records never passes.
     ///
     /// Output that a transcript cannot hold (an empty line, or one that reads as a line of the
     /// script or an exit status) is never written; the issue shows it.
     ///
     /// - Parameters:
-    ///   - output, outputBeforeLine, exitStatus: what the replay wrote and returned, as
-    ///     ``answered(_:output:outputBeforeLine:exitStatus:)`` takes them.
+    ///   - file: the transcript file.
+    ///   - output: every line the replay wrote, as ``answered(_:output:outputBeforeLine:exitStatus:)``
+    ///     takes it.
+    ///   - outputBeforeLine: how many lines were written before each line of the script was read.
+    ///   - exitStatus: the status the replay ended with.
     ///   - recording: whether to write the file; ``isRecording`` by default.
+    ///   - sourceLocation: where issues are reported.
     /// - Throws: when `file` cannot be read or written.
     public static func expectReplay(
         of file: URL, output: [Output], outputBeforeLine: [Int], exitStatus: Int32,

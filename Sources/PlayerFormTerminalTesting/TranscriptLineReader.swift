@@ -19,18 +19,22 @@ public final class TranscriptLineReader: LineReader {
     /// been written before it was read.
     public var outputBeforeLine: [Int] { marks.withLock { $0 } }
 
+    /// Whether the reader it wraps is interactive.
     public var isInteractive: Bool { base.isInteractive }
 
+    /// Notes how many lines were written so far, then reads a line of the script.
     public func read(prompt: String) async -> LineInput {
         mark()
         return await base.read(prompt: prompt)
     }
 
+    /// Notes how many lines were written so far, then reads the answer to a question.
     public func answer(prompt: String) async -> LineInput {
         mark()
         return await base.answer(prompt: prompt)
     }
 
+    /// Passes `lines` to the reader it wraps.
     public func showAbovePrompt(_ lines: [String]) -> Bool {
         base.showAbovePrompt(lines)
     }

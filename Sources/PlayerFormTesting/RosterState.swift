@@ -1,7 +1,7 @@
 import PlayerForm
 import PlayerFormRules
 
-/// Every continuous output of a ``RosterViewModel`` at one moment, rows included, for a spec to
+/// Every continuous output of a `RosterViewModel` at one moment, rows included, for a spec to
 /// compare whole with `expectNoDifference` (from CustomDump): a mismatch shows the fields and rows
 /// that differ, not two long values.
 ///
@@ -11,9 +11,13 @@ import PlayerFormRules
 public struct RosterState: Equatable, Sendable {
     /// One row of the window as the roster shows it.
     public struct Row: Equatable, Sendable {
+        /// The player's name as the row shows it.
         public var name: String
+        /// The player's points.
         public var points: Double
+        /// Whether the row is selected.
         public var isSelected: Bool
+        /// Whether an upload of this player is running.
         public var isUploading: Bool
 
         /// A row written out, by default not selected and with no upload running.
@@ -44,11 +48,13 @@ public struct RosterState: Equatable, Sendable {
     public var isLoading: Bool
     /// The selected names, in view or not, sorted so that a diff is stable.
     public var selectedNames: [String]
-    /// The name and points typed for a new player.
+    /// The name typed for a new player.
     public var newName: String
+    /// The points typed for a new player.
     public var newPoints: Double
     /// Why the new player's input is not valid.
     public var inputIssues: [ValidationIssue]
+    /// Whether the new player's input may be added.
     public var inputIsValid: Bool
 
     /// Reads every continuous output of `roster` now.

@@ -7,7 +7,9 @@ import Testing
 
 /// Replays every session in `Examples/sessions/` and compares the transcript it answers with the
 /// file, line by line: each line written under the line of the script that caused it, and the
-/// exit status. `PLAYERFORM_RECORD_TRANSCRIPTS=1` writes the answers back into the files.
+/// exit status.
+///
+/// `PLAYERFORM_RECORD_TRANSCRIPTS=1` writes the answers back into the files.
 @Suite("Transcripts in Examples/sessions")
 struct TranscriptTests {
     static let folder = URL(fileURLWithPath: #filePath)
