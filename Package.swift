@@ -36,10 +36,21 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation`: builds the DocC catalogs of the library targets.
         .package(url: "https://github.com/apple/swift-docc-plugin", from: "1.5.0"),
+        // Typed file descriptors and errno values: the write-all loop of PlayerFormSystem. Already
+        // built for postgres-nio (through SwiftNIO).
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // A small reactive core: properties, signals, actions. Knows nothing of players.
         .target(name: "ReactiveCore"),
+        // Operating system plumbing in one place: errno text, writing all of a buffer, creating
+        // folders, the XDG base directories, signal handlers. Knows nothing of players.
+        .target(
+            name: "PlayerFormSystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]
+        ),
+        // Runs a built executable for the end-to-end specs: standard input written and both
+        // outputs read at once, so that no pipe fills up. For the tests only.
+        .target(name: "BuiltBinaryTesting", path: "Tests/BuiltBinaryTesting"),
         // The strict JSON reader (RFC 8259, on bytes) shared by the record files and the rules file.
         .target(name: "PlayerFormJSON"),
         // Binding lists of row view models to tables: change sets, row templates, windows. Knows
@@ -47,20 +58,22 @@ let package = Package(
         .target(name: "ReactiveTable", dependencies: ["ReactiveCore"]),
         // The player rules (names, points, forbidden names, the stepper) and their JSON rules file.
         // No reactive code.
-        .target(name: "PlayerFormRules", dependencies: ["PlayerFormJSON", "PlayerFormText"]),
-        // The score store protocol, score records and players, and the store in memory.
+        .target(
+            name: "PlayerFormRules", dependencies: ["PlayerFormJSON", "PlayerFormText", "PlayerFormSystem"]),
+        // The score store protocol, score records and players, the store in memory, and the time
+        // format of score files.
         .target(name: "PlayerFormScores", dependencies: ["PlayerFormRules"]),
         // The view models: the player form, the roster and its rows.
         .target(
             name: "PlayerForm",
             dependencies: ["ReactiveCore", "ReactiveTable", "PlayerFormRules", "PlayerFormScores"]),
         // The score store on disk: an append-only JSON Lines file shared by several processes.
-        .target(name: "PlayerFormStore", dependencies: ["PlayerFormScores"]),
+        .target(name: "PlayerFormStore", dependencies: ["PlayerFormScores", "PlayerFormSystem"]),
         // The score store in a SQLite database (through GRDB): the executable's default.
         .target(
             name: "PlayerFormSQLite",
             dependencies: [
-                "PlayerFormScores", "PlayerFormStore", "PlayerFormText",
+                "PlayerFormScores", "PlayerFormStore", "PlayerFormSystem", "PlayerFormText",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
@@ -96,12 +109,11 @@ let package = Package(
             providers: [.apt(["libreadline-dev"])]
         ),
         // The terminal view of the player form and the roster: the REPL, its commands, rendering,
-        // line readers and the text row template. Opens no store: it is given one (PlayerFormStore
-        // only for the time format of score files, which `export` writes).
+        // line readers and the text row template. Opens no store: it is given one.
         .target(
             name: "PlayerFormTerminal",
             dependencies: [
-                "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormStore", "PlayerFormText",
+                "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormSystem", "PlayerFormText",
                 "ReactiveCore", "ReactiveTable", "CReadline",
             ]),
         // Captured output, a Ctrl-C a spec can press, the transcript format of Examples/sessions, the
@@ -119,6 +131,7 @@ let package = Package(
                 "PlayerFormPostgres",
                 "PlayerFormSQLite",
                 "PlayerFormStore",
+                "PlayerFormSystem",
                 "PlayerFormTerminal",
                 "PlayerFormText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -163,6 +176,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(name: "PlayerFormScoresTests", dependencies: ["PlayerFormScores"]),
+        .testTarget(name: "PlayerFormSystemTests", dependencies: ["PlayerFormSystem", "BuiltBinaryTesting"]),
         .testTarget(
             name: "PlayerFormRecordsTests",
             dependencies: [
@@ -200,10 +214,11 @@ let package = Package(
         // `playerform validate` run end to end.
         .testTarget(
             name: "playerformTests",
-            dependencies: ["playerform", "PlayerFormRecords", "PlayerFormRules"]),
+            dependencies: ["playerform", "PlayerFormRecords", "PlayerFormRules", "BuiltBinaryTesting"]),
         // Runs the built `playerform` binary: scripted mode, and interactive mode under tmux.
         .testTarget(
-            name: "PlayerFormEndToEndTests", dependencies: ["playerform", "PlayerFormTerminalTesting"]),
+            name: "PlayerFormEndToEndTests",
+            dependencies: ["playerform", "PlayerFormTerminalTesting", "BuiltBinaryTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerFormJSON
+import PlayerFormSystem
 import PlayerFormText
 
 extension PlayerRules {
@@ -78,7 +79,7 @@ extension PlayerRules {
     /// The bytes of the file at `path`, read with a bound whatever kind of file it is.
     private static func readConfiguration(_ path: String) throws(RulesFileError) -> [UInt8] {
         func unreadable(_ code: Int32) -> RulesFileError {
-            RulesFileError(.unreadable, path: path, message: String(cString: strerror(code)))
+            RulesFileError(.unreadable, path: path, message: SystemError.text(code))
         }
         guard !path.isEmpty else {
             throw RulesFileError(.unreadable, path: path, message: "the path is empty; name a JSON file")

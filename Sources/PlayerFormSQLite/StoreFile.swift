@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlayerFormSystem
 
 /// Checks on the database path made before SQLite sees it, so that a FIFO, a device, a folder or
 /// a file of another kind is refused at once instead of blocking or being overwritten.
@@ -66,36 +67,20 @@ enum StoreFile {
     /// Makes the folders above `path`, one at a time, syncing each parent so a new folder survives
     /// a crash.
     static func makeParentDirectories(of path: String) throws(SQLiteStoreError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        guard !folder.isEmpty else { return }
-        var parent = folder.hasPrefix("/") ? "/" : "."
-        var current = folder.hasPrefix("/") ? "" : "."
-        for component in folder.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o700) == 0 {
-                syncDirectory(parent)
-            } else if errno != EEXIST {
-                throw .cannotCreateDirectory(path: current, reason: reason(errno))
-            }
-            parent = current
+        do {
+            try Folders.createParents(of: path, syncingParents: true)
+        } catch {
+            throw .cannotCreateDirectory(path: error.folder, reason: error.reason)
         }
     }
 
     /// Syncs the folder holding `path`, so that a newly created file's name survives a crash.
     static func syncParent(of path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
-        syncDirectory(folder.isEmpty ? "." : folder)
-    }
-
-    private static func syncDirectory(_ folder: String) {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+        Folders.syncParent(of: path)
     }
 
     /// The operating system's text for `code`.
     static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        SystemError.text(code)
     }
 }

@@ -1,3 +1,5 @@
+import PlayerFormScores
+
 extension FileScoreStore {
     /// The times of upload a score file holds, in seconds since 1970: the years 1 to 9999, to
     /// the millisecond.

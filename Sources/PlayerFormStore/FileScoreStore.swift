@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PlayerFormScores
+import PlayerFormSystem
 
 /// A score store in an append-only JSON Lines file, safe for several processes at once.
 ///
@@ -171,49 +172,25 @@ public final class FileScoreStore: ScoreStore, Sendable {
 
     /// Writes `bytes` with one `write(2)`; only an interrupted or short write takes more.
     private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(StoreError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw .unwritable(path: path, reason: Self.reason(errno))
-            }
-            offset += written
+        if let failure = Descriptor.writeAll(bytes, to: descriptor) {
+            throw .unwritable(path: path, reason: Self.reason(failure))
         }
     }
 
     /// Makes the folders above the file, one at a time, so that a failure names its reason.
     private func makeParentDirectory() throws(StoreError) {
-        let folder = (path as NSString).deletingLastPathComponent
-        guard !folder.isEmpty else { return }
-        var parent = folder.hasPrefix("/") ? "/" : "."
-        var current = folder.hasPrefix("/") ? "" : "."
-        for component in folder.split(separator: "/") {
-            current += "/" + component
-            if mkdir(current, 0o700) == 0 {
-                // A new folder's name lives in its parent: sync the parent, or a crash can lose the
-                // folder, and every record in it, after an upload said it was kept.
-                Self.syncDirectory(parent)
-            } else if errno != EEXIST {
-                throw .cannotCreateDirectory(path: current, reason: Self.reason(errno))
-            }
-            parent = current
+        do {
+            // A new folder's name lives in its parent: sync the parent, or a crash can lose the
+            // folder, and every record in it, after an upload said it was kept.
+            try Folders.createParents(of: path, syncingParents: true)
+        } catch {
+            throw .cannotCreateDirectory(path: error.folder, reason: error.reason)
         }
     }
 
     /// Syncs the folder so that a newly created file's name survives a crash too.
     private func syncParentDirectory() {
-        let folder = (path as NSString).deletingLastPathComponent
-        Self.syncDirectory(folder.isEmpty ? "." : folder)
-    }
-
-    private static func syncDirectory(_ folder: String) {
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
+        Folders.syncParent(of: path)
     }
 
     // MARK: Reading
@@ -298,7 +275,7 @@ public final class FileScoreStore: ScoreStore, Sendable {
     }
 
     private static func reason(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        SystemError.text(code)
     }
 
     /// Runs blocking file work off the cooperative thread pool.

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PlayerFormScores
+import PlayerFormSystem
 
 /// Reads a file of score records a line at a time, in O(1) memory: the JSON Lines score file of
 /// earlier versions (records and tombstones), and the JSON Lines or CSV that
@@ -55,7 +56,7 @@ public final class ScoreFileReader {
             guard descriptor >= 0 else {
                 let code = errno
                 if code == EACCES { throw .permissionDenied(path: path, access: .read) }
-                throw .unreadable(path: path, reason: String(cString: strerror(code)))
+                throw .unreadable(path: path, reason: SystemError.text(code))
             }
             size =
                 fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
@@ -296,7 +297,7 @@ public final class ScoreFileReader {
             if got < 0 {
                 buffer.removeSubrange(old...)
                 if errno == EINTR { continue }
-                throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+                throw .unreadable(path: path, reason: SystemError.text(errno))
             }
             buffer.removeSubrange((old + got)...)
             bytesRead += Int64(got)

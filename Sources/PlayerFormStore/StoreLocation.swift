@@ -1,3 +1,5 @@
+import PlayerFormSystem
+
 /// Where the scores are kept when no path is given.
 public enum StoreLocation {
     /// The JSON Lines score file of earlier versions, inside the data folder; imported once into
@@ -26,20 +28,7 @@ public enum StoreLocation {
     /// ```
     /// - Throws: ``StoreError/noDataDirectory`` when neither variable is an absolute path.
     public static func defaultPath(environment: [String: String]) throws(StoreError) -> String {
-        if let data = absolute(environment["XDG_DATA_HOME"]) {
-            return data + "/" + relativePath
-        }
-        if let home = absolute(environment["HOME"]) {
-            return home + "/.local/share/" + relativePath
-        }
-        throw .noDataDirectory
-    }
-
-    /// `value` without trailing slashes, when it is an absolute path.
-    private static func absolute(_ value: String?) -> String? {
-        guard let value, value.hasPrefix("/") else { return nil }
-        var trimmed = Substring(value)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        return trimmed == "/" ? "" : String(trimmed)
+        guard let data = BaseDirectory.folder(.data, environment: environment) else { throw .noDataDirectory }
+        return data + "/" + relativePath
     }
 }

@@ -1,9 +1,11 @@
 import Glibc
+import PlayerFormSystem
 
 /// Where the REPL keeps its history, and how much.
 ///
 /// By default `$XDG_STATE_HOME/playerform/history`, or `~/.local/state/playerform/history` when
-/// `XDG_STATE_HOME` is unset, empty or relative (the XDG rule). `/dev/null` turns history off.
+/// `XDG_STATE_HOME` is unset, empty or relative (the XDG rule, ``BaseDirectory/state``); off when
+/// `HOME` is not an absolute path either. `/dev/null` turns history off.
 public struct HistoryFile: Equatable, Sendable {
     /// The file, or nil when history is off.
     public let path: String?
@@ -21,26 +23,23 @@ public struct HistoryFile: Equatable, Sendable {
     /// The history file given on the command line, or the default for `environment`.
     public static func resolve(option: String?, environment: [String: String]) -> HistoryFile {
         if let option { return HistoryFile(path: option) }
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return HistoryFile(path: state + "/playerform/history")
+        guard let state = BaseDirectory.folder(.state, environment: environment) else {
+            return HistoryFile(path: nil)
         }
-        guard let home = environment["HOME"], !home.isEmpty else { return HistoryFile(path: nil) }
-        return HistoryFile(path: home + "/.local/state/playerform/history")
+        return HistoryFile(path: state + "/playerform/history")
     }
 
     /// Creates the file's folder (0700) and the file (0600) when they are missing.
     /// - Returns: nil when ready, or why the file cannot be used.
     public func prepare() -> String? {
         guard let path else { return nil }
-        var folder = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/").dropLast() {
-            folder += "/" + part
-            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-                return "cannot create \(folder): \(String(cString: strerror(errno)))"
-            }
+        do {
+            try Folders.createParents(of: path, mode: 0o700)
+        } catch {
+            return "cannot create \(error.folder): \(error.reason)"
         }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return "cannot open \(path): \(String(cString: strerror(errno)))" }
+        guard descriptor >= 0 else { return "cannot open \(path): \(SystemError.text(errno))" }
         close(descriptor)
         return nil
     }

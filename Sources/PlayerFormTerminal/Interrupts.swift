@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import PlayerFormSystem
 import Synchronization
 
 /// The write end of the pipe that the SIGINT handler writes to.
@@ -32,36 +33,21 @@ public final class Interrupts: InterruptSource {
     ///
     /// Call once.
     public init() {
-        var ends: [Int32] = [-1, -1]
-        if pipe(&ends) != 0 { ends = [-1, -1] }
-        for end in ends where end >= 0 {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        let readEnd = ends[0]
-        interruptPipeWriteEnd.store(ends[1], ordering: .sequentiallyConsistent)
+        let pipe = WakePipe()
+        let readEnd = pipe.readEnd
+        interruptPipeWriteEnd.store(pipe.writeEnd, ordering: .sequentiallyConsistent)
         source = DispatchSource.makeReadSource(
             fileDescriptor: readEnd, queue: DispatchQueue(label: "interrupts"))
         source.setEventHandler { [weak self] in
-            var drain = [UInt8](repeating: 0, count: 64)
-            while Glibc.read(readEnd, &drain, drain.count) > 0 {}
+            WakePipe.drain(readEnd)
             self?.handler.withLock { $0 }?()
         }
         source.resume()
 
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
+        Signals.install(SIGINT) { _ in
             interruptCount.add(1, ordering: .sequentiallyConsistent)
-            let end = interruptPipeWriteEnd.load(ordering: .relaxed)
-            guard end >= 0 else { return }
-            var byte: UInt8 = 0
-            let saved = errno
-            _ = Glibc.write(end, &byte, 1)
-            errno = saved
+            WakePipe.wake(interruptPipeWriteEnd.load(ordering: .relaxed))
         }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = SA_RESTART
-        sigaction(SIGINT, &action, nil)
     }
 
     /// How many times Ctrl-C has been pressed so far.

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFormSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -171,7 +172,7 @@ final class PagingOutput: TerminalOutput {
             return nil
         }
         // Writing to a pager that was quit must fail with EPIPE, not end the program.
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignore(SIGPIPE)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", command]
@@ -197,18 +198,6 @@ final class PagingOutput: TerminalOutput {
 
     /// Writes `text` to `descriptor`; false when the reader is gone.
     private static func send(_ text: String, to descriptor: Int32) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
+        Descriptor.writeAll(text.utf8, to: descriptor) == nil
     }
 }

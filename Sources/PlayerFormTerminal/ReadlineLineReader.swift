@@ -1,6 +1,7 @@
 import CReadline
 import Dispatch
 import Glibc
+import PlayerFormSystem
 import Synchronization
 
 /// The write end of the reader's wake-up pipe, for the SIGCONT and SIGWINCH handlers.
@@ -17,21 +18,7 @@ private let hasSavedTerminal = Atomic<Bool>(false)
 
 /// Writes a byte to the reader's wake-up pipe; safe in a signal handler.
 private func wakeReader() {
-    let end = continueWakeEnd.load(ordering: .relaxed)
-    guard end >= 0 else { return }
-    var byte: UInt8 = 0
-    let saved = errno
-    _ = Glibc.write(end, &byte, 1)
-    errno = saved
-}
-
-/// Installs `handler` for `signal`, restarting interrupted system calls.
-private func install(_ signal: Int32, _ handler: @escaping @convention(c) (Int32) -> Void) {
-    var action = sigaction()
-    action.__sigaction_handler.sa_handler = handler
-    sigemptyset(&action.sa_mask)
-    action.sa_flags = SA_RESTART
-    sigaction(signal, &action, nil)
+    WakePipe.wake(continueWakeEnd.load(ordering: .relaxed))
 }
 
 /// Reads lines with GNU readline: editing, tab completion of commands and `help` topics,
@@ -65,13 +52,8 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     public init(
         history: HistoryFile, interrupts: any InterruptSource, warn: @escaping @Sendable (String) -> Void
     ) {
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        for end in ends where end >= 0 {
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        self.wake = (ends[0], ends[1])
+        let pipe = WakePipe()
+        self.wake = (pipe.readEnd, pipe.writeEnd)
         self.interrupts = interrupts
         self.warn = warn
         var history = history
@@ -86,31 +68,23 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         queue.sync { Self.setUp(history) }
         // After Ctrl-Z and fg the shell has reset the terminal; wake the reader to set it up again.
         continueWakeEnd.store(wake.write, ordering: .sequentiallyConsistent)
-        install(SIGCONT) { _ in wakeReader() }
+        Signals.install(SIGCONT) { _ in wakeReader() }
         // A new size is given to readline between keys, by the reading loop.
-        install(SIGWINCH) { _ in
+        Signals.install(SIGWINCH) { _ in
             windowResized.store(true, ordering: .sequentiallyConsistent)
             wakeReader()
         }
         // Signals that end the process: the terminal gets its settings back first, then the
         // signal's default action ends the process, so that its status says which signal it was.
         // A signal ignored at start (nohup) stays ignored.
-        for signal in [SIGTERM, SIGHUP, SIGQUIT] where !Self.isIgnored(signal) {
-            install(signal) { signal in
+        for signal in [SIGTERM, SIGHUP, SIGQUIT] where !Signals.isIgnored(signal) {
+            Signals.install(signal) { signal in
                 if hasSavedTerminal.load(ordering: .relaxed) { _ = tcsetattr(0, TCSANOW, savedTerminal) }
                 Glibc.signal(signal, SIG_DFL)
                 // Blocked while this handler runs; delivered, with the default action, on return.
                 raise(signal)
             }
         }
-    }
-
-    /// Whether `signal` was ignored when the program started.
-    private static func isIgnored(_ signal: Int32) -> Bool {
-        var current = sigaction()
-        guard sigaction(signal, nil, &current) == 0 else { return false }
-        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self)
-            == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// True: readline talks to a person at a terminal.
@@ -141,8 +115,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     public func showAbovePrompt(_ lines: [String]) -> Bool {
         guard !lines.isEmpty else { return true }
         above.withLock { $0.append(contentsOf: lines) }
-        var byte: UInt8 = 0
-        _ = Glibc.write(wake.write, &byte, 1)
+        WakePipe.wake(wake.write)
         return true
     }
 
@@ -193,10 +166,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     private func readOnQueue(prompt: String, remembering: Bool) -> LineInput {
         Received.line.withLock { $0 = nil }
         let wakeWrite = wake.write
-        interrupts.whileRunning {
-            var byte: UInt8 = 0
-            _ = Glibc.write(wakeWrite, &byte, 1)
-        }
+        interrupts.whileRunning { WakePipe.wake(wakeWrite) }
         defer { interrupts.whileRunning(nil) }
         drainWake()
         // Readline sets up its streams on the first line; before that there is nothing to redo.
@@ -298,7 +268,6 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     }
 
     private func drainWake() {
-        var drain = [UInt8](repeating: 0, count: 64)
-        while Glibc.read(wake.read, &drain, drain.count) > 0 {}
+        WakePipe.drain(wake.read)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import PlayerForm
 import PlayerFormRules
-import PlayerFormStore
+import PlayerFormScores
 import PlayerFormText
 import ReactiveCore
 import ReactiveTable

@@ -1,3 +1,4 @@
+import PlayerFormSystem
 import PlayerFormText
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ public final class ScriptedLineReader: LineReader {
     public init(path: String, maxBytes: Int = LineLimits.maxBytes) throws(CommandError) {
         let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError.text(errno)
             throw CommandError("Cannot read \(TerminalText.quoted(path)): \(reason).")
         }
         var info = stat()

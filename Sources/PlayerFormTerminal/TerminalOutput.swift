@@ -1,3 +1,4 @@
+import PlayerFormSystem
 import Synchronization
 
 #if canImport(Glibc)
@@ -107,41 +108,16 @@ public final class StandardOutput: TerminalOutput {
             return
         }
         guard let failure = writeAll(&buffers.out, to: 1) else { return }
-        if failure == EPIPE { endByBrokenPipe() }
+        if failure == EPIPE { Signals.endBy(SIGPIPE) }
         buffers.outFailed = true
-        var message = Array(
-            "error: cannot write to standard output: \(String(cString: strerror(failure)))\n".utf8)
-        _ = writeAll(&message, to: 2)
+        Descriptor.writeAll(
+            Array("error: cannot write to standard output: \(SystemError.text(failure))\n".utf8), to: 2)
     }
 
     /// Writes `bytes` and empties them; returns the `errno` of a write that failed.
     @discardableResult
     private static func writeAll(_ bytes: inout [UInt8], to fileDescriptor: Int32) -> Int32? {
-        guard !bytes.isEmpty else { return nil }
         defer { bytes.removeAll(keepingCapacity: true) }
-        var offset = 0
-        return bytes.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let written = Glibc.write(fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if written == 0 { return EIO }
-                offset += written
-            }
-            return nil
-        }
-    }
-
-    /// Ends the process by SIGPIPE with its default action.
-    private static func endByBrokenPipe() -> Never {
-        signal(SIGPIPE, SIG_DFL)
-        var pipeOnly = sigset_t()
-        sigemptyset(&pipeOnly)
-        sigaddset(&pipeOnly, SIGPIPE)
-        sigprocmask(SIG_UNBLOCK, &pipeOnly, nil)
-        raise(SIGPIPE)
-        _exit(128 + SIGPIPE)
+        return Descriptor.writeAll(bytes, to: fileDescriptor)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import PlayerFormSystem
 
 /// Buffered output to a file descriptor, or to memory in specs.
 public final class ByteWriter {
@@ -40,29 +41,9 @@ public final class ByteWriter {
         guard let descriptor, !pending.isEmpty else { return }
         defer { pending.removeAll(keepingCapacity: true) }
         guard failure == nil else { return }
-        let failed: Int32? = pending.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return written < 0 ? errno : EIO }
-                offset += written
-            }
-            return nil
-        }
-        guard let failed else { return }
-        if failed == EPIPE { endByBrokenPipe() }
+        guard let failed = Descriptor.writeAll(pending, to: descriptor) else { return }
+        // A reader that has gone ends the process by SIGPIPE, as a filter's does.
+        if failed == EPIPE { Signals.endBy(SIGPIPE) }
         failure = failed
     }
-}
-
-/// Ends the process by SIGPIPE with its default action, as a filter whose reader has gone does.
-func endByBrokenPipe() -> Never {
-    signal(SIGPIPE, SIG_DFL)
-    var pipeOnly = sigset_t()
-    sigemptyset(&pipeOnly)
-    sigaddset(&pipeOnly, SIGPIPE)
-    sigprocmask(SIG_UNBLOCK, &pipeOnly, nil)
-    raise(SIGPIPE)
-    _exit(128 + SIGPIPE)
 }

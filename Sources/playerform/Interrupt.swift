@@ -1,4 +1,5 @@
 import Glibc
+import PlayerFormSystem
 import Synchronization
 
 private let interruptRequested = Atomic<Bool>(false)
@@ -8,7 +9,7 @@ private let interruptRequested = Atomic<Bool>(false)
 public enum Interrupt {
     /// Routes SIGINT to the flag.
     public static func install() {
-        signal(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
+        Signals.install(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
     }
 
     /// Whether SIGINT arrived.

@@ -4,6 +4,7 @@ import Glibc
 import PlayerFormPostgres
 import PlayerFormSQLite
 import PlayerFormStore
+import PlayerFormSystem
 import PlayerFormTerminal
 import PlayerFormText
 
@@ -240,16 +241,8 @@ extension PlayerFormCommand {
         }
 
         static func writeAll(_ bytes: [UInt8]) throws {
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeBytes {
-                    Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
-                }
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw OutputError(reason: String(cString: strerror(errno)))
-                }
-                offset += written
+            if let failure = Descriptor.writeAll(bytes, to: STDOUT_FILENO) {
+                throw OutputError(reason: SystemError.text(failure))
             }
         }
     }

@@ -1,6 +1,7 @@
 import Glibc
 import PlayerFormRecords
 import PlayerFormRules
+import PlayerFormSystem
 import PlayerFormText
 
 /// One run of `playerform validate`: reads each input in turn, writes findings to `output` and
@@ -133,7 +134,7 @@ public struct ValidationRun {
 
     private static func describe(_ code: Errno) -> String { describe(code.code) }
 
-    private static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+    private static func describe(_ code: Int32) -> String { SystemError.text(code) }
 }
 
 /// An `errno` value as an error.

@@ -1,32 +1,13 @@
+import BuiltBinaryTesting
 import Foundation
 
 /// Runs the `playerform` executable that `swift build` put next to the test bundle.
 enum BuiltBinary {
     /// What a run produced.
-    struct Run {
-        var standardOutput: Data
-        var standardError: Data
-        var status: Int32
-
-        var outputLines: [String] { Self.lines(standardOutput) }
-        var errorLines: [String] { Self.lines(standardError) }
-
-        static func lines(_ data: Data) -> [String] {
-            var text = String(decoding: data, as: UTF8.self).components(separatedBy: "\n")
-            if text.last == "" { text.removeLast() }
-            return text
-        }
-    }
+    typealias Run = ProgramRun
 
     /// The executable's path.
-    static var path: String {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-                .deletingLastPathComponent(),
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-        ].map { $0.appendingPathComponent("playerform").path }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]
-    }
+    static var path: String { BuiltProducts.path(of: "playerform") }
 
     /// A new, empty folder in the temporary folder; the caller removes it.
     static func temporaryFolder() throws -> URL {
@@ -45,39 +26,16 @@ enum BuiltBinary {
     /// after the run, so that a run never touches the scores of the person running the specs.
     static func run(
         _ arguments: [String] = [], input: Data = Data(), environment: [String: String] = [:],
-        mergingErrors: Bool = false, directory: URL? = nil
+        mergingErrors: Bool = false, directory: URL? = nil, output: ProgramRunner.Output = .pipe
     ) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        if let directory { process.currentDirectoryURL = directory }
-        process.arguments = arguments
         let data = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: data) }
         var variables = ProcessInfo.processInfo.environment
         variables["XDG_DATA_HOME"] = data.path
         variables.merge(environment) { $1 }
-        process.environment = variables
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = mergingErrors ? stdout : stderr
-        try process.run()
-        // Write and read on their own threads, so that large inputs and outputs cannot block.
-        let writer = Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        writer.start()
-        let errors = Gate<Data>()
-        if mergingErrors { try? stderr.fileHandleForWriting.close() }
-        let reader = Thread { errors.open(stderr.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.wait()
-        process.waitUntilExit()
-        return Run(standardOutput: output, standardError: errorData, status: process.terminationStatus)
+        return try ProgramRunner.run(
+            path, arguments, input: input, environment: variables, directory: directory, output: output,
+            mergingErrors: mergingErrors)
     }
 
     /// The executable running with its standard input and output on pipes, for specs that talk
@@ -136,26 +94,4 @@ enum BuiltBinary {
             return (rest, process.terminationStatus)
         }
     }
-}
-
-/// A value handed from one thread to another.
-final class Gate<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `value` is guarded by `condition`.
-    private let condition = NSCondition()
-    private var value: Value?
-
-    func open(_ value: Value) {
-        condition.lock()
-        self.value = value
-        condition.signal()
-        condition.unlock()
-    }
-
-    func wait() -> Value {
-        condition.lock()
-        defer { condition.unlock() }
-        while value == nil { condition.wait() }
-        return value!
-    }
-
 }

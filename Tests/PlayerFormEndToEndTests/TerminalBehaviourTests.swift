@@ -207,25 +207,8 @@ struct UnwritableOutputTests {
     private func runToFullDevice(_ arguments: [String], input: String) throws -> (
         status: Int32, errors: String
     ) {
-        let folder = try BuiltBinary.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_DATA_HOME"] = folder.path
-        process.environment = environment
-        let stdin = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardError = stderr
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
-        try process.run()
-        try stdin.fileHandleForWriting.write(contentsOf: Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: errors, as: UTF8.self))
+        let run = try BuiltBinary.run(arguments, input: Data(input.utf8), output: .file("/dev/full"))
+        return (run.status, run.errors)
     }
 
     @Test("the REPL says once that standard output cannot be written, and exits 1")

@@ -1,38 +1,15 @@
+import BuiltBinaryTesting
 import Foundation
 import Testing
 
 /// Runs the built `playerform` executable and checks its output and exit status.
 @Suite("playerform validate, end to end")
 struct EndToEndTests {
-    struct Outcome {
-        let status: Int32
-        let output: String
-        let errors: String
-    }
-
     /// The executable sits next to the test bundle in the build folder.
-    static let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent("playerform")
+    static let executable = URL(fileURLWithPath: BuiltProducts.path(of: "playerform"))
 
-    func playerform(_ arguments: [String], input: String = "") throws -> Outcome {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-            errors: String(decoding: errors, as: UTF8.self))
+    func playerform(_ arguments: [String], input: String = "") throws -> ProgramRun {
+        try ProgramRunner.run(Self.executable.path, arguments, input: Data(input.utf8))
     }
 
     @Test("exit 0 when every record is valid, with the summary on standard error")

@@ -1,3 +1,4 @@
+import BuiltBinaryTesting
 import Foundation
 import Testing
 
@@ -16,28 +17,11 @@ struct RulesFileEndToEndTests {
         _ arguments: [String], in folder: URL, input: String = "",
         executable: String = EndToEndTests.executable.path
     ) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = folder
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_DATA_HOME"] = folder.path
-        process.environment = environment
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-            errors: String(decoding: errors, as: UTF8.self))
+        let run = try ProgramRunner.run(
+            executable, arguments, input: Data(input.utf8), environment: environment, directory: folder)
+        return Outcome(status: run.status, output: run.output, errors: run.errors)
     }
 
     /// The README's `players.csv` and `rules.json`, written as the README writes them.
