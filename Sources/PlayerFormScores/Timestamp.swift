@@ -1,7 +1,9 @@
 import Foundation
 
-/// Times of upload as score files write them: ISO 8601 in UTC with milliseconds. Dates are rounded
-/// to whole milliseconds before they are kept, so a record reads back equal to the one returned.
+/// Times of upload as score files write them: ISO 8601 in UTC with milliseconds.
+///
+/// Dates are rounded to whole milliseconds before they are kept, so a record reads back equal to the one
+/// returned.
 public enum Timestamp {
     private static let seconds = Date.ISO8601FormatStyle()
     private static let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)

@@ -20,7 +20,9 @@ public struct FolderCreationError: Error, Equatable, Sendable {
 /// Creating folders (`mkdir -p`) and making new names in them survive a crash.
 public enum Folders {
     /// Creates `folder` and every missing folder above it, one at a time, with `mode`, so that a
-    /// failure names the folder that failed. Folders that exist are left as they are.
+    /// failure names the folder that failed.
+    ///
+    /// Folders that exist are left as they are.
     ///
     /// With `syncingParents`, each new folder's parent is synced, so that the new name survives a
     /// crash (a file created in it later would be lost with it otherwise).

@@ -49,8 +49,9 @@ public enum Signals {
     }
 
     /// Ends the process by `signal` with its default action, so that its status says which signal
-    /// it was: as `cat` ends by `SIGPIPE` when its reader has gone. Exits with 128 + `signal` if
-    /// the signal does not end it.
+    /// it was: as `cat` ends by `SIGPIPE` when its reader has gone.
+    ///
+    /// Exits with 128 + `signal` if the signal does not end it.
     public static func endBy(_ signal: Int32) -> Never {
         Glibc.signal(signal, SIG_DFL)
         var only = sigset_t()
@@ -93,8 +94,10 @@ public struct WakePipe: Sendable {
         writeEnd = ends[1]
     }
 
-    /// Writes one byte to `writeEnd`, keeping `errno`; async-signal-safe. Does nothing for -1,
-    /// and drops the byte when the pipe is full (the reader has wake-ups waiting anyway).
+    /// Writes one byte to `writeEnd`, keeping `errno`; async-signal-safe.
+    ///
+    /// Does nothing for -1, and drops the byte when the pipe is full (the reader has wake-ups waiting
+    /// anyway).
     public static func wake(_ writeEnd: Int32) {
         guard writeEnd >= 0 else { return }
         var byte: UInt8 = 0

@@ -4,7 +4,7 @@ import PlayerFormSystem
 /// Where the REPL keeps its history, and how much.
 ///
 /// By default `$XDG_STATE_HOME/playerform/history`, or `~/.local/state/playerform/history` when
-/// `XDG_STATE_HOME` is unset, empty or relative (the XDG rule, ``BaseDirectory/state``); off when
+/// `XDG_STATE_HOME` is unset, empty or relative (the XDG rule, `BaseDirectory.state`); off when
 /// `HOME` is not an absolute path either. `/dev/null` turns history off.
 public struct HistoryFile: Equatable, Sendable {
     /// The file, or nil when history is off.

@@ -51,11 +51,14 @@ public enum ProgramRunner {
 
     /// Runs `executable` with `arguments` and waits for it to end.
     /// - Parameters:
+    ///   - executable: the path of the program.
+    ///   - arguments: its arguments.
     ///   - input: written to standard input, which is then closed.
     ///   - environment: the whole environment; nil keeps this process's.
     ///   - directory: the working folder; nil keeps this process's.
     ///   - output: where standard output goes.
     ///   - mergingErrors: standard error goes where standard output goes (`2>&1`).
+    /// - Returns: the exit status and everything the program wrote.
     /// - Throws: when the program cannot be started.
     public static func run(
         _ executable: String, _ arguments: [String] = [], input: Data = Data(),
