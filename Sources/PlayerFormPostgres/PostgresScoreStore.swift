@@ -79,7 +79,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     /// connection is kept once.
     public func upload(name: String, points: Double) async throws -> ScoreRecord {
         guard points.isFinite else { throw PostgresStoreError.notFinite(points: points) }
-        let record = ScoreRecord(id: makeID(), name: name, points: points, uploadedAt: Self.rounded(now()))
+        let record = ScoreRecord(
+            id: makeID(), name: name, points: points, uploadedAt: Timestamp.rounded(now()))
         do {
             _ = try await keep(record)
         } catch PostgresStoreError.connectionLost {
@@ -93,7 +94,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     /// - Throws: ``PostgresStoreError/conflictingRecord(id:)`` when a different record has its id.
     public func keep(_ record: ScoreRecord) async throws -> Bool {
         guard record.points.isFinite else { throw PostgresStoreError.notFinite(points: record.points) }
-        let milliseconds = Self.milliseconds(record.uploadedAt)
+        let milliseconds = Timestamp.milliseconds(record.uploadedAt)
         let key = PlayerName.comparisonKey(record.name)
         return try await link.write { connection in
             try await Self.insert(
@@ -119,7 +120,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         if let bad = batch.first(where: { !$0.points.isFinite }) {
             throw PostgresStoreError.notFinite(points: bad.points)
         }
-        let items = batch.map { ($0, PlayerName.comparisonKey($0.name), Self.milliseconds($0.uploadedAt)) }
+        let items = batch.map {
+            ($0, PlayerName.comparisonKey($0.name), Timestamp.milliseconds($0.uploadedAt))
+        }
         return try await link.write { connection in
             var result = BatchResult()
             for (record, key, milliseconds) in items {
@@ -187,7 +190,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             for try await (id, name, points, time) in try await connection.query(
                 "SELECT id, name, points, uploaded_at FROM score ORDER BY seq", logger: Link.logger
             ).decode((UUID, String, Double, Int64).self) {
-                records.append(ScoreRecord(id: id, name: name, points: points, uploadedAt: Self.date(time)))
+                records.append(
+                    ScoreRecord(
+                        id: id, name: name, points: points, uploadedAt: Timestamp.date(milliseconds: time)))
             }
             return records
         }
@@ -407,7 +412,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
                 (
                     done.id, done.position,
                     Player(
-                        name: done.name, points: done.points, uploadedAt: date(done.time),
+                        name: done.name, points: done.points,
+                        uploadedAt: Timestamp.date(milliseconds: done.time),
                         recordIDs: done.records)
                 ))
         }
@@ -424,18 +430,4 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         return players
     }
 
-    // MARK: Time
-
-    /// `date` to the millisecond, as the store keeps it.
-    static func rounded(_ date: Date) -> Date {
-        Self.date(milliseconds(date))
-    }
-
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    static func date(_ milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
 }

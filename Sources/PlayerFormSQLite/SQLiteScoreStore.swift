@@ -280,7 +280,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     public func upload(name: String, points: Double) async throws -> ScoreRecord {
         guard points.isFinite else { throw SQLiteStoreError.notFinite(points: points) }
         let record = ScoreRecord(
-            id: makeID(), name: name, points: points, uploadedAt: Self.rounded(now()))
+            id: makeID(), name: name, points: points, uploadedAt: Timestamp.rounded(now()))
         return try await write { db in
             _ = try Self.insert(record, into: db)
             return record
@@ -338,7 +338,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                     if let done = current {
                         players.append(
                             Player(
-                                name: done.name, points: done.points, uploadedAt: Self.date(done.time),
+                                name: done.name, points: done.points,
+                                uploadedAt: Timestamp.date(milliseconds: done.time),
                                 recordIDs: done.records))
                     }
                     current = (id, statement.text(1), statement.double(2), statement.int(3), [])
@@ -353,7 +354,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             if let done = current {
                 players.append(
                     Player(
-                        name: done.name, points: done.points, uploadedAt: Self.date(done.time),
+                        name: done.name, points: done.points,
+                        uploadedAt: Timestamp.date(milliseconds: done.time),
                         recordIDs: done.records))
             }
             return players
@@ -382,7 +384,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                 players.append(
                     Player(
                         name: statement.text(0), points: statement.double(1),
-                        uploadedAt: Self.date(statement.int(2)), recordIDs: []))
+                        uploadedAt: Timestamp.date(milliseconds: statement.int(2)), recordIDs: []))
             }
             return players
         }
@@ -442,7 +444,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             self.record = record
             id = record.id.uuidString
             key = PlayerName.comparisonKey(record.name)
-            milliseconds = SQLiteScoreStore.milliseconds(record.uploadedAt)
+            milliseconds = Timestamp.milliseconds(record.uploadedAt)
             self.line = line
         }
     }
@@ -670,7 +672,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
         return rows.map { row in
             Player(
-                name: row[1], points: row[2], uploadedAt: date(row[3]), recordIDs: recordIDs[row[0]] ?? [])
+                name: row[1], points: row[2], uploadedAt: Timestamp.date(milliseconds: row[3]),
+                recordIDs: recordIDs[row[0]] ?? [])
         }
     }
 
@@ -680,22 +683,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             throw SQLiteStoreError.corrupt(
                 path: path, reason: "a score has the id \(text), which is not a UUID")
         }
-        return ScoreRecord(id: id, name: row[1], points: row[2], uploadedAt: date(row[3]))
-    }
-
-    // MARK: Time
-
-    /// `date` to the millisecond, as the store keeps it.
-    static func rounded(_ date: Date) -> Date {
-        Self.date(milliseconds(date))
-    }
-
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    static func date(_ milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+        return ScoreRecord(
+            id: id, name: row[1], points: row[2], uploadedAt: Timestamp.date(milliseconds: row[3]))
     }
 
     // MARK: Access

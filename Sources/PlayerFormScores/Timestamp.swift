@@ -130,7 +130,13 @@ public enum Timestamp {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    private static func milliseconds(_ date: Date) -> Int64 {
+    /// The date `milliseconds` after 1970, as stores keep times.
+    package static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// `date` in whole milliseconds since 1970, as stores keep times.
+    package static func milliseconds(_ date: Date) -> Int64 {
         let value = (date.timeIntervalSince1970 * 1000).rounded()
         // Times outside `writable` are refused before they get here; any other is held at the
         // nearest end instead of trapping.

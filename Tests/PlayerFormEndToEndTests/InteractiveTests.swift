@@ -1,3 +1,4 @@
+import BuiltBinaryTesting
 import Foundation
 import Testing
 
@@ -28,36 +29,21 @@ final class TmuxTerminal {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if capture {
-            posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-            posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let spawned = Result {
+            try DetachedSpawn.start(["/usr/bin/env"] + arguments) { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                if capture {
+                    posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+                    posix_spawn_file_actions_adddup2(&actions, ends[1], 2)
+                } else {
+                    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+                }
+            }
         }
-        // The test runs on a thread that blocks most signals; the tmux server must not inherit
-        // that, or it never hears SIGCHLD, never reaps the program and never exits.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, environ)
         close(ends[1])
         defer { close(ends[0]) }
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
+        let pid = try spawned.get()
         var output = Data()
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -66,12 +52,7 @@ final class TmuxTerminal {
             if count <= 0 { break }
             output.append(contentsOf: chunk[0..<count])
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exited = (status & 0x7F) == 0
-        return (
-            exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), String(decoding: output, as: UTF8.self)
-        )
+        return (DetachedSpawn.wait(for: pid), String(decoding: output, as: UTF8.self))
     }
 
     @discardableResult
