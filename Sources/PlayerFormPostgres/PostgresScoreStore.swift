@@ -41,7 +41,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     /// - Parameters:
     ///   - location: the server, database and user of the league.
     ///   - password: the password, when the server asks for one (see
-    ///     ``PostgresLocation/password(environment:)``).
+    ///     ``PostgresLocation/password(environment:warn:)``).
     ///   - schema: the PostgreSQL schema holding the tables, made when missing.
     ///   - statementTimeout: how long the server lets one statement run.
     ///   - applicationName: how the connection is named in the server's `pg_stat_activity`.
