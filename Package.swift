@@ -59,7 +59,7 @@ let package = Package(
         // The player rules (names, points, forbidden names, the stepper) and their JSON rules file.
         // No reactive code.
         .target(
-            name: "PlayerFormRules", dependencies: ["PlayerFormJSON", "PlayerFormText", "PlayerFormSystem"]),
+            name: "PlayerFormRules", dependencies: ["PlayerFormJSON", "PlayerFormText"]),
         // The score store protocol, score records and players, the store in memory, and the time
         // format of score files.
         .target(name: "PlayerFormScores", dependencies: ["PlayerFormRules"]),

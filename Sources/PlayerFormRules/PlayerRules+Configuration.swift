@@ -1,6 +1,5 @@
 import Foundation
 import PlayerFormJSON
-import PlayerFormSystem
 import PlayerFormText
 
 extension PlayerRules {
@@ -79,7 +78,8 @@ extension PlayerRules {
     /// The bytes of the file at `path`, read with a bound whatever kind of file it is.
     private static func readConfiguration(_ path: String) throws(RulesFileError) -> [UInt8] {
         func unreadable(_ code: Int32) -> RulesFileError {
-            RulesFileError(.unreadable, path: path, message: SystemError.text(code))
+            // strerror, not PlayerFormSystem: the fuzz targets build this module with swiftc alone.
+            RulesFileError(.unreadable, path: path, message: String(cString: strerror(code)))
         }
         guard !path.isEmpty else {
             throw RulesFileError(.unreadable, path: path, message: "the path is empty; name a JSON file")
