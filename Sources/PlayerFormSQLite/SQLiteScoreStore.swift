@@ -209,7 +209,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// Makes every player again from the scores, in upload order, with this program's keys.
     private static func rebuildPlayers(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM player")
-        guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE) }
+        let connection = try Self.connection(of: db)
         let scores = try RawStatement(
             connection, "SELECT seq, name, points, uploaded_at FROM score ORDER BY seq")
         let find = try RawStatement(connection, "SELECT id FROM player WHERE key = ?1")
@@ -315,9 +315,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     public func players(from offset: Int, limit: Int) async throws -> [Player] {
         guard limit > 0 else { return [] }
         return try await read { db in
-            guard let connection = db.sqliteConnection else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE)
-            }
+            let connection = try SQLiteScoreStore.connection(of: db)
             // One statement: the window of players by position, each with its record ids.
             let statement = try RawStatement(
                 connection,
@@ -367,9 +365,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
         guard limit > 0 else { return [] }
         return try await read { db in
-            guard let connection = db.sqliteConnection else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE)
-            }
+            let connection = try SQLiteScoreStore.connection(of: db)
             let statement = try RawStatement(
                 connection,
                 """
@@ -468,9 +464,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             nextSeq = (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) + 1 FROM score")) ?? 1
             nextPlayerID = (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) + 1 FROM player")) ?? 1
             nextPosition = Int64(try SQLiteScoreStore.count(db))
-            guard let connection = db.sqliteConnection else {
-                throw DatabaseError(resultCode: .SQLITE_MISUSE)
-            }
+            let connection = try SQLiteScoreStore.connection(of: db)
             self.connection = connection
             findScore = try RawStatement(
                 connection, "SELECT name, points, uploaded_at FROM score WHERE id = ?1")
@@ -701,6 +695,12 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             }
             return result!
         }
+    }
+
+    /// The SQLite handle of `db`, for statements run without GRDB's own.
+    static func connection(of db: Database) throws -> SQLiteConnection {
+        guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE) }
+        return connection
     }
 
     /// Runs `work` in one read transaction.

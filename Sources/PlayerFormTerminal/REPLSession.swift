@@ -538,12 +538,7 @@ public final class REPLSession {
     /// `select N`.
     func select(row: Int, in view: RosterView) async -> StepResult {
         let roster = view.roster
-        let name: String
-        do {
-            name = try await view.name(inRow: row)
-        } catch {
-            return reportLookupError(error)
-        }
+        guard let name = await name(inRow: row, of: view) else { return .failed }
         let inView = view.isInView(row: row)
         let output = self.output
         return await report { () async throws(ActionError) in
@@ -560,12 +555,7 @@ public final class REPLSession {
     /// `delete N`, `delete N --yes`.
     func delete(row: Int, confirmed: Bool, in view: RosterView) async -> StepResult {
         let roster = view.roster
-        let name: String
-        do {
-            name = try await view.name(inRow: row)
-        } catch {
-            return reportLookupError(error)
-        }
+        guard let name = await name(inRow: row, of: view) else { return .failed }
         if !confirmed {
             guard reader.isInteractive else {
                 log.error(
@@ -617,14 +607,23 @@ public final class REPLSession {
         }
     }
 
+    /// The name of the player in `row`, or nil after saying why it cannot be read.
+    private func name(inRow row: Int, of view: RosterView) async -> String? {
+        do {
+            return try await view.name(inRow: row)
+        } catch {
+            reportLookupError(error)
+            return nil
+        }
+    }
+
     /// A row number that names no player, or a store that cannot say.
-    private func reportLookupError(_ error: any Error) -> StepResult {
+    private func reportLookupError(_ error: any Error) {
         if let error = error as? TableBindingError {
             log.error(Self.sentence(error.description))
         } else {
             log.error(TerminalText.escaped("Could not read the scores: \(error)"))
         }
-        return .failed
     }
 
     private func reportActionError(_ error: any Error) -> StepResult {
