@@ -196,8 +196,8 @@ let package = Package(
         .testTarget(
             name: "PlayerFormStoreTests",
             dependencies: [
-                "PlayerForm", "PlayerFormScores", "PlayerFormStore", "PlayerFormSQLite", "PlayerFormPostgres",
-                "PlayerFormTesting",
+                "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormStore", "PlayerFormSQLite",
+                "PlayerFormPostgres", "PlayerFormTesting",
                 "ReactiveCore", "ScoreStoreProbe", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

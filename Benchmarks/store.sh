@@ -3,7 +3,8 @@
 # stores of 0, 10,000 and 1,000,000 players (one upload each, made with `playerform import`):
 #
 #   start-up       `quit` piped into playerform         vs  sqlite3 opening the file, `SELECT 1`
-#   first page     `players` (whatever the REPL shows)  vs  the page query on `position`, 40 rows
+#   first page     `players` (whatever the REPL shows)  vs  the store's page query, 40 rows: the
+#                                                            block counts, then a range of row ids
 #   one upload     `add NAME POINTS` then quit           vs  the same statements in one transaction,
 #                                                            WAL, synchronous=FULL
 #   players json   `players --json > /dev/null`          vs  sqlite3 -json over the same rows
@@ -14,7 +15,7 @@
 # of 40 at the end of the roster, counts and lookups by name, one process, median per operation;
 # sqlite3 runs the same N upload transactions (synchronous=FULL) and N page queries in one process,
 # per operation after its start-up. Also `playerform import` of the generated records (records/s),
-# next to sqlite3 filling the same tables with as many rows in two set-based statements.
+# next to sqlite3 filling the same tables with as many rows in set-based statements.
 # Figures are medians of `rounds` runs; ratios are playerform / sqlite3.
 #
 # The REPL holds only the rows in view, so every row runs at every size.
@@ -90,18 +91,20 @@ for size in sizes:
     # The floor for the import: sqlite3 filling the same tables and indexes with as many players
     # and scores, in one transaction and two set-based statements (no lookups, no parsing).
     floor = os.path.join(work, f"{size}-floor.sqlite")
-    schema = subprocess.run(["sqlite3", database, ".schema player", ".schema score"],
+    schema = subprocess.run(["sqlite3", database, ".schema player", ".schema score", ".schema roster_block"],
                             capture_output=True, check=True).stdout
     subprocess.run(["sqlite3", floor], input=schema, check=True)
     start = time.perf_counter()
     subprocess.run(["sqlite3", floor], check=True, input=(
         "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA cache_size=-262144; BEGIN; "
-        "INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads) "
-        f"SELECT 'player ' || value, value, value + 1, 'Player ' || value, value % 10000, 0, 1 "
+        "INSERT INTO player (id, key, name, points, uploaded_at, uploads) "
+        f"SELECT value + 1, 'player ' || value, 'Player ' || value, value % 10000, 0, 1 "
         f"FROM generate_series(0, {size - 1}); "
         "INSERT INTO score (seq, id, player_id, name, points, uploaded_at) "
-        "SELECT value + 1, upper(hex(randomblob(16))), value + 1, 'Player ' || value, value % 10000, 0 "
-        f"FROM generate_series(0, {size - 1}); COMMIT;").encode(), stdout=subprocess.DEVNULL)
+        "SELECT value + 1, randomblob(16), value + 1, 'Player ' || value, value % 10000, 0 "
+        f"FROM generate_series(0, {size - 1}); "
+        "INSERT INTO roster_block (block, players) SELECT id >> 12, count(*) FROM player GROUP BY 1; "
+        "COMMIT;").encode(), stdout=subprocess.DEVNULL)
     floor_seconds = time.perf_counter() - start
     floor_rate = f"{size / floor_seconds:,.0f} rows/s" if size else "-"
     print(f"{size} players (import: {seconds:.2f} s, {rate}; sqlite3 bulk insert of as many: "
@@ -110,24 +113,32 @@ for size in sizes:
     sql = ["sqlite3", database]
     report("start-up", median(store, b"quit\n"), median(sql + ["SELECT 1;"]))
     page = max(size - 40, 0)
+    # What the store does for a page: the block that holds roster index `page`, from the block
+    # counts, then a range of player row ids.
+    seek = ("WITH block AS (SELECT block, players, SUM(players) OVER (ORDER BY block) - players AS before "
+            "FROM roster_block), here AS (SELECT block << 12 AS start, {page} - before AS skip FROM block "
+            "WHERE before + players > {page} ORDER BY block LIMIT 1) ")
     report(
         "first page", median(store, b"players\nquit\n"),
-        median(sql + [f"SELECT name, points, uploaded_at FROM player WHERE position >= {page} "
-                      "ORDER BY position LIMIT 40;"]))
+        median(sql + [seek.format(page=page) + "SELECT name, points, uploaded_at FROM player "
+                      "WHERE id >= IFNULL((SELECT start FROM here), 1 << 62) ORDER BY id LIMIT 40 "
+                      "OFFSET IFNULL((SELECT skip FROM here), 0);"]))
     counter = iter(range(10**9))
     upload = (
         "PRAGMA synchronous=FULL; BEGIN IMMEDIATE; "
-        "SELECT name FROM score WHERE id = '{id}'; SELECT id FROM player WHERE key = 'bench {n}'; "
-        "INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads) VALUES "
-        "('bench {n}', (SELECT IFNULL(MAX(position), -1) + 1 FROM player), "
-        "(SELECT IFNULL(MAX(seq), 0) + 1 FROM score), 'Bench {n}', 1, 0, 1); "
+        "INSERT INTO player (id, key, name, points, uploaded_at, uploads) VALUES "
+        "((SELECT IFNULL(MAX(seq), 0) + 1 FROM score), 'bench {n}', 'Bench {n}', 1, 0, 1) "
+        "ON CONFLICT (key) DO UPDATE SET uploads = uploads + 1; "
         "INSERT INTO score (seq, id, player_id, name, points, uploaded_at) VALUES "
-        "((SELECT IFNULL(MAX(seq), 0) + 1 FROM score), '{id}', last_insert_rowid(), 'Bench {n}', 1, 0); "
+        "((SELECT IFNULL(MAX(seq), 0) + 1 FROM score), X'{id}', (SELECT id FROM player WHERE key = 'bench {n}'), "
+        "'Bench {n}', 1, 0) ON CONFLICT (id) DO NOTHING; "
+        "INSERT INTO roster_block (block, players) VALUES ((SELECT MAX(seq) FROM score) >> 12, 1) "
+        "ON CONFLICT (block) DO UPDATE SET players = players + 1; "
         "UPDATE meta SET revision = revision + 1; COMMIT;")
     ours_samples, theirs_samples = [], []
     for _ in range(rounds):
         ours_samples.append(run(store, f"add Upload{next(counter)} 1\nquit\n".encode()))
-        theirs_samples.append(run(sql + [upload.format(id=str(uuid.uuid4()).upper(), n=next(counter))]))
+        theirs_samples.append(run(sql + [upload.format(id=uuid.uuid4().hex, n=next(counter))]))
     pick = lambda samples: (statistics.median(s[0] for s in samples), max(s[1] for s in samples))
     report("one upload", pick(ours_samples), pick(theirs_samples))
     # The store alone: the probe against sqlite3 running the same statements in one process.
@@ -137,14 +148,15 @@ for size in sizes:
                                                        timed.stdout.decode())])
     startup = statistics.median(run(sql + ["SELECT 1;"])[0] for _ in range(rounds))
     def script():
-        return "".join(upload.format(id=str(uuid.uuid4()).upper(), n=next(counter)) + "\n"
+        return "".join(upload.format(id=uuid.uuid4().hex, n=next(counter)) + "\n"
                        for _ in range(operations)).encode()
     uploads = statistics.median(run(sql, script())[0] for _ in range(rounds))
     total = int(subprocess.run(sql + ["SELECT COUNT(*) FROM player;"], capture_output=True).stdout or b"0")
-    # The rows the store returns for a page: 40 players by position, each with its record ids.
-    pages = ("SELECT p.id, p.name, p.points, p.uploaded_at, s.id FROM (SELECT id, name, points, uploaded_at, "
-             "position FROM player WHERE position >= %d ORDER BY position LIMIT 40) AS p "
-             "JOIN score AS s ON s.player_id = p.id ORDER BY p.position, s.seq;\n" % max(total - 40, 0)) * operations
+    # The rows the store returns for a page: 40 players by row id, each with its record ids.
+    pages = (seek.format(page=max(total - 40, 0)) + "SELECT p.id, p.name, p.points, p.uploaded_at, s.id FROM "
+             "(SELECT id, name, points, uploaded_at FROM player WHERE id >= IFNULL((SELECT start FROM here), 1 << 62) "
+             "ORDER BY id LIMIT 40 OFFSET IFNULL((SELECT skip FROM here), 0)) AS p "
+             "JOIN score AS s ON s.player_id = p.id ORDER BY p.id, s.seq;\n") * operations
     paging = statistics.median(run(sql, pages.encode())[0] for _ in range(rounds))
     per_upload = max(uploads - startup, 0) / operations * 1e6
     per_page = max(paging - startup, 0) / operations * 1e6
@@ -156,5 +168,5 @@ for size in sizes:
     report(
         "players json", median(store, b"players --json\nquit\n"),
         median(["sqlite3", "-json", database,
-                "SELECT name, points, uploaded_at AS uploadedAt FROM player ORDER BY position;"]))
+                "SELECT name, points, uploaded_at AS uploadedAt FROM player ORDER BY id;"]))
 PY

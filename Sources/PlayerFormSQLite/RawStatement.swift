@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -41,6 +42,13 @@ final class RawStatement {
         }
     }
 
+    /// Binds the 16 bytes of `uuid` as a blob.
+    func bind(_ index: Int32, _ uuid: UUID) {
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            _ = sqlite3_bind_blob(handle, index, bytes.baseAddress, Int32(bytes.count), Self.transient)
+        }
+    }
+
     func bind(_ index: Int32, _ value: Double) {
         sqlite3_bind_double(handle, index, value)
     }
@@ -73,6 +81,14 @@ final class RawStatement {
         guard let bytes = sqlite3_column_text(handle, column) else { return "" }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// The UUID of a 16-byte blob; nil for any other value.
+    func uuid(_ column: Int32) -> UUID? {
+        guard sqlite3_column_type(handle, column) == SQLITE_BLOB, sqlite3_column_bytes(handle, column) == 16,
+            let bytes = sqlite3_column_blob(handle, column)
+        else { return nil }
+        return UUID(uuid: bytes.loadUnaligned(as: uuid_t.self))
     }
 
     func double(_ column: Int32) -> Double {

@@ -11,11 +11,14 @@ import PlayerFormStore
 ///   transaction is committed and synced, so a record reported as kept survives a crash or a
 ///   power cut.
 /// - A player is a row of its own (`player`), keyed by `PlayerName.comparisonKey(_:)`, with
-///   the name, points and time of its latest record, its count of uploads and a dense
-///   `position` in roster order (order of first record). Scores are rows of `score`, each
-///   referring to its player. So every question of the roster costs O(log n) or O(rows asked
-///   for): a page is a range of `position`, a name is one index lookup, the count is the
-///   largest position. Deleting a player shifts the positions after it, O(players after it).
+///   the name, points and time of its latest record and its count of uploads. Its row id is the
+///   sequence number of its first record, so the table's own order is the roster's order (order
+///   of first record). Scores are rows of `score`, each with its 16-byte id and its player's row
+///   id. `roster_block` counts the players of each block of 4,096 row ids, which turns a roster
+///   index into a row id. So every question of the roster costs O(log n) or O(rows asked for)
+///   plus one read of the block counts (a row per 4,096 records): a page is a range of row ids,
+///   a name is one index lookup, the count is the sum of the blocks, and deleting a player
+///   removes its rows and decrements one block.
 /// - Every write transaction increments `meta.revision`, so ``revision()`` changes after any
 ///   commit by any process.
 /// - A database another process keeps locked is waited for a bounded time (``busyTimeout``),
@@ -166,8 +169,60 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         migrator.registerMigration("v2: the name rule the player keys were made with") { db in
             try db.execute(sql: "ALTER TABLE meta ADD COLUMN key_rule TEXT")
         }
+        migrator.registerMigration("v3: players by first score, 16-byte ids, block counts") { db in
+            // Ids kept as text by v1 become their 16 bytes; a text that is not a UUID fails the
+            // migration (NOT NULL), which leaves the database as it was.
+            db.add(
+                function: DatabaseFunction("playerform_uuid_bytes", argumentCount: 1, pure: true) { values in
+                    String.fromDatabaseValue(values[0]).flatMap(RecordID.uuid)
+                })
+            try db.execute(
+                sql: """
+                    CREATE TABLE new_player (
+                        id INTEGER PRIMARY KEY,
+                        key TEXT NOT NULL UNIQUE,
+                        name TEXT NOT NULL,
+                        points REAL NOT NULL,
+                        uploaded_at INTEGER NOT NULL,
+                        uploads INTEGER NOT NULL
+                    );
+                    INSERT INTO new_player (id, key, name, points, uploaded_at, uploads)
+                    SELECT (SELECT min(seq) FROM score WHERE player_id = player.id),
+                           key, name, points, uploaded_at, uploads
+                    FROM player WHERE EXISTS (SELECT 1 FROM score WHERE player_id = player.id);
+                    CREATE TABLE new_score (
+                        seq INTEGER PRIMARY KEY,
+                        id BLOB NOT NULL UNIQUE,
+                        player_id INTEGER NOT NULL,
+                        name TEXT NOT NULL,
+                        points REAL NOT NULL,
+                        uploaded_at INTEGER NOT NULL
+                    );
+                    INSERT INTO new_score (seq, id, player_id, name, points, uploaded_at)
+                    SELECT seq, playerform_uuid_bytes(id),
+                           (SELECT min(first.seq) FROM score AS first WHERE first.player_id = score.player_id),
+                           name, points, uploaded_at
+                    FROM score ORDER BY seq;
+                    DROP TABLE score;
+                    DROP TABLE player;
+                    ALTER TABLE new_player RENAME TO player;
+                    ALTER TABLE new_score RENAME TO score;
+                    CREATE INDEX score_player ON score (player_id, seq);
+                    CREATE TABLE roster_block (
+                        block INTEGER PRIMARY KEY,
+                        players INTEGER NOT NULL
+                    );
+                    INSERT INTO roster_block (block, players)
+                    SELECT id >> \(blockShift), count(*) FROM player GROUP BY 1;
+                    """)
+        }
         return migrator
     }
+
+    /// A player's block in `roster_block` is its row id shifted right by this: 4,096 records a
+    /// block, so a million one-record players make 245 blocks, and a page skips fewer than 4,096
+    /// row ids within its first block.
+    static let blockShift: Int64 = 12
 
     // MARK: The name rule
 
@@ -194,10 +249,6 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         let current = keyRule
         guard try String.fetchOne(db, sql: "SELECT key_rule FROM meta") != current else { return }
         let hasPlayers = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM player)") ?? false
-        // The scores stay while their players are made again, so deleting a player must not
-        // take its scores with it: foreign keys are off until the new players are in.
-        try db.execute(sql: "PRAGMA foreign_keys = OFF")
-        defer { try? db.execute(sql: "PRAGMA foreign_keys = ON") }
         try db.inTransaction(.immediate) {
             if hasPlayers { try rebuildPlayers(db) }
             try db.execute(sql: "UPDATE meta SET key_rule = ?", arguments: [current])
@@ -208,7 +259,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     /// Makes every player again from the scores, in upload order, with this program's keys.
     private static func rebuildPlayers(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM player")
+        try db.execute(sql: "DELETE FROM player; DELETE FROM roster_block")
         let connection = try Self.connection(of: db)
         let scores = try RawStatement(
             connection, "SELECT seq, name, points, uploaded_at FROM score ORDER BY seq")
@@ -218,14 +269,10 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             "UPDATE player SET name = ?1, points = ?2, uploaded_at = ?3, uploads = uploads + 1 WHERE id = ?4")
         let insert = try RawStatement(
             connection,
-            """
-            INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1)
-            """)
+            "INSERT INTO player (id, key, name, points, uploaded_at, uploads) VALUES (?1, ?2, ?3, ?4, ?5, 1)")
         // Each score's new player, written once the reading is done: a table is not changed
         // under a statement that is reading it.
         var owners: [(seq: Int64, player: Int64)] = []
-        var position: Int64 = 0
         while try scores.step() {
             let (seq, name, points, time) = (scores.int(0), scores.text(1), scores.double(2), scores.int(3))
             let key = PlayerName.comparisonKey(name)
@@ -241,15 +288,14 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                 try update.run()
             } else {
                 find.reset()
-                insert.bind(1, key)
-                insert.bind(2, position)
-                insert.bind(3, seq)
-                insert.bind(4, name)
-                insert.bind(5, points)
-                insert.bind(6, time)
+                // The player's row id is the sequence number of its first score.
+                playerID = seq
+                insert.bind(1, seq)
+                insert.bind(2, key)
+                insert.bind(3, name)
+                insert.bind(4, points)
+                insert.bind(5, time)
                 try insert.run()
-                playerID = sqlite3_last_insert_rowid(connection)
-                position += 1
             }
             owners.append((seq, playerID))
         }
@@ -260,6 +306,11 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             attach.bind(2, seq)
             try attach.run()
         }
+        try db.execute(
+            sql: """
+                INSERT INTO roster_block (block, players)
+                SELECT id >> \(blockShift), count(*) FROM player GROUP BY 1
+                """)
     }
 
     /// Refuses a database of another program, or of a newer schema.
@@ -298,7 +349,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// Removes the records with these ids in one transaction; other ids are ignored.
     public func delete(ids: [UUID]) async throws {
         guard !ids.isEmpty else { return }
-        try await write { db in try Self.delete(ids: ids.map(\.uuidString), in: db) }
+        try await write { db in try Self.delete(ids: ids, in: db) }
     }
 
     /// Every record, with no problems: a database is read whole or not at all.
@@ -306,28 +357,31 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         ScoreReading(records: try await records())
     }
 
-    /// The number of players: the largest roster position.
+    /// The number of players: the sum of the block counts.
     public func playerCount() async throws -> Int {
         try await read { db in try Self.count(db) }
     }
 
-    /// The players from `offset` in roster order, at most `limit`: a range of positions.
+    /// The players from `offset` in roster order, at most `limit`, each with its record ids: a
+    /// range of row ids, found through the block counts.
     public func players(from offset: Int, limit: Int) async throws -> [Player] {
         guard limit > 0 else { return [] }
         return try await read { db in
             let connection = try SQLiteScoreStore.connection(of: db)
-            // One statement: the window of players by position, each with its record ids.
+            guard let start = try Self.seek(offset, connection) else { return [] }
+            // One statement: the window of players by row id, each with its record ids.
             let statement = try RawStatement(
                 connection,
                 """
                 SELECT p.id, p.name, p.points, p.uploaded_at, s.id
-                FROM (SELECT id, name, points, uploaded_at, position FROM player
-                      WHERE position >= ?1 ORDER BY position LIMIT ?2) AS p
+                FROM (SELECT id, name, points, uploaded_at FROM player
+                      WHERE id >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3) AS p
                 JOIN score AS s ON s.player_id = p.id
-                ORDER BY p.position, s.seq
+                ORDER BY p.id, s.seq
                 """)
-            statement.bind(1, Int64(max(offset, 0)))
+            statement.bind(1, start.from)
             statement.bind(2, Int64(limit))
+            statement.bind(3, start.skip)
             var players: [Player] = []
             var current: (id: Int64, name: String, points: Double, time: Int64, records: [UUID])?
             while try statement.step() {
@@ -342,10 +396,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                     }
                     current = (id, statement.text(1), statement.double(2), statement.int(3), [])
                 }
-                let text = statement.text(4)
-                guard let record = RecordID.uuid(text) else {
+                guard let record = statement.uuid(4) else {
                     throw SQLiteStoreError.corrupt(
-                        path: self.path, reason: "a score has the id \(text), which is not a UUID")
+                        path: self.path, reason: "a score's id is not 16 bytes")
                 }
                 current?.records.append(record)
             }
@@ -360,22 +413,24 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
-    /// The players of ``players(from:limit:)`` without their record ids: a range of `position`
-    /// in the player table alone, so a listing of every player reads no score.
+    /// The players of ``players(from:limit:)`` without their record ids: a range of row ids in
+    /// the player table alone, so a listing of every player reads no score.
     public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
         guard limit > 0 else { return [] }
         return try await read { db in
             let connection = try SQLiteScoreStore.connection(of: db)
+            guard let start = try Self.seek(offset, connection) else { return [] }
             let statement = try RawStatement(
                 connection,
                 """
                 SELECT name, points, uploaded_at FROM player
-                WHERE position >= ?1 ORDER BY position LIMIT ?2
+                WHERE id >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3
                 """)
-            statement.bind(1, Int64(max(offset, 0)))
+            statement.bind(1, start.from)
             statement.bind(2, Int64(limit))
+            statement.bind(3, start.skip)
             var players: [Player] = []
-            players.reserveCapacity(limit)
+            players.reserveCapacity(min(limit, 4_096))
             while try statement.step() {
                 players.append(
                     Player(
@@ -387,31 +442,31 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     }
 
     /// The player whose name has the comparison key of `name`, and its index in the roster: one
-    /// lookup of the key.
+    /// lookup of the key, and the players before it counted through the blocks.
     public func player(named name: String) async throws -> (index: Int, player: Player)? {
         let key = PlayerName.comparisonKey(name)
         return try await read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT id, name, points, uploaded_at, position FROM player WHERE key = ?",
+                    db, sql: "SELECT id, name, points, uploaded_at FROM player WHERE key = ?",
                     arguments: [key])
             else { return nil }
-            return (row[4], try Self.players([row], in: db)[0])
+            return (try Self.index(ofPlayer: row[0], in: db), try Self.players([row], in: db)[0])
         }
     }
 
-    /// Removes every record of the player named `name` and moves the players after it up; nil when
-    /// there is no such player.
+    /// Removes every record of the player named `name`, including records other sessions kept
+    /// since this one last looked; nil when there is no such player.
     public func deletePlayer(named name: String) async throws -> Player? {
         let key = PlayerName.comparisonKey(name)
         return try await write { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT id, name, points, uploaded_at, position FROM player WHERE key = ?",
+                    db, sql: "SELECT id, name, points, uploaded_at FROM player WHERE key = ?",
                     arguments: [key])
             else { return nil }
             let player = try Self.players([row], in: db)[0]
-            try Self.removePlayer(id: row[0], position: row[4], in: db)
+            try Self.removePlayer(id: row[0], in: db)
             return player
         }
     }
@@ -425,12 +480,11 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     // MARK: Writing
 
-    /// A record made ready for the database: its id as text, its player's comparison key and
-    /// its time in milliseconds, computed by whoever reads the records, so that an import does
-    /// this work on another thread than the one that writes.
+    /// A record made ready for the database: its player's comparison key and its time in
+    /// milliseconds, computed by whoever reads the records, so that an import does this work on
+    /// another thread than the one that writes.
     struct PreparedRecord: Sendable {
         var record: ScoreRecord
-        var id: String
         var key: String
         var milliseconds: Int64
         /// The line of the file the record was read from; 0 for an upload.
@@ -438,7 +492,6 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
         init(_ record: ScoreRecord, line: Int = 0) {
             self.record = record
-            id = record.id.uuidString
             key = PlayerName.comparisonKey(record.name)
             milliseconds = Timestamp.milliseconds(record.uploadedAt)
             self.line = line
@@ -446,42 +499,48 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     }
 
     /// A prepared insertion for many records at once, within one transaction: the statements,
-    /// bound and stepped through SQLite's C interface, and the next sequence number, player id
-    /// and roster position, so that an import looks nothing up twice.
+    /// bound and stepped through SQLite's C interface, the next sequence number, and the players
+    /// added to each block, counted in `roster_block` by ``finish()``.
+    ///
+    /// A record costs two statements: an upsert of its player that returns the player's row id,
+    /// and the insertion of the score, which does nothing when the id is kept already.
     final class InsertCursor {
-        var nextSeq: Int64
-        var nextPosition: Int64
-        private var nextPlayerID: Int64
+        private(set) var nextSeq: Int64
+        private var added: [Int64: Int64] = [:]
         private let connection: OpaquePointer
         private let findScore: RawStatement
-        private let findPlayer: RawStatement
-        private let updatePlayer: RawStatement
-        private let insertPlayer: RawStatement
+        private let upsertPlayer: RawStatement
         private let removeNewPlayer: RawStatement
+        private let restorePlayer: RawStatement
         private let insertScore: RawStatement
+        private let countBlock: RawStatement
 
         init(_ db: Database) throws {
             nextSeq = (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(seq), 0) + 1 FROM score")) ?? 1
-            nextPlayerID = (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) + 1 FROM player")) ?? 1
-            nextPosition = Int64(try SQLiteScoreStore.count(db))
             let connection = try SQLiteScoreStore.connection(of: db)
             self.connection = connection
             findScore = try RawStatement(
                 connection, "SELECT name, points, uploaded_at FROM score WHERE id = ?1")
-            findPlayer = try RawStatement(connection, "SELECT id FROM player WHERE key = ?1")
-            updatePlayer = try RawStatement(
-                connection,
-                "UPDATE player SET name = ?1, points = ?2, uploaded_at = ?3, uploads = uploads + 1 WHERE id = ?4"
-            )
-            insertPlayer = try RawStatement(
+            // A new player's row id is the sequence number of its first score, which no other
+            // player has: every player's row id is the number of a score of its own.
+            upsertPlayer = try RawStatement(
                 connection,
                 """
-                INSERT INTO player (id, key, position, first_score, name, points, uploaded_at, uploads)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1)
+                INSERT INTO player (id, key, name, points, uploaded_at, uploads)
+                VALUES (?1, ?2, ?3, ?4, ?5, 1)
+                ON CONFLICT (key) DO UPDATE SET name = excluded.name, points = excluded.points,
+                    uploaded_at = excluded.uploaded_at, uploads = uploads + 1
+                RETURNING id
                 """)
             removeNewPlayer = try RawStatement(connection, "DELETE FROM player WHERE id = ?1")
-            // The unique index on the id is searched once: by the insertion itself, which does
-            // nothing when the id is kept; only then is the kept record read and compared.
+            restorePlayer = try RawStatement(
+                connection,
+                """
+                UPDATE player SET (name, points, uploaded_at) =
+                    (SELECT name, points, uploaded_at FROM score WHERE player_id = ?1 ORDER BY seq DESC LIMIT 1),
+                    uploads = uploads - 1
+                WHERE id = ?1
+                """)
             insertScore = try RawStatement(
                 connection,
                 """
@@ -489,11 +548,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                 ON CONFLICT (id) DO NOTHING
                 """
             )
-        }
-
-        /// Reads the roster's size again, after a deletion in the same transaction.
-        func refresh(_ db: Database) throws {
-            nextPosition = Int64(try SQLiteScoreStore.count(db))
+            countBlock = try RawStatement(connection, SQLiteScoreStore.countBlockSQL)
         }
 
         /// Keeps `record`.
@@ -510,73 +565,83 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         func insert(_ prepared: PreparedRecord) throws -> Bool {
             let record = prepared.record
             let seq = nextSeq
-            findPlayer.bind(1, prepared.key)
-            let existing: Int64? = try findPlayer.step() ? findPlayer.int(0) : nil
-            findPlayer.reset()
-            let playerID = existing ?? nextPlayerID
-            if existing == nil {
-                // The player comes first, so the score's reference to it holds.
-                insertPlayer.bind(1, playerID)
-                insertPlayer.bind(2, prepared.key)
-                insertPlayer.bind(3, nextPosition)
-                insertPlayer.bind(4, seq)
-                insertPlayer.bind(5, record.name)
-                insertPlayer.bind(6, record.points)
-                insertPlayer.bind(7, prepared.milliseconds)
-                try insertPlayer.run()
+            upsertPlayer.bind(1, seq)
+            upsertPlayer.bind(2, prepared.key)
+            upsertPlayer.bind(3, record.name)
+            upsertPlayer.bind(4, record.points)
+            upsertPlayer.bind(5, prepared.milliseconds)
+            guard try upsertPlayer.step() else {
+                upsertPlayer.reset()
+                throw DatabaseError(
+                    resultCode: .SQLITE_INTERNAL, message: "the player's upsert returned no row id")
             }
+            let playerID = upsertPlayer.int(0)
+            upsertPlayer.reset()
             insertScore.bind(1, seq)
-            insertScore.bind(2, prepared.id)
+            insertScore.bind(2, record.id)
             insertScore.bind(3, playerID)
             insertScore.bind(4, record.name)
             insertScore.bind(5, record.points)
             insertScore.bind(6, prepared.milliseconds)
             try insertScore.run()
             guard sqlite3_changes(connection) == 1 else {
-                // The id is kept already. A player made for this record alone goes again.
-                if existing == nil {
-                    removeNewPlayer.bind(1, playerID)
-                    try removeNewPlayer.run()
-                }
+                // The id is kept already: a player made for this record goes again, and one that
+                // was there shows its latest record again.
+                let undo = playerID == seq ? removeNewPlayer : restorePlayer
+                undo.bind(1, playerID)
+                try undo.run()
                 return try isKept(prepared)
             }
-            if existing != nil {
-                updatePlayer.bind(1, record.name)
-                updatePlayer.bind(2, record.points)
-                updatePlayer.bind(3, prepared.milliseconds)
-                updatePlayer.bind(4, playerID)
-                try updatePlayer.run()
-            } else {
-                nextPlayerID += 1
-                nextPosition += 1
-            }
+            if playerID == seq { added[seq >> SQLiteScoreStore.blockShift, default: 0] += 1 }
             nextSeq += 1
             return true
+        }
+
+        /// Counts the players added since the last call in `roster_block`.
+        ///
+        /// Called before the transaction commits, and before anything else in it reads or changes
+        /// the counts.
+        func finish() throws {
+            for (block, players) in added {
+                countBlock.bind(1, block)
+                countBlock.bind(2, players)
+                try countBlock.run()
+            }
+            added.removeAll(keepingCapacity: true)
         }
 
         /// Returns false when the record kept with `prepared`'s id is the same; throws when it
         /// differs.
         private func isKept(_ prepared: PreparedRecord) throws -> Bool {
-            findScore.bind(1, prepared.id)
+            findScore.bind(1, prepared.record.id)
             defer { findScore.reset() }
             guard try findScore.step() else { return false }
             let same =
                 findScore.text(0) == prepared.record.name && findScore.double(1) == prepared.record.points
                 && findScore.int(2) == prepared.milliseconds
-            guard same else { throw SQLiteStoreError.conflictingRecord(id: prepared.id) }
+            guard same else { throw SQLiteStoreError.conflictingRecord(id: prepared.record.id.uuidString) }
             return false
         }
     }
 
+    /// Adds `?2` players to block `?1` of `roster_block`.
+    static let countBlockSQL = """
+        INSERT INTO roster_block (block, players) VALUES (?1, ?2)
+        ON CONFLICT (block) DO UPDATE SET players = players + excluded.players
+        """
+
     /// Keeps `record` in `db`'s open transaction; see ``InsertCursor/insert(_:)``.
     static func insert(_ record: ScoreRecord, into db: Database) throws -> Bool {
-        try InsertCursor(db).insert(record)
+        let cursor = try InsertCursor(db)
+        let kept = try cursor.insert(record)
+        try cursor.finish()
+        return kept
     }
 
     /// Removes the records with `ids` in `db`'s open transaction, and brings their players up to
     /// date: a player with no record left is removed, one whose first record went moves to the
     /// place of its new first record, one whose latest went shows its new latest.
-    static func delete(ids: [String], in db: Database) throws {
+    static func delete(ids: [UUID], in db: Database) throws {
         var affected: [Int64: Int] = [:]
         for id in ids {
             guard
@@ -588,12 +653,6 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
         for (playerID, removed) in affected.sorted(by: { $0.key < $1.key }) {
             guard
-                let player = try Row.fetchOne(
-                    db, sql: "SELECT position, first_score FROM player WHERE id = ?", arguments: [playerID])
-            else { continue }
-            let position: Int64 = player[0]
-            let oldFirst: Int64 = player[1]
-            guard
                 let latest = try Row.fetchOne(
                     db,
                     sql: """
@@ -601,44 +660,47 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                         ORDER BY seq DESC LIMIT 1
                         """, arguments: [playerID])
             else {
-                try removePlayer(id: playerID, position: position, in: db)
+                try removePlayer(id: playerID, in: db)
                 continue
             }
+            try db.execute(
+                sql:
+                    "UPDATE player SET name = ?, points = ?, uploaded_at = ?, uploads = uploads - ? WHERE id = ?",
+                arguments: [latest[0], latest[1], latest[2], removed, playerID])
             let first =
                 try Int64.fetchOne(
                     db, sql: "SELECT seq FROM score WHERE player_id = ? ORDER BY seq LIMIT 1",
-                    arguments: [playerID]) ?? oldFirst
-            try db.execute(
-                sql: """
-                    UPDATE player SET name = ?, points = ?, uploaded_at = ?, uploads = uploads - ?,
-                    first_score = ? WHERE id = ?
-                    """,
-                arguments: [latest[0], latest[1], latest[2], removed, first, playerID])
-            if first != oldFirst {
-                // Rare: the player's first record went, so it moves back to where its new first
-                // record places it. O(players) once.
-                let place =
-                    try Int64.fetchOne(
-                        db, sql: "SELECT count(*) FROM player WHERE first_score < ? AND id != ?",
-                        arguments: [first, playerID]) ?? position
-                if place != position {
-                    try db.execute(
-                        sql: "UPDATE player SET position = position - 1 WHERE position > ? AND position <= ?",
-                        arguments: [position, place])
-                    try db.execute(
-                        sql: "UPDATE player SET position = ? WHERE id = ?", arguments: [place, playerID])
-                }
+                    arguments: [playerID]) ?? playerID
+            if first != playerID {
+                // The player's first record went: it moves to the place of its new first record,
+                // taking that record's number as its row id. O(its records).
+                try db.execute(
+                    sql: "UPDATE score SET player_id = ? WHERE player_id = ?", arguments: [first, playerID])
+                try db.execute(sql: "UPDATE player SET id = ? WHERE id = ?", arguments: [first, playerID])
+                try count(players: -1, inBlockOf: playerID, db)
+                try count(players: 1, inBlockOf: first, db)
             }
         }
         if !affected.isEmpty { try bumpRevision(db) }
     }
 
-    /// Removes a player and (by cascade) its scores, and closes the gap in roster positions.
-    static func removePlayer(id: Int64, position: Int64, in db: Database) throws {
+    /// Removes a player and its scores, and takes it off its block's count: O(its records).
+    static func removePlayer(id: Int64, in db: Database) throws {
+        try db.execute(sql: "DELETE FROM score WHERE player_id = ?", arguments: [id])
         try db.execute(sql: "DELETE FROM player WHERE id = ?", arguments: [id])
-        try db.execute(
-            sql: "UPDATE player SET position = position - 1 WHERE position > ?", arguments: [position])
+        try count(players: -1, inBlockOf: id, db)
         try bumpRevision(db)
+    }
+
+    /// Adds `players` (negative to take away) to the count of the block of row id `id`; a block
+    /// left with no player has no row.
+    private static func count(players: Int64, inBlockOf id: Int64, _ db: Database) throws {
+        let block = id >> blockShift
+        try db.cachedStatement(sql: countBlockSQL).execute(arguments: [block, players])
+        if players < 0 {
+            try db.cachedStatement(sql: "DELETE FROM roster_block WHERE block = ? AND players = 0")
+                .execute(arguments: [block])
+        }
     }
 
     static func bumpRevision(_ db: Database) throws {
@@ -648,7 +710,39 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     // MARK: Reading
 
     static func count(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT IFNULL(MAX(position), -1) + 1 FROM player") ?? 0
+        try Int.fetchOne(db, sql: "SELECT IFNULL(SUM(players), 0) FROM roster_block") ?? 0
+    }
+
+    /// Where the player at roster index `offset` is; nil past the end.
+    ///
+    /// Returns the first row id of the player's block, and how many players of the block come
+    /// before it. Reads the block counts, a row per 4,096 records, and nothing else.
+    static func seek(_ offset: Int, _ connection: OpaquePointer) throws -> (from: Int64, skip: Int64)? {
+        let blocks = try RawStatement(connection, "SELECT block, players FROM roster_block ORDER BY block")
+        var before: Int64 = 0
+        let target = Int64(max(offset, 0))
+        while try blocks.step() {
+            let players = blocks.int(1)
+            if before + players > target { return (blocks.int(0) << blockShift, target - before) }
+            before += players
+        }
+        return nil
+    }
+
+    /// The roster index of the player with row id `id`: the players of the blocks before its own,
+    /// and those of its own block before it.
+    static func index(ofPlayer id: Int64, in db: Database) throws -> Int {
+        let block = id >> blockShift
+        let before =
+            try Int.fetchOne(
+                db, sql: "SELECT IFNULL(SUM(players), 0) FROM roster_block WHERE block < ?",
+                arguments: [block])
+            ?? 0
+        let within =
+            try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM player WHERE id >= ? AND id < ?",
+                arguments: [block << blockShift, id]) ?? 0
+        return before + within
     }
 
     /// The players of `rows` (id, name, points, uploaded_at), with their record ids.
@@ -661,8 +755,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             db, sql: "SELECT player_id, id FROM score WHERE player_id IN (\(marks)) ORDER BY player_id, seq",
             arguments: StatementArguments(ids))
         while let row = try cursor.next() {
-            let text: String = row[1]
-            if let id = RecordID.uuid(text) { recordIDs[row[0], default: []].append(id) }
+            if let id = UUID.fromDatabaseValue(row[1]) { recordIDs[row[0], default: []].append(id) }
         }
         return rows.map { row in
             Player(
@@ -672,10 +765,10 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     }
 
     static func record(_ row: Row, path: String) throws -> ScoreRecord {
-        let text: String = row[0]
-        guard let id = RecordID.uuid(text) else {
-            throw SQLiteStoreError.corrupt(
-                path: path, reason: "a score has the id \(text), which is not a UUID")
+        let value: DatabaseValue = row[0]
+        guard case .blob(let bytes) = value.storage, bytes.count == 16, let id = UUID.fromDatabaseValue(value)
+        else {
+            throw SQLiteStoreError.corrupt(path: path, reason: "a score's id is not 16 bytes")
         }
         return ScoreRecord(
             id: id, name: row[1], points: row[2], uploadedAt: Timestamp.date(milliseconds: row[3]))

@@ -110,14 +110,15 @@ extension SQLiteScoreStore {
                             }
                         case .deletion(let ids):
                             let before = try Self.scoreCount(db, ids: ids)
-                            try Self.delete(ids: ids.map(\.uuidString), in: db)
-                            try cursor.refresh(db)
+                            try cursor.finish()
+                            try Self.delete(ids: ids, in: db)
                             summary.deleted += before
                             changed = changed || before > 0
                         case .problem(let message):
                             summary.problems.append(message)
                         }
                     }
+                    try cursor.finish()
                     done += count
                     if changed { try Self.bumpRevision(db) }
                     return .commit
@@ -154,7 +155,7 @@ extension SQLiteScoreStore {
         var count = 0
         for id in ids {
             if try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM score WHERE id = ?"), arguments: [id.uuidString])
+                db.cachedStatement(sql: "SELECT 1 FROM score WHERE id = ?"), arguments: [id])
                 != nil
             {
                 count += 1

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Glibc
+import PlayerFormRules
 import PlayerFormScores
 import PlayerFormStore
 import Testing
@@ -149,23 +150,18 @@ struct SQLiteScoreStoreTests {
             _ = try await store.upload(name: name, points: 1)
         }
         let before = try await store.revision()
-        // As an earlier rule could have left them: every name its own player, in another order.
+        // As an earlier rule could have left them: every name its own player.
         try await DatabaseQueue(path: path).writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA foreign_keys = OFF")
             try db.execute(sql: "BEGIN")
-            try db.execute(sql: "DELETE FROM player")
-            let scores = try Row.fetchAll(db, sql: "SELECT seq, name FROM score ORDER BY seq DESC")
-            for (position, score) in scores.enumerated() {
-                let seq: Int64 = score[0]
-                let name: String = score[1]
-                try db.execute(
-                    sql: """
-                        INSERT INTO player (id, key, position, first_score, name, points, uploaded_at, uploads)
-                        VALUES (?, ?, ?, ?, ?, 1, 0, 1)
-                        """, arguments: [seq, name, position, seq, name])
-                try db.execute(sql: "UPDATE score SET player_id = ? WHERE seq = ?", arguments: [seq, seq])
-            }
-            try db.execute(sql: "UPDATE meta SET key_rule = 'an earlier rule'")
+            try db.execute(sql: "DELETE FROM player; DELETE FROM roster_block")
+            try db.execute(
+                sql: """
+                    INSERT INTO player (id, key, name, points, uploaded_at, uploads)
+                    SELECT seq, name, name, 1, 0, 1 FROM score;
+                    UPDATE score SET player_id = seq;
+                    INSERT INTO roster_block (block, players) SELECT id >> 12, count(*) FROM player GROUP BY 1;
+                    UPDATE meta SET key_rule = 'an earlier rule';
+                    """)
             try db.execute(sql: "COMMIT")
         }
         let reopened = try SQLiteScoreStore(path: path)
@@ -185,6 +181,129 @@ struct SQLiteScoreStoreTests {
         }
         #expect(rule == SQLiteScoreStore.keyRule)
         #expect(orphans == 0)
+    }
+
+    // MARK: The schema
+
+    /// Makes a database of the second schema at `path`, as earlier versions left it.
+    func makeSecondSchemaDatabase(scores: [(id: String, name: String)]) throws -> DatabaseQueue {
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: path)
+        try SQLiteScoreStore.migrator.migrate(queue, upTo: "v2: the name rule the player keys were made with")
+        try queue.write { db in
+            try db.execute(sql: "UPDATE meta SET key_rule = ?", arguments: [SQLiteScoreStore.keyRule])
+            var players: [String: (id: Int64, position: Int64)] = [:]
+            for (index, score) in scores.enumerated() {
+                let seq = Int64(index + 1)
+                let key = PlayerName.comparisonKey(score.name)
+                if let player = players[key] {
+                    try db.execute(
+                        sql: "UPDATE player SET name = ?, points = ?, uploads = uploads + 1 WHERE id = ?",
+                        arguments: [score.name, Double(seq), player.id])
+                } else {
+                    // Player row ids that are not the numbers of their first scores.
+                    let player = (id: Int64(100 - index), position: Int64(players.count))
+                    players[key] = player
+                    try db.execute(
+                        sql: """
+                            INSERT INTO player (id, key, position, first_score, name, points, uploaded_at, uploads)
+                            VALUES (?, ?, ?, ?, ?, ?, 0, 1)
+                            """, arguments: [player.id, key, player.position, seq, score.name, Double(seq)])
+                }
+                try db.execute(
+                    sql: """
+                        INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
+                        VALUES (?, ?, ?, ?, ?, 0)
+                        """, arguments: [seq, score.id, players[key]!.id, score.name, Double(seq)])
+            }
+        }
+        return queue
+    }
+
+    @Test(
+        "a database of the second schema is moved to the third: records, ids, players, order and count kept")
+    func migratesSecondSchema() async throws {
+        let names = ["Ann", "Bob", "Cy", "bob", "ANN", "Dee"]
+        let ids = names.map { _ in UUID() }
+        _ = try makeSecondSchemaDatabase(scores: zip(ids, names).map { ($0.uuidString, $1) })
+        let store = try SQLiteScoreStore(path: path)
+        let records = try await store.records()
+        #expect(records.map(\.id) == ids)
+        #expect(records.map(\.name) == names)
+        let roster = Player.roster(from: records)
+        #expect(roster.map(\.name) == ["ANN", "bob", "Cy", "Dee"])
+        #expect(try await store.players(from: 0, limit: 10) == roster)
+        #expect(try await store.playerCount() == 4)
+        #expect(try await store.player(named: "cy")?.index == 2)
+        _ = try await store.upload(name: "Eve", points: 1)
+        #expect(try await store.player(named: "Eve")?.index == 4)
+        let kinds = try await DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT typeof(id) || ':' || length(id) FROM score")
+        }
+        #expect(kinds == ["blob:16"])
+    }
+
+    @Test("a second-schema database with an id that is not a UUID is refused, and left as it was")
+    func migrationRefusesBadID() async throws {
+        _ = try makeSecondSchemaDatabase(scores: [(UUID().uuidString, "Ann"), ("not an id", "Bob")])
+        #expect(throws: SQLiteStoreError.self) { try SQLiteScoreStore(path: path) }
+        let (migrations, columns) = try await DatabaseQueue(path: path).read { db in
+            (
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info('player')")
+            )
+        }
+        #expect(migrations.count == 2)
+        #expect(columns.contains("position"))
+    }
+
+    @Test("pages, counts and indexes stay right across blocks of row ids as players and first records go")
+    func pagesAcrossBlocks() async throws {
+        // 10,000 records: a new player at every even line, an earlier one again at every odd line,
+        // so first records (and row ids) spread over three blocks of 4,096.
+        let file = folder.appendingPathComponent("many.jsonl").path
+        var text = ""
+        var ids: [UUID] = []
+        for line in 0..<10_000 {
+            let player = line.isMultiple(of: 2) ? line : (line - 1) / 4 * 2
+            let id = UUID()
+            ids.append(id)
+            text +=
+                #"{"id":"\#(id)","name":"P\#(player)","points":\#(line),"uploadedAt":"2026-11-21T08:00:00.000Z"}"#
+            text += "\n"
+        }
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let store = try SQLiteScoreStore(path: path)
+        #expect(try store.importFile(at: file).added == 10_000)
+        // Whole players from each block, and records, some of them first records.
+        for name in ["P0", "P4000", "P4096", "P8190", "P9998"] {
+            #expect(try await store.deletePlayer(named: name) != nil)
+        }
+        try await store.delete(ids: [ids[2], ids[4094], ids[4100], ids[8194], ids[9999], ids[1]])
+
+        let roster = Player.roster(from: try await store.records())
+        #expect(try await store.playerCount() == roster.count)
+        for offset in [0, 1, 1_000, 2_040, 2_043, 2_046, 4_090, roster.count - 3, roster.count] {
+            #expect(
+                try await store.players(from: offset, limit: 7) == Array(roster.dropFirst(offset).prefix(7)))
+            #expect(
+                try await store.playerListing(from: offset, limit: 7).map(\.name)
+                    == roster.dropFirst(offset).prefix(7).map(\.name))
+        }
+        for index in [0, 2_047, 2_048, 4_095, roster.count - 1] {
+            #expect(try await store.player(named: roster[index].name)?.index == index)
+        }
+        let (blocks, actual) = try await DatabaseQueue(path: path).read { db in
+            (
+                try Row.fetchAll(db, sql: "SELECT block, players FROM roster_block ORDER BY block")
+                    .map { [$0[0], $0[1]] as [Int] },
+                try Row.fetchAll(db, sql: "SELECT id >> 12, count(*) FROM player GROUP BY 1 ORDER BY 1")
+                    .map { [$0[0], $0[1]] as [Int] }
+            )
+        }
+        #expect(blocks == actual)
+        #expect(blocks.count == 3)
     }
 
     // MARK: Identity of records
