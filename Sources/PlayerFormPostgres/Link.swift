@@ -348,7 +348,47 @@ enum Migrations {
                 """,
                 "CREATE INDEX score_player ON score (player_id, seq)",
             ]
-        )
+        ),
+        (
+            // A player's id becomes the seq of its first record, so the player table's own order is
+            // the roster's; `roster_block` counts the players of each block of 4,096 ids, so that
+            // a page, a count and a place need no dense position, and deleting a player no longer
+            // moves every player after it.
+            2,
+            [
+                """
+                CREATE TABLE new_player (
+                    id bigint PRIMARY KEY,
+                    key text NOT NULL UNIQUE,
+                    name text NOT NULL,
+                    points double precision NOT NULL,
+                    uploaded_at bigint NOT NULL,
+                    uploads integer NOT NULL
+                )
+                """,
+                """
+                INSERT INTO new_player (id, key, name, points, uploaded_at, uploads)
+                SELECT first.seq, p.key, p.name, p.points, p.uploaded_at, p.uploads
+                FROM player AS p
+                JOIN (SELECT player_id, min(seq) AS seq FROM score GROUP BY player_id) AS first
+                    ON first.player_id = p.id
+                """,
+                "ALTER TABLE score DROP CONSTRAINT score_player_id_fkey",
+                """
+                UPDATE score AS s SET player_id = first.seq
+                FROM (SELECT player_id, min(seq) AS seq FROM score GROUP BY player_id) AS first
+                WHERE s.player_id = first.player_id
+                """,
+                "DROP TABLE player",
+                "ALTER TABLE new_player RENAME TO player",
+                """
+                ALTER TABLE score ADD CONSTRAINT score_player_id_fkey FOREIGN KEY (player_id)
+                    REFERENCES player (id) ON DELETE CASCADE ON UPDATE CASCADE
+                """,
+                "CREATE TABLE roster_block (block bigint PRIMARY KEY, players bigint NOT NULL)",
+                "INSERT INTO roster_block (block, players) SELECT id >> 12, count(*) FROM player GROUP BY 1",
+            ]
+        ),
     ]
 
     /// Brings the schema up to date in one transaction under an advisory lock, so that clients

@@ -8,14 +8,15 @@ import PostgresNIO
 /// - The schema is its own, versioned in `schema_version` and brought up to date on the first
 ///   connection, under `pg_advisory_xact_lock`, so two clients connecting at once migrate once.
 /// - A player is a row of `player`, keyed (unique) by `PlayerName.comparisonKey(_:)` computed
-///   here, as the SQLite store keys it, with a dense `position` in roster order (order of first
-///   record). A page is a range of `position`, a name one index lookup, the count the largest
-///   position: O(log n) or O(rows shown). Dense positions rather than keyset pages, because the
-///   roster asks for pages by offset and for the place of a named player, which a keyset cannot
-///   answer without counting; the price is O(players after it) to delete a player.
-/// - Every write transaction first bumps the one row of `meta`, which orders writers: positions
-///   stay dense and `seq` follows commit order, and ``revision()`` changes after every write by
-///   any client.
+///   here, as the SQLite store keys it. Its id is the `seq` of its first record, so the table's
+///   own order is the roster's (order of first record), and `roster_block` counts the players of
+///   each block of 4,096 ids. A page is the block that holds its first index, then a range of
+///   ids; a name is one index lookup; the count is the sum of the blocks: O(log n) or O(rows
+///   shown), plus a read of the block counts (a row per 4,096 records). The roster asks for pages
+///   by offset and for the place of a named player, which keyset pages cannot answer without
+///   counting. Deleting a player removes its rows and decrements one block: O(its records).
+/// - Every write transaction first bumps the one row of `meta`, which orders writers: `seq`
+///   follows commit order, and ``revision()`` changes after every write by any client.
 /// - An upload inserts its record by id with `ON CONFLICT (id) DO NOTHING`; when the connection
 ///   is lost before the answer, the upload is sent once more with the same id, so it is kept once.
 /// - Every write transaction also sends `NOTIFY playerform` with its schema, delivered at commit;
@@ -33,7 +34,11 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     private let makeID: @Sendable () -> UUID
 
     /// The schema version this program writes.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
+
+    /// A player's block in `roster_block` is its id shifted right by this: 4,096 records a block
+    /// (the queries that read the blocks write it as 12).
+    static let blockShift: Int64 = 12
 
     /// A store on the league at `location`; nothing is connected until ``open()`` or the first
     /// operation.
@@ -160,17 +165,18 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         for try await value in try await connection.query(
             "SELECT nextval('score_seq_seq')", logger: logger
         ).decode(Int64.self) { seq = value }
+        // A new player's id is the seq of its first record, which no other player has.
         var playerID: Int64 = 0
         for try await value in try await connection.query(
             """
-            INSERT INTO player AS p (key, position, first_score, name, points, uploaded_at, uploads)
-            VALUES (\(key), (SELECT coalesce(max(position), -1) + 1 FROM player), \(seq), \(name),
-                    \(points), \(milliseconds), 1)
+            INSERT INTO player AS p (id, key, name, points, uploaded_at, uploads)
+            VALUES (\(seq), \(key), \(name), \(points), \(milliseconds), 1)
             ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
                 uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
             RETURNING id
             """, logger: logger
         ).decode(Int64.self) { playerID = value }
+        if playerID == seq { try await count(players: 1, inBlockOf: seq, on: connection) }
         var inserted = false
         for try await _ in try await connection.query(
             """
@@ -219,21 +225,16 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             ).decode(Int64.self) { affected[playerID, default: 0] += 1 }
         }
         for (playerID, removed) in affected.sorted(by: { $0.key < $1.key }) {
-            var place: (position: Int64, first: Int64)?
-            for try await row in try await connection.query(
-                "SELECT position, first_score FROM player WHERE id = \(playerID)", logger: logger
-            ).decode((Int64, Int64).self) { place = row }
-            guard let (position, oldFirst) = place else { continue }
             var latest: (String, Double, Int64)?
             for try await row in try await connection.query(
                 "SELECT name, points, uploaded_at FROM score WHERE player_id = \(playerID) ORDER BY seq DESC LIMIT 1",
                 logger: logger
             ).decode((String, Double, Int64).self) { latest = row }
             guard let (name, points, time) = latest else {
-                try await removePlayer(id: playerID, position: position, on: connection)
+                try await removePlayer(id: playerID, on: connection)
                 continue
             }
-            var first = oldFirst
+            var first = playerID
             for try await seq in try await connection.query(
                 "SELECT seq FROM score WHERE player_id = \(playerID) ORDER BY seq LIMIT 1", logger: logger
             ).decode(Int64.self) { first = seq }
@@ -241,48 +242,53 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             try await connection.perform(
                 """
                 UPDATE player SET name = \(name), points = \(points), uploaded_at = \(time),
-                    uploads = uploads - \(removedCount), first_score = \(first) WHERE id = \(playerID)
+                    uploads = uploads - \(removedCount) WHERE id = \(playerID)
                 """, logger: logger)
-            guard first != oldFirst else { continue }
-            // Rare: the player's first record went, so it moves to where its new first record
-            // places it. O(players) once.
-            var newPlace = position
-            for try await count in try await connection.query(
-                "SELECT count(*) FROM player WHERE first_score < \(first) AND id != \(playerID)",
-                logger: logger
-            ).decode(Int64.self) { newPlace = count }
-            if newPlace != position {
-                try await connection.perform(
-                    """
-                    UPDATE player SET position = position - 1
-                    WHERE position > \(position) AND position <= \(newPlace)
-                    """, logger: logger)
-                try await connection.perform(
-                    "UPDATE player SET position = \(newPlace) WHERE id = \(playerID)", logger: logger)
-            }
+            guard first != playerID else { continue }
+            // The player's first record went: it moves to the place of its new first record,
+            // taking that record's seq as its id (its scores follow, ON UPDATE CASCADE).
+            try await connection.perform(
+                "UPDATE player SET id = \(first) WHERE id = \(playerID)", logger: logger)
+            try await count(players: -1, inBlockOf: playerID, on: connection)
+            try await count(players: 1, inBlockOf: first, on: connection)
         }
         return !affected.isEmpty
     }
 
-    /// Removes a player and (by cascade) its scores, and closes the gap in roster positions.
-    static func removePlayer(id: Int64, position: Int64, on connection: PostgresConnection) async throws {
+    /// Removes a player and (by cascade) its scores, and takes it off its block's count.
+    static func removePlayer(id: Int64, on connection: PostgresConnection) async throws {
         try await connection.perform("DELETE FROM player WHERE id = \(id)", logger: Link.logger)
-        try await connection.perform(
-            "UPDATE player SET position = position - 1 WHERE position > \(position)", logger: Link.logger)
+        try await count(players: -1, inBlockOf: id, on: connection)
     }
 
-    /// The number of players: the largest roster position.
+    /// Adds `players` (negative to take away) to the count of the block of id `id`; a block left
+    /// with no player has no row.
+    static func count(players: Int64, inBlockOf id: Int64, on connection: PostgresConnection) async throws {
+        let block = id >> blockShift
+        try await connection.perform(
+            """
+            INSERT INTO roster_block AS b (block, players) VALUES (\(block), \(players))
+            ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players
+            """, logger: Link.logger)
+        if players < 0 {
+            try await connection.perform(
+                "DELETE FROM roster_block WHERE block = \(block) AND players = 0", logger: Link.logger)
+        }
+    }
+
+    /// The number of players: the sum of the block counts.
     public func playerCount() async throws -> Int {
         try await link.run { connection in
             var count: Int64 = 0
             for try await value in try await connection.query(
-                "SELECT coalesce(max(position), -1) + 1 FROM player", logger: Link.logger
+                "SELECT coalesce(sum(players), 0)::bigint FROM roster_block", logger: Link.logger
             ).decode(Int64.self) { count = value }
             return Int(count)
         }
     }
 
-    /// The players from `offset` in roster order, at most `limit`: a range of positions.
+    /// The players from `offset` in roster order, at most `limit`: the block that holds `offset`,
+    /// from the running sum of the block counts, then a range of ids, in one statement.
     public func players(from offset: Int, limit: Int) async throws -> [Player] {
         guard limit > 0 else { return [] }
         let start = Int64(max(offset, 0))
@@ -290,11 +296,19 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         return try await link.run { connection in
             try await Self.players(
                 """
-                SELECT p.id, p.name, p.points, p.uploaded_at, p.position, s.id
-                FROM (SELECT id, name, points, uploaded_at, position FROM player
-                      WHERE position >= \(start) ORDER BY position LIMIT \(count)) AS p
+                WITH block AS (
+                    SELECT block, players, sum(players) OVER (ORDER BY block) - players AS before
+                    FROM roster_block
+                ), here AS (
+                    SELECT block << 12 AS first, \(start) - before AS skip FROM block
+                    WHERE before + players > \(start) ORDER BY block LIMIT 1
+                )
+                SELECT p.id, p.name, p.points, p.uploaded_at, 0::bigint, s.id
+                FROM (SELECT id, name, points, uploaded_at FROM player
+                      WHERE id >= (SELECT first FROM here) ORDER BY id
+                      LIMIT \(count) OFFSET (SELECT skip FROM here)) AS p
                 JOIN score AS s ON s.player_id = p.id
-                ORDER BY p.position, s.seq
+                ORDER BY p.id, s.seq
                 """, on: connection
             ).map(\.player)
         }
@@ -310,15 +324,15 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         return found.map { (index: $0.index, player: $0.player) }
     }
 
-    /// Removes every record of the player named `name` and moves the players after it up; nil when
-    /// there is no such player.
+    /// Removes every record of the player named `name`, including records other clients kept
+    /// since this one last looked; nil when there is no such player.
     public func deletePlayer(named name: String) async throws -> Player? {
         let key = PlayerName.comparisonKey(name)
         return try await link.write { connection in
             guard let found = try await Self.player(key: key, on: connection, locking: true) else {
                 throw Link.Unchanged()
             }
-            try await Self.removePlayer(id: found.id, position: Int64(found.index), on: connection)
+            try await Self.removePlayer(id: found.id, on: connection)
             return found.player
         } unchanged: {
             nil
@@ -380,49 +394,57 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     // MARK: Reading
 
+    /// The player with `key`, its id and its index in the roster; when `locking`, its row is
+    /// locked for the transaction and the index is not counted (0).
     private static func player(key: String, on connection: PostgresConnection, locking: Bool = false)
         async throws -> (id: Int64, index: Int, player: Player)?
     {
+        // The place: the players of the blocks before the player's own, and those of its own
+        // block before it.
         let query: PostgresQuery =
             locking
             ? """
-            SELECT p.id, p.name, p.points, p.uploaded_at, p.position, s.id
+            SELECT p.id, p.name, p.points, p.uploaded_at, 0::bigint, s.id
             FROM player AS p JOIN score AS s ON s.player_id = p.id
             WHERE p.key = \(key) ORDER BY s.seq FOR UPDATE OF p
             """
             : """
-            SELECT p.id, p.name, p.points, p.uploaded_at, p.position, s.id
+            SELECT p.id, p.name, p.points, p.uploaded_at,
+                (SELECT coalesce(sum(players), 0) FROM roster_block WHERE block < p.id >> 12)::bigint
+                    + (SELECT count(*) FROM player AS q WHERE q.id >= (p.id >> 12) << 12 AND q.id < p.id),
+                s.id
             FROM player AS p JOIN score AS s ON s.player_id = p.id
             WHERE p.key = \(key) ORDER BY s.seq
             """
         return try await players(query, on: connection).first.map {
-            (id: $0.id, index: Int($0.position), player: $0.player)
+            (id: $0.id, index: Int($0.index), player: $0.player)
         }
     }
 
-    /// The players of rows (id, name, points, uploaded_at, position, record id), grouped by id.
+    /// The players of rows (id, name, points, uploaded_at, index in the roster or 0 where not
+    /// asked for, record id), grouped by id.
     private static func players(_ query: PostgresQuery, on connection: PostgresConnection)
-        async throws -> [(id: Int64, position: Int64, player: Player)]
+        async throws -> [(id: Int64, index: Int64, player: Player)]
     {
-        var players: [(id: Int64, position: Int64, player: Player)] = []
-        var current: (id: Int64, name: String, points: Double, time: Int64, position: Int64, records: [UUID])?
+        var players: [(id: Int64, index: Int64, player: Player)] = []
+        var current: (id: Int64, name: String, points: Double, time: Int64, index: Int64, records: [UUID])?
         func finish() {
             guard let done = current else { return }
             players.append(
                 (
-                    done.id, done.position,
+                    done.id, done.index,
                     Player(
                         name: done.name, points: done.points,
                         uploadedAt: Timestamp.date(milliseconds: done.time),
                         recordIDs: done.records)
                 ))
         }
-        for try await (id, name, points, time, position, record) in try await connection.query(
+        for try await (id, name, points, time, index, record) in try await connection.query(
             query, logger: Link.logger
         ).decode((Int64, String, Double, Int64, Int64, UUID).self) {
             if current?.id != id {
                 finish()
-                current = (id, name, points, time, position, [])
+                current = (id, name, points, time, index, [])
             }
             current?.records.append(record)
         }

@@ -161,12 +161,14 @@ struct LeagueEndToEndTests {
             #expect(parts.count == 2 && value == parts[0] * 1000 + parts[1], "\(line)")
             #expect(names.insert(String(name)).inserted, "\(name) is kept twice")
         }
-        // The tables agree: one row per record and per player, positions dense.
+        // The tables agree: one row per record and per player, each player's id the seq of its
+        // first record, and the block counts the players.
         let counts = try Self.psql(
             league,
             "SELECT (SELECT count(*) FROM score), (SELECT count(DISTINCT id) FROM score), "
-                + "(SELECT count(*) FROM player), (SELECT count(DISTINCT position) FROM player), "
-                + "(SELECT coalesce(max(position), -1) + 1 FROM player)")
+                + "(SELECT count(*) FROM player), (SELECT coalesce(sum(players), 0) FROM roster_block), "
+                + "(SELECT count(*) FROM player AS p WHERE p.id = (SELECT min(seq) FROM score WHERE player_id = p.id))"
+        )
         let kept = processes * uploads - deleted
         #expect(counts == "\(kept)|\(kept)|\(kept)|\(kept)|\(kept)")
     }

@@ -1,8 +1,10 @@
 import Foundation
-import PlayerFormPostgres
+import PlayerFormRules
 import PlayerFormScores
 import PostgresNIO
 import Testing
+
+@testable import PlayerFormPostgres
 
 /// The league URL: parsing, the password never shown, and where the password comes from.
 ///
@@ -197,7 +199,7 @@ struct PostgresStoreTests {
             ).decode(Int.self) { versions.append(version) }
             return versions
         }
-        #expect(versions == [PostgresScoreStore.schemaVersion])
+        #expect(versions == Array(1...PostgresScoreStore.schemaVersion))
         #expect(try await stores[5].playerCount() == 0)
     }
 
@@ -212,6 +214,89 @@ struct PostgresStoreTests {
         }
         await #expect(throws: PostgresStoreError.newerSchema(endpoint: location.endpoint, version: 99)) {
             try await store().open()
+        }
+    }
+
+    @Test("a league of schema version 1 is moved to version 2: records, players, order and count kept")
+    func migratesFirstVersion() async throws {
+        let schema = schema
+        let names = ["Ann", "Bob", "Cy", "bob", "ANN", "Dee"]
+        let ids = names.map { _ in UUID() }
+        // The league as the first version left it: player ids that are not their first records'
+        // seq, and dense positions.
+        try await withAdmin { connection in
+            let logger = Logger(label: "spec")
+            try await connection.perform(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
+            try await connection.perform(
+                PostgresQuery(unsafeSQL: "SET search_path TO \(schema)"), logger: logger)
+            try await connection.perform(
+                "CREATE TABLE schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                logger: logger)
+            for statement in Migrations.steps[0].sql {
+                try await connection.perform(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+            try await connection.perform("INSERT INTO schema_version (version) VALUES (1)", logger: logger)
+            var players: [String: Int64] = [:]
+            for (index, (id, name)) in zip(ids, names).enumerated() {
+                let seq = Int64(index + 1)
+                let key = PlayerName.comparisonKey(name)
+                if players[key] == nil {
+                    let playerID = Int64(100 - index)
+                    let position = Int64(players.count)
+                    players[key] = playerID
+                    try await connection.perform(
+                        """
+                        INSERT INTO player (id, key, position, first_score, name, points, uploaded_at, uploads)
+                        VALUES (\(playerID), \(key), \(position), \(seq), \(name), 1, 0, 1)
+                        """, logger: logger)
+                }
+                let playerID = players[key]!
+                try await connection.perform(
+                    """
+                    INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
+                    VALUES (\(seq), \(id), \(playerID), \(name), \(Double(seq)), 0)
+                    """, logger: logger)
+                try await connection.perform(
+                    "UPDATE player SET name = \(name), points = \(Double(seq)) WHERE id = \(playerID)",
+                    logger: logger)
+            }
+            try await connection.perform("SELECT setval('score_seq_seq', 6)", logger: logger)
+        }
+        let store = store()
+        let records = try await store.records()
+        #expect(records.map(\.id) == ids)
+        let roster = Player.roster(from: records)
+        #expect(roster.map(\.name) == ["ANN", "bob", "Cy", "Dee"])
+        #expect(try await store.players(from: 0, limit: 10) == roster)
+        #expect(try await store.playerCount() == 4)
+        #expect(try await store.player(named: "cy")?.index == 2)
+        _ = try await store.upload(name: "Eve", points: 1)
+        #expect(try await store.player(named: "eve")?.index == 4)
+    }
+
+    @Test("pages, counts and places stay right across blocks of ids as players and first records go")
+    func pagesAcrossBlocks() async throws {
+        // 10,000 records: a new player at every even one, an earlier player again at every odd one,
+        // so first records (and player ids) spread over three blocks of 4,096.
+        let time = Date(timeIntervalSince1970: 1_763_712_000)
+        let records = (0..<10_000).map { line in
+            let player = line.isMultiple(of: 2) ? line : (line - 1) / 4 * 2
+            return ScoreRecord(id: UUID(), name: "P\(player)", points: Double(line), uploadedAt: time)
+        }
+        let store = store()
+        #expect(try await store.keep(batch: records).added == 10_000)
+        for name in ["P0", "P4000", "P4096", "P8190", "P9998"] {
+            #expect(try await store.deletePlayer(named: name) != nil)
+        }
+        try await store.delete(ids: [2, 4094, 4100, 8194, 9999, 1].map { records[$0].id })
+        let roster = Player.roster(from: try await store.records())
+        #expect(try await store.playerCount() == roster.count)
+        for offset in [0, 1, 1_000, 2_040, 2_043, 2_046, 4_090, roster.count - 3, roster.count] {
+            #expect(
+                try await store.players(from: offset, limit: 7) == Array(roster.dropFirst(offset).prefix(7)))
+        }
+        for index in [0, 2_047, 2_048, 4_095, roster.count - 1] {
+            #expect(try await store.player(named: roster[index].name)?.index == index)
         }
     }
 
