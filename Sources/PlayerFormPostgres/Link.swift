@@ -164,6 +164,51 @@ actor Link {
         return error
     }
 
+    /// The TLS of a connection to `location`, as libpq's `sslmode` means it: `prefer` and
+    /// `require` encrypt without checking the server's certificate; `verify-ca` checks that it
+    /// chains to the trusted roots, `verify-full` also that it names the host.
+    /// - Throws: ``PostgresStoreError/unreachable(endpoint:reason:)`` when the trusted roots
+    ///   cannot be read.
+    static func tls(for location: PostgresLocation, environment: [String: String]) throws(PostgresStoreError)
+        -> PostgresConnection.Configuration.TLS
+    {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch location.sslMode {
+        case .disable: return .disable
+        case .prefer, .require: configuration.certificateVerification = .none
+        case .verifyCA: configuration.certificateVerification = .noHostnameVerification
+        case .verifyFull: configuration.certificateVerification = .fullVerification
+        }
+        if location.sslMode.verifies {
+            switch location.rootCertificates(environment: environment) {
+            case .system?:
+                configuration.trustRoots = .default
+            case .file(let path)?:
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw .unreachable(
+                        endpoint: location.endpoint,
+                        reason:
+                            "sslmode=\(location.sslMode.rawValue) checks the server's certificate against "
+                            + "trusted root certificates, and \(path) cannot be read; give the file with "
+                            + "sslrootcert=FILE, or sslrootcert=system for the system's")
+                }
+                configuration.trustRoots = .file(path)
+            case nil:
+                throw .unreachable(
+                    endpoint: location.endpoint,
+                    reason: "sslmode=\(location.sslMode.rawValue) checks the server's certificate, and no "
+                        + "trusted root certificates are given; give them with sslrootcert=FILE or sslrootcert=system"
+                )
+            }
+        }
+        do {
+            let context = try NIOSSLContext(configuration: configuration)
+            return location.sslMode == .prefer ? .prefer(context) : .require(context)
+        } catch {
+            throw .unreachable(endpoint: location.endpoint, reason: "TLS: \(error)")
+        }
+    }
+
     /// The open connection, made (and the schema migrated, once) when there is none.
     private func connected() async throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
@@ -174,16 +219,7 @@ actor Link {
                 unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.user,
                 password: password, database: location.database)
         } else {
-            let tls: PostgresConnection.Configuration.TLS
-            do {
-                switch location.sslMode {
-                case .disable: tls = .disable
-                case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
-                case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
-                }
-            } catch {
-                throw PostgresStoreError.unreachable(endpoint: location.endpoint, reason: "TLS: \(error)")
-            }
+            let tls = try Self.tls(for: location, environment: ProcessInfo.processInfo.environment)
             configuration = .init(
                 host: location.host, port: location.port, username: location.user, password: password,
                 database: location.database, tls: tls)
@@ -225,7 +261,13 @@ actor Link {
             switch error.code {
             case .connectionError:
                 return PostgresStoreError.unreachable(
-                    endpoint: location.endpoint, reason: Self.reason(error.underlying))
+                    endpoint: location.endpoint,
+                    reason: tlsReason(error.underlying) ?? Self.reason(error.underlying))
+            case .sslUnsupported:
+                return PostgresStoreError.unreachable(
+                    endpoint: location.endpoint,
+                    reason:
+                        "the server does not offer TLS, which sslmode=\(location.sslMode.rawValue) requires")
             case .authMechanismRequiresPassword:
                 return PostgresStoreError.passwordRequired(user: location.user, endpoint: location.endpoint)
             case .server:
@@ -253,6 +295,27 @@ actor Link {
     private var timeoutMilliseconds: Int {
         let components = statementTimeout.components
         return max(1, Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000))
+    }
+
+    /// Why the server's certificate was refused, when it was.
+    private func tlsReason(_ error: (any Error)?) -> String? {
+        guard let error else { return nil }
+        let mode = "sslmode=\(location.sslMode.rawValue)"
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            return "the server's certificate does not name \(location.host), as \(mode) requires "
+                + "(sslmode=verify-ca checks the certificate but not the name)"
+        }
+        if let error = error as? NIOSSLError, case .handshakeFailed = error,
+            "\(error)".contains("CERTIFICATE_VERIFY_FAILED")
+        {
+            let roots: String
+            switch location.rootCertificates(environment: ProcessInfo.processInfo.environment) {
+            case .file(let path)?: roots = "the root certificates in \(path)"
+            default: roots = "the system's root certificates"
+            }
+            return "the server's certificate does not chain to \(roots), as \(mode) requires"
+        }
+        return nil
     }
 
     /// A short reason from NIO's connection error.

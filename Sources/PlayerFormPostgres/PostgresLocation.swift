@@ -4,18 +4,29 @@ import Foundation
 /// nothing prints it.
 ///
 /// The accepted form is `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAMETERS]` (or
-/// `postgresql://`). Parameters: `sslmode` (`disable`, `prefer` or `require`; `disable` when
-/// absent) and `host` (a folder holding the server's unix socket, used instead of TCP).
+/// `postgresql://`). Parameters: `sslmode` (`disable`, `prefer`, `require`, `verify-ca` or
+/// `verify-full`, as libpq means them; `disable` when absent), `sslrootcert` (the file of the
+/// certificates that the server's certificate must chain to, for `verify-ca` and `verify-full`;
+/// `system` for the system's; `~/.postgresql/root.crt` when absent) and `host` (a folder holding
+/// the server's unix socket, used instead of TCP).
 /// ``description`` shows the URL with any password as `***`.
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// How the connection is encrypted.
     public enum SSLMode: String, Sendable, Equatable, CaseIterable {
         /// Plain TCP.
         case disable
-        /// TLS when the server offers it.
+        /// TLS when the server offers it, its certificate not checked.
         case prefer
-        /// TLS or no connection.
+        /// TLS or no connection, the server's certificate not checked: the connection is
+        /// encrypted, but not proof against a server that pretends to be the league's.
         case require
+        /// TLS, with a certificate that chains to a trusted root.
+        case verifyCA = "verify-ca"
+        /// TLS, with a certificate that chains to a trusted root and names the host.
+        case verifyFull = "verify-full"
+
+        /// Whether the server's certificate is checked.
+        public var verifies: Bool { self == .verifyCA || self == .verifyFull }
     }
 
     /// The user to connect as.
@@ -30,6 +41,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public var database: String
     /// TLS or not.
     public var sslMode: SSLMode
+    /// The `sslrootcert` parameter: the file of trusted root certificates, `system`, or nil for
+    /// the default (see ``rootCertificates(environment:)``).
+    public var sslRootCertificate: String?
     /// The folder of the server's unix socket (`?host=/path`), when given: the connection uses
     /// `FOLDER/.s.PGSQL.PORT` instead of TCP.
     public var socketFolder: String?
@@ -106,6 +120,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         }
         self.database = database
         sslMode = .disable
+        sslRootCertificate = nil
         socketFolder = nil
         for pair in query.split(separator: "&") where !pair.isEmpty {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -118,11 +133,16 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                         "sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 sslMode = mode
+            case "sslrootcert":
+                guard !value.isEmpty else {
+                    throw bad("sslrootcert= must name a file of certificates, or system")
+                }
+                sslRootCertificate = value
             case "host":
                 guard value.hasPrefix("/") else { throw bad("host= must name the folder of a unix socket") }
                 socketFolder = value
             default:
-                throw bad("the parameter \(name) is not known; sslmode and host are accepted")
+                throw bad("the parameter \(name) is not known; sslmode, sslrootcert and host are accepted")
             }
         }
     }
@@ -134,6 +154,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         text += "@" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)/" + Self.encode(database)
         var parameters: [String] = []
         if sslMode != .disable { parameters.append("sslmode=\(sslMode.rawValue)") }
+        if let sslRootCertificate { parameters.append("sslrootcert=\(sslRootCertificate)") }
         if let socketFolder { parameters.append("host=\(socketFolder)") }
         if !parameters.isEmpty { text += "?" + parameters.joined(separator: "&") }
         return text
@@ -156,6 +177,24 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             return text
         }
         return String(text[..<rest.index(after: colon)]) + "***" + String(text[at...])
+    }
+
+    /// Where the certificates that a verified server's certificate must chain to come from.
+    public enum RootCertificates: Sendable, Equatable {
+        /// The system's trusted roots.
+        case system
+        /// The certificates (PEM) in this file.
+        case file(String)
+    }
+
+    /// The trusted roots for ``SSLMode/verifyCA`` and ``SSLMode/verifyFull``: `sslrootcert`, else
+    /// `~/.postgresql/root.crt` as libpq looks for it; nil when that is not given and `HOME` is
+    /// not set.
+    public func rootCertificates(environment: [String: String]) -> RootCertificates? {
+        if let sslRootCertificate {
+            return sslRootCertificate == "system" ? .system : .file(sslRootCertificate)
+        }
+        return environment["HOME"].map { .file($0 + "/.postgresql/root.crt") }
     }
 
     /// The password to use: the URL's, else `PGPASSWORD` (when not empty), else the first

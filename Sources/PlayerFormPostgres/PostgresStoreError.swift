@@ -30,7 +30,7 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
         switch self {
         case .badURL(let url, let reason):
             "\(url): not a PostgreSQL URL this program reads: \(reason) "
-                + "(accepted: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require&host=/socket/folder])"
+                + "(accepted: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=FILE&host=/socket/folder])"
         case .unreachable(let endpoint, let reason):
             "cannot reach the PostgreSQL server at \(endpoint): \(reason)"
         case .authentication(let user, let endpoint, let reason):

@@ -26,6 +26,46 @@ struct PostgresLocationTests {
         #expect(encoded.user == "b@b" && encoded.urlPassword == "p:w" && encoded.database == "d/b")
     }
 
+    @Test(
+        "sslmode verify-ca and verify-full take their trusted roots from sslrootcert, else ~/.postgresql/root.crt"
+    )
+    func rootCertificates() throws {
+        let given = try PostgresLocation(
+            url: "postgres://bob@db/league?sslmode=verify-full&sslrootcert=/etc/league.crt")
+        #expect(given.sslMode == .verifyFull && given.sslMode.verifies)
+        #expect(given.rootCertificates(environment: ["HOME": "/home/bob"]) == .file("/etc/league.crt"))
+        #expect(
+            given.description
+                == "postgres://bob@db:5432/league?sslmode=verify-full&sslrootcert=/etc/league.crt")
+        let system = try PostgresLocation(
+            url: "postgres://bob@db/league?sslmode=verify-ca&sslrootcert=system")
+        #expect(system.sslMode == .verifyCA && system.rootCertificates(environment: [:]) == .system)
+        let home = try PostgresLocation(url: "postgres://bob@db/league?sslmode=verify-full")
+        #expect(
+            home.rootCertificates(environment: ["HOME": "/home/bob"])
+                == .file("/home/bob/.postgresql/root.crt"))
+        #expect(home.rootCertificates(environment: [:]) == nil)
+        #expect(!PostgresLocation.SSLMode.require.verifies && !PostgresLocation.SSLMode.prefer.verifies)
+    }
+
+    @Test(
+        "a certificate check with trusted roots that cannot be read fails before connecting, saying what to give"
+    )
+    func unreadableRoots() async throws {
+        let store = PostgresScoreStore(
+            location: try PostgresLocation(
+                url: "postgres://bob@127.0.0.1:1/league?sslmode=verify-full&sslrootcert=/nonexistent/root.crt"
+            ),
+            password: nil)
+        let error = await #expect(throws: PostgresStoreError.self) { try await store.open() }
+        #expect(error?.exitStatus == 69)
+        #expect(
+            error?.description
+                == "cannot reach the PostgreSQL server at 127.0.0.1:1: sslmode=verify-full checks the server's "
+                + "certificate against trusted root certificates, and /nonexistent/root.crt cannot be read; give "
+                + "the file with sslrootcert=FILE, or sslrootcert=system for the system's")
+    }
+
     @Test("a URL that cannot be used is refused saying what is wrong and what is accepted")
     func refuses() {
         let cases: [(String, String)] = [
@@ -34,7 +74,11 @@ struct PostgresLocationTests {
             ("postgres://h/d", "names no user"),
             ("postgres://bob@h:99999/d", "port must be a number"),
             ("postgres://bob@h:x/d", "port must be a number"),
-            ("postgres://bob@h/d?sslmode=verify-full", "sslmode must be one of disable, prefer, require"),
+            (
+                "postgres://bob@h/d?sslmode=allow",
+                "sslmode must be one of disable, prefer, require, verify-ca, verify-full"
+            ),
+            ("postgres://bob@h/d?sslrootcert=", "sslrootcert= must name a file"),
             ("postgres://bob@h/d?colour=red", "colour is not known"),
             ("postgres://bob@h/d?host=relative", "host= must name the folder"),
         ]
@@ -490,5 +534,110 @@ struct PostgresStoreTests {
         }
         #expect(try await store.records() == [colin])
         #expect(try await store.upload(name: "Ann", points: 2).name == "Ann")
+    }
+}
+
+/// The league over TLS, against the test server's certificate.
+///
+/// `PLAYERFORM_TEST_POSTGRES_TLS` names a folder with `root.crt` (the root that signed the server's certificate, which names
+/// `localhost` and `127.0.0.1`) and `other.crt` (an unrelated root); the server also listens on
+/// `127.0.0.2`, a name its certificate does not give. `.ci/run` makes them.
+///
+/// Skipped without it, saying so.
+@Suite(
+    "The PostgreSQL league over TLS",
+    .enabled(
+        if: PostgresTestServer.isAvailable && PostgresTestServer.tlsFolder != nil,
+        "PLAYERFORM_TEST_POSTGRES_TLS is not set"))
+struct PostgresTLSTests {
+    let folder = PostgresTestServer.tlsFolder ?? "/nonexistent"
+    let base: PostgresLocation
+    let schema = PostgresTestServer.freshSchema()
+
+    init() throws {
+        base = try PostgresLocation(url: PostgresTestServer.url ?? "postgres://nobody@localhost/none")
+    }
+
+    /// A store on the test server at `host` with `parameters`, named `name` in `pg_stat_activity`.
+    func store(host: String = "127.0.0.1", _ parameters: String, name: String) throws -> PostgresScoreStore {
+        let location = try PostgresLocation(
+            url: "postgres://\(base.user)@\(host):\(base.port)/\(base.database)?\(parameters)")
+        return PostgresScoreStore(location: location, password: nil, schema: schema, applicationName: name)
+    }
+
+    /// Whether the connection named `name` is encrypted, as the server sees it.
+    func encrypted(_ name: String) async throws -> Bool? {
+        var configuration = PostgresConnection.Configuration(
+            host: base.host, port: base.port, username: base.user, password: nil, database: base.database,
+            tls: .disable)
+        configuration.options.additionalStartupParameters = [("application_name", "spec admin")]
+        var logger = Logger(label: "spec")
+        logger.logLevel = .critical
+        let connection = try await PostgresConnection.connect(
+            configuration: configuration, id: 0, logger: logger)
+        var answer: Bool?
+        do {
+            for try await ssl in try await connection.query(
+                """
+                SELECT s.ssl FROM pg_stat_ssl AS s JOIN pg_stat_activity AS a USING (pid)
+                WHERE a.application_name = \(name)
+                """, logger: logger
+            ).decode(Bool.self) { answer = ssl }
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
+        return answer
+    }
+
+    @Test("sslmode require and prefer encrypt without checking the certificate; disable does not encrypt")
+    func unchecked() async throws {
+        for (mode, expected) in [("require", true), ("prefer", true), ("disable", false)] {
+            let name = "tls-\(mode)-\(UUID().uuidString.prefix(8))"
+            let store = try store("sslmode=\(mode)&sslrootcert=\(folder)/other.crt", name: name)
+            try await store.open()
+            #expect(try await encrypted(name) == expected, "sslmode=\(mode)")
+            await store.close()
+        }
+    }
+
+    @Test("sslmode verify-full and verify-ca accept a certificate of the trusted root that names the host")
+    func verified() async throws {
+        for mode in ["verify-full", "verify-ca"] {
+            let name = "tls-\(mode)-\(UUID().uuidString.prefix(8))"
+            let store = try store("sslmode=\(mode)&sslrootcert=\(folder)/root.crt", name: name)
+            _ = try await store.upload(name: "Ann", points: 1)
+            #expect(try await encrypted(name) == true, "sslmode=\(mode)")
+            await store.close()
+        }
+    }
+
+    @Test("a certificate of another root is refused, naming the root file, with exit status 69")
+    func otherRoot() async throws {
+        let store = try store("sslmode=verify-ca&sslrootcert=\(folder)/other.crt", name: "tls-other")
+        let error = await #expect(throws: PostgresStoreError.self) { try await store.open() }
+        #expect(error?.exitStatus == 69)
+        #expect(
+            error?.description
+                == "cannot reach the PostgreSQL server at 127.0.0.1:\(base.port): the server's certificate does not "
+                + "chain to the root certificates in \(folder)/other.crt, as sslmode=verify-ca requires")
+    }
+
+    @Test("sslmode verify-full refuses a certificate that does not name the host; verify-ca accepts it")
+    func otherName() async throws {
+        let full = try store(
+            host: "127.0.0.2", "sslmode=verify-full&sslrootcert=\(folder)/root.crt", name: "tls-name")
+        let error = await #expect(throws: PostgresStoreError.self) { try await full.open() }
+        #expect(error?.exitStatus == 69)
+        #expect(
+            error?.description
+                == "cannot reach the PostgreSQL server at 127.0.0.2:\(base.port): the server's certificate does not "
+                + "name 127.0.0.2, as sslmode=verify-full requires (sslmode=verify-ca checks the certificate but "
+                + "not the name)")
+        let ca = try store(
+            host: "127.0.0.2", "sslmode=verify-ca&sslrootcert=\(folder)/root.crt", name: "tls-ca")
+        try await ca.open()
+        await ca.close()
     }
 }

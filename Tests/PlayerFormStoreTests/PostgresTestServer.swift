@@ -18,6 +18,18 @@ enum PostgresTestServer {
         return nil
     }()
 
+    /// The folder of the test server's certificates (`PLAYERFORM_TEST_POSTGRES_TLS`), or nil when
+    /// the specs over TLS are skipped.
+    static let tlsFolder: String? = {
+        let variable = "PLAYERFORM_TEST_POSTGRES_TLS"
+        if let folder = ProcessInfo.processInfo.environment[variable], !folder.isEmpty { return folder }
+        if url != nil {
+            FileHandle.standardError.write(
+                Data("PostgreSQL TLS specs skipped: \(variable) is not set (.ci/run sets it)\n".utf8))
+        }
+        return nil
+    }()
+
     /// Whether the specs on PostgreSQL run.
     static var isAvailable: Bool { url != nil }
 
