@@ -13,17 +13,39 @@ final class ChangeFeed: Sendable {
         var generation = 0
         var waiting: [Int: AsyncStream<Void>.Continuation] = [:]
         var next = 0
+        var heard = 0
     }
 
     private let state = Mutex(State())
+    /// The league's schema: the payload of its own notifications.
+    let schema: String
+
+    /// A feed of the notifications of the league in `schema`.
+    init(schema: String) {
+        self.schema = schema
+    }
 
     /// Whether the store's connection listens now: when it does not, changes are found only by
     /// asking for the revision.
     var isListening: Bool { state.withLock { $0.listening } }
 
-    /// A notification arrived: tells everyone waiting.
-    func heard() {
-        for waiting in state.withLock({ Array($0.waiting.values) }) { waiting.yield() }
+    /// How many notifications of this league's changes were heard.
+    var heardCount: Int { state.withLock { $0.heard } }
+
+    /// A notification with `payload` arrived: one of this league's tells everyone waiting; one of
+    /// a league in another schema of the same database is ignored.
+    func received(payload: String) {
+        guard payload == schema else { return }
+        heard()
+    }
+
+    /// A notification of this league arrived: tells everyone waiting.
+    private func heard() {
+        let waiting = state.withLock { state in
+            state.heard += 1
+            return Array(state.waiting.values)
+        }
+        for continuation in waiting { continuation.yield() }
     }
 
     /// A new listener replaces any other, which from now on is not heard; the connection does

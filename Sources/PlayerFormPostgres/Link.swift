@@ -34,7 +34,7 @@ actor Link {
 
     private let applicationName: String
     /// What the connection hears of changes by any client.
-    let feed = ChangeFeed()
+    let feed: ChangeFeed
 
     init(
         location: PostgresLocation, password: String?, schema: String, statementTimeout: Duration,
@@ -44,6 +44,7 @@ actor Link {
         self.location = location
         self.password = password
         self.schema = schema
+        feed = ChangeFeed(schema: schema)
         self.statementTimeout = statementTimeout
     }
 
@@ -112,15 +113,15 @@ actor Link {
     private func listen(on connection: PostgresConnection) async {
         listener?.cancel()
         let (started, starting) = AsyncStream.makeStream(of: Bool.self)
-        let (feed, schema) = (self.feed, self.schema)
+        let feed = self.feed
         let generation = feed.replaceListener()
         listener = Task.detached {
             do {
                 try await connection.listen(on: ChangeFeed.channel) { notifications in
                     feed.listening(true, generation: generation)
                     starting.yield(true)
-                    for try await notification in notifications where notification.payload == schema {
-                        feed.heard()
+                    for try await notification in notifications {
+                        feed.received(payload: notification.payload)
                     }
                 }
             } catch {}

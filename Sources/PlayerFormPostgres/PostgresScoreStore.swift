@@ -381,6 +381,10 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     /// Whether this store's connection listens for the notifications of changes now.
     public var isListening: Bool { link.feed.isListening }
 
+    /// How many notifications of changes to this league the connection heard; those of leagues in
+    /// other schemas of the same database are not counted, and wake no one.
+    var notificationsHeard: Int { link.feed.heardCount }
+
     /// How many records the league keeps.
     public func recordCount() async throws -> Int {
         try await link.run { connection in

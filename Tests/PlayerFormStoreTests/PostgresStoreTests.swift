@@ -486,6 +486,27 @@ struct PostgresStoreTests {
     }
 
     @Test(
+        "a change to a league in another schema of the same database wakes no one in this one",
+        .timeLimit(.minutes(1)))
+    func otherLeagueNotifications() async throws {
+        let (watcher, writer) = (store(), store())
+        let elsewhere = PostgresScoreStore(
+            location: location, password: nil, schema: PostgresTestServer.freshSchema())
+        try await watcher.open()
+        try await writer.open()
+        try await elsewhere.open()
+        #expect(watcher.isListening)
+        var changes = watcher.changes(fallbackInterval: .seconds(3600)).makeAsyncIterator()
+        // The server delivers notifications in commit order: had the other league's been heard,
+        // it would be heard before this league's.
+        _ = try await elsewhere.upload(name: "Zed", points: 1)
+        _ = try await writer.upload(name: "Ann", points: 1)
+        #expect(await changes.next() != nil)
+        #expect(watcher.notificationsHeard == 1)
+        #expect(try await watcher.playerCount() == 1)
+    }
+
+    @Test(
         "after its connection is lost a store polls for changes, and listens again once it connects again",
         .timeLimit(.minutes(1)))
     func listensAgain() async throws {
@@ -534,6 +555,24 @@ struct PostgresStoreTests {
         }
         #expect(try await store.records() == [colin])
         #expect(try await store.upload(name: "Ann", points: 2).name == "Ann")
+    }
+}
+
+/// What a store hears of the league's changes, without a server.
+@Suite("The feed of a league's notifications")
+struct ChangeFeedTests {
+    @Test(
+        "a notification of a league in another schema is ignored; one of this league wakes every subscriber")
+    func filtersBySchema() async {
+        let feed = ChangeFeed(schema: "league_a")
+        var (first, second) = (feed.subscribe().makeAsyncIterator(), feed.subscribe().makeAsyncIterator())
+        feed.received(payload: "league_b")
+        feed.received(payload: "")
+        #expect(feed.heardCount == 0)
+        feed.received(payload: "league_a")
+        #expect(feed.heardCount == 1)
+        #expect(await first.next() != nil)
+        #expect(await second.next() != nil)
     }
 }
 
