@@ -5,11 +5,13 @@
 #
 #   uploads/s, C clients   C playerform processes at once, each piping `add NAME 1` K times
 #                          vs  pgbench -M extended -c C -j C -t K of the upload's statements
-#                          (revision bump, NOTIFY, id lookup, nextval, player upsert, score insert)
+#                          (revision bump, NOTIFY, id lookup, nextval, player upsert, block count,
+#                          score insert)
 #   start-up               `quit` piped into playerform --store URL   vs  psql -c 'SELECT 1'
 #   first page             `players` then `quit`                       vs  psql running the page
-#                                                                          query (40 players by
-#                                                                          position, their record ids)
+#                                                                          query (the block counts,
+#                                                                          then 40 players by id and
+#                                                                          their record ids)
 #
 # on a league of P players (one score each; loaded with set-based SQL into the tables playerform
 # made, since the load is not what is measured). Each figure is the median of `rounds` runs;
@@ -87,11 +89,12 @@ def median(command, stdin=b""):
 # size would hold them after its uploads.
 subprocess.run([playerform, "--store", url], input=b"quit\n", check=True)
 start = time.perf_counter()
-sql(f"""INSERT INTO player (key, position, first_score, name, points, uploaded_at, uploads)
-  SELECT 'player ' || n, n, n + 1, 'Player ' || n, n % 10000, 1763712000000, 1
+sql(f"""INSERT INTO player (id, key, name, points, uploaded_at, uploads)
+  SELECT n + 1, 'player ' || n, 'Player ' || n, n % 10000, 1763712000000, 1
   FROM generate_series(0, {players - 1}) AS n;
 INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
-  SELECT position + 1, gen_random_uuid(), id, name, points, uploaded_at FROM player;
+  SELECT id, gen_random_uuid(), id, name, points, uploaded_at FROM player;
+INSERT INTO roster_block (block, players) SELECT id >> 12, count(*) FROM player GROUP BY 1;
 SELECT setval('score_seq_seq', greatest({players}, 1));
 UPDATE meta SET revision = revision + 1;""")
 sql("VACUUM ANALYZE player")
@@ -108,12 +111,13 @@ UPDATE meta SET revision = revision + 1;
 SELECT pg_notify('playerform', 'public');
 SELECT name, points, uploaded_at FROM score WHERE id = (SELECT gen_random_uuid());
 SELECT nextval('score_seq_seq') AS seq \\gset
-INSERT INTO player AS p (key, position, first_score, name, points, uploaded_at, uploads)
-  VALUES ('bench ' || :client_id || ' ' || :n, (SELECT coalesce(max(position), -1) + 1 FROM player), :seq,
-          'Bench ' || :client_id || ' ' || :n, 1, 1763712000000, 1)
+INSERT INTO player AS p (id, key, name, points, uploaded_at, uploads)
+  VALUES (:seq, 'bench ' || :client_id || ' ' || :n, 'Bench ' || :client_id || ' ' || :n, 1, 1763712000000, 1)
   ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
     uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
   RETURNING id AS player_id \\gset
+INSERT INTO roster_block AS b (block, players) VALUES (:seq >> 12, 1)
+  ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players;
 INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
   VALUES (:seq, gen_random_uuid(), :player_id, 'Bench', 1, 1763712000000)
   ON CONFLICT (id) DO NOTHING RETURNING seq;
@@ -147,9 +151,13 @@ for count in clients:
 
 startup = (median([playerform, "--store", url], b"quit\n"), median(psql + ["-c", "SELECT 1"]))
 total = int(sql("SELECT count(*) FROM player"))
-page = ("SELECT p.id, p.name, p.points, p.uploaded_at, p.position, s.id FROM (SELECT id, name, points, "
-        "uploaded_at, position FROM player WHERE position >= 0 ORDER BY position LIMIT 40) AS p "
-        "JOIN score AS s ON s.player_id = p.id ORDER BY p.position, s.seq")
+page = ("WITH block AS (SELECT block, players, sum(players) OVER (ORDER BY block) - players AS before "
+        "FROM roster_block), here AS (SELECT block << 12 AS first, 0 - before AS skip FROM block "
+        "WHERE before + players > 0 ORDER BY block LIMIT 1) "
+        "SELECT p.id, p.name, p.points, p.uploaded_at, 0::bigint, s.id FROM (SELECT id, name, points, "
+        "uploaded_at FROM player WHERE id >= (SELECT first FROM here) ORDER BY id "
+        "LIMIT 40 OFFSET (SELECT skip FROM here)) AS p "
+        "JOIN score AS s ON s.player_id = p.id ORDER BY p.id, s.seq")
 first = (median([playerform, "--store", url], b"players\nquit\n"), median(psql + ["-c", page]))
 print(f"  (league now {total:,} players)")
 for label, (a, b) in [("start-up", startup), ("first page", first)]:
