@@ -5,8 +5,8 @@
 #
 #   uploads/s, C clients   C playerform processes at once, each piping `add NAME 1` K times
 #                          vs  pgbench -M extended -c C -j C -t K of the upload's statements
-#                          (revision bump, NOTIFY, id lookup, nextval, player upsert, block count,
-#                          score insert)
+#                          (revision bump with NOTIFY, id lookup with nextval, player upsert with
+#                          block count and score insert)
 #   start-up               `quit` piped into playerform --store URL   vs  psql -c 'SELECT 1'
 #   first page             `players` then `quit`                       vs  psql running the page
 #                                                                          query (the block counts,
@@ -107,19 +107,21 @@ with open(upload_script, "w") as file:
     # The statements of one upload, as PostgresScoreStore sends them.
     file.write("""\\set n random(1, 2000000000)
 BEGIN;
-UPDATE meta SET revision = revision + 1;
-SELECT pg_notify('playerform', 'public');
-SELECT name, points, uploaded_at FROM score WHERE id = (SELECT gen_random_uuid());
-SELECT nextval('score_seq_seq') AS seq \\gset
-INSERT INTO player AS p (id, key, name, points, uploaded_at, uploads)
-  VALUES (:seq, 'bench ' || :client_id || ' ' || :n, 'Bench ' || :client_id || ' ' || :n, 1, 1763712000000, 1)
-  ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
-    uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
-  RETURNING id AS player_id \\gset
-INSERT INTO roster_block AS b (block, players) VALUES (:seq >> 12, 1)
-  ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players;
+UPDATE meta SET revision = revision + 1 RETURNING pg_notify('playerform', 'public');
+SELECT nextval('score_seq_seq') AS seq, s.name FROM (SELECT 1) AS one
+  LEFT JOIN score AS s ON s.id = (SELECT gen_random_uuid()) \\gset
+WITH kept AS (
+  INSERT INTO player AS p (id, key, name, points, uploaded_at, uploads)
+    VALUES (:seq, 'bench ' || :client_id || ' ' || :n, 'Bench ' || :client_id || ' ' || :n, 1, 1763712000000, 1)
+    ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
+      uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
+    RETURNING id
+), counted AS (
+  INSERT INTO roster_block AS b (block, players) SELECT id >> 12, 1 FROM kept WHERE id = :seq
+    ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players
+)
 INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
-  VALUES (:seq, gen_random_uuid(), :player_id, 'Bench', 1, 1763712000000)
+  SELECT :seq, gen_random_uuid(), kept.id, 'Bench', 1, 1763712000000 FROM kept
   ON CONFLICT (id) DO NOTHING RETURNING seq;
 COMMIT;
 """)

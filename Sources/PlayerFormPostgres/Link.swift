@@ -81,10 +81,13 @@ actor Link {
         try await run { connection in
             try await connection.perform("BEGIN", logger: Self.logger)
             do {
-                try await connection.perform("UPDATE meta SET revision = revision + 1", logger: Self.logger)
-                // Sent at commit, to every client listening; not at all when rolled back.
+                // The notification is sent at commit, to every client listening; not at all when
+                // rolled back. One statement, one round trip.
                 try await connection.perform(
-                    "SELECT pg_notify(\(ChangeFeed.channel), \(schema))", logger: Self.logger)
+                    """
+                    UPDATE meta SET revision = revision + 1
+                    RETURNING pg_notify(\(ChangeFeed.channel), \(schema))
+                    """, logger: Self.logger)
                 let result = try await work(connection)
                 try await connection.perform("COMMIT", logger: Self.logger)
                 return result

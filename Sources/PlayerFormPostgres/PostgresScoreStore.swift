@@ -153,35 +153,45 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     ) async throws -> Bool {
         let id = record.id
         let (name, points) = (record.name, record.points)
-        for try await (storedName, storedPoints, storedTime) in try await connection.query(
-            "SELECT name, points, uploaded_at FROM score WHERE id = \(id)", logger: logger
-        ).decode((String, Double, Int64).self) {
+        // The record kept with this id, if any, and the seq of a new one, in one round trip (a seq
+        // taken for a record already kept is a gap, which orders nothing differently).
+        var seq: Int64 = 0
+        var kept: (String, Double, Int64)?
+        for try await (next, storedName, storedPoints, storedTime) in try await connection.query(
+            """
+            SELECT nextval('score_seq_seq'), s.name, s.points, s.uploaded_at
+            FROM (SELECT 1) AS one LEFT JOIN score AS s ON s.id = \(id)
+            """, logger: logger
+        ).decode((Int64, String?, Double?, Int64?).self) {
+            seq = next
+            if let storedName, let storedPoints, let storedTime {
+                kept = (storedName, storedPoints, storedTime)
+            }
+        }
+        if let (storedName, storedPoints, storedTime) = kept {
             guard storedName == name, storedPoints == points, storedTime == milliseconds else {
                 throw PostgresStoreError.conflictingRecord(id: id.uuidString)
             }
             throw Link.Unchanged()
         }
-        var seq: Int64 = 0
-        for try await value in try await connection.query(
-            "SELECT nextval('score_seq_seq')", logger: logger
-        ).decode(Int64.self) { seq = value }
-        // A new player's id is the seq of its first record, which no other player has.
-        var playerID: Int64 = 0
-        for try await value in try await connection.query(
-            """
-            INSERT INTO player AS p (id, key, name, points, uploaded_at, uploads)
-            VALUES (\(seq), \(key), \(name), \(points), \(milliseconds), 1)
-            ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
-                uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
-            RETURNING id
-            """, logger: logger
-        ).decode(Int64.self) { playerID = value }
-        if playerID == seq { try await count(players: 1, inBlockOf: seq, on: connection) }
+        // The player (a new one's id is the seq of its first record, which no other player has),
+        // its block's count when it is new, and the score, in one statement.
         var inserted = false
         for try await _ in try await connection.query(
             """
+            WITH kept AS (
+                INSERT INTO player AS p (id, key, name, points, uploaded_at, uploads)
+                VALUES (\(seq), \(key), \(name), \(points), \(milliseconds), 1)
+                ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
+                    uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
+                RETURNING id
+            ), counted AS (
+                INSERT INTO roster_block AS b (block, players)
+                SELECT id >> 12, 1 FROM kept WHERE id = \(seq)
+                ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players
+            )
             INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
-            VALUES (\(seq), \(id), \(playerID), \(name), \(points), \(milliseconds))
+            SELECT \(seq), \(id), kept.id, \(name), \(points), \(milliseconds) FROM kept
             ON CONFLICT (id) DO NOTHING RETURNING seq
             """, logger: logger
         ).decode(Int64.self) { inserted = true }
