@@ -7,6 +7,7 @@
 #                                                            block counts, then a range of row ids
 #   one upload     `add NAME POINTS` then quit           vs  the same statements in one transaction,
 #                                                            WAL, synchronous=FULL
+#   delete first   `delete 1 --yes` then quit            vs  the statements the store runs for it
 #   players json   `players --json > /dev/null`          vs  sqlite3 -json over the same rows
 #   peak memory    /usr/bin/time -f %M of each of the above
 #
@@ -141,6 +142,22 @@ for size in sizes:
         theirs_samples.append(run(sql + [upload.format(id=uuid.uuid4().hex, n=next(counter))]))
     pick = lambda samples: (statistics.median(s[0] for s in samples), max(s[1] for s in samples))
     report("one upload", pick(ours_samples), pick(theirs_samples))
+    # Deleting the first player of the roster (the costliest place before players were counted
+    # in blocks): playerform's `delete 1`, against sqlite3 running the statements the store runs.
+    delete_first = (
+        "PRAGMA synchronous=FULL; BEGIN IMMEDIATE; "
+        "CREATE TEMP TABLE gone AS SELECT min(id) AS id FROM player; "
+        "DELETE FROM score WHERE player_id = (SELECT id FROM gone); "
+        "DELETE FROM player WHERE id = (SELECT id FROM gone); "
+        "UPDATE roster_block SET players = players - 1 WHERE block = (SELECT id >> 12 FROM gone); "
+        "DELETE FROM roster_block WHERE players = 0; "
+        "UPDATE meta SET revision = revision + 1; COMMIT;")
+    if size:
+        ours_samples, theirs_samples = [], []
+        for _ in range(rounds):
+            ours_samples.append(run(store, b"delete 1 --yes\nquit\n"))
+            theirs_samples.append(run(sql + [delete_first]))
+        report("delete first", pick(ours_samples), pick(theirs_samples))
     # The store alone: the probe against sqlite3 running the same statements in one process.
     timed = subprocess.run([probe, "db-time", database, str(operations)], capture_output=True, check=True)
     figures = dict((name, int(value)) for value, name in [
