@@ -28,7 +28,7 @@ import PostgresNIO
 public final class PostgresScoreStore: ScoreStore, Sendable {
     /// Where the league is.
     public let location: PostgresLocation
-    private let link: Link
+    let link: Link
     private let now: @Sendable () -> Date
     private let makeID: @Sendable () -> UUID
 
@@ -77,17 +77,19 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// Keeps a record of `name` and `points` on the server; a record sent again after a lost
     /// connection is kept once.
-    public func upload(name: String, points: Double) async throws -> ScoreRecord {
-        guard points.isFinite else { throw PostgresStoreError.notFinite(points: points) }
+    public func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+        guard points.isFinite else { throw .notFinite(points: points) }
         let record = ScoreRecord(
             id: makeID(), name: name, points: points, uploadedAt: Timestamp.rounded(now()))
-        do {
-            _ = try await keep(record)
-        } catch PostgresStoreError.connectionLost {
-            // The record may or may not have been kept: send it again; its id keeps it once.
-            _ = try await keep(record)
+        return try await typed {
+            do {
+                _ = try await keep(record)
+            } catch PostgresStoreError.connectionLost {
+                // The record may or may not have been kept: send it again; its id keeps it once.
+                _ = try await keep(record)
+            }
+            return record
         }
-        return record
     }
 
     /// Keeps `record` unless a record with its id is kept; returns whether it was new.
@@ -184,8 +186,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// Every record kept, oldest first.
-    public func records() async throws -> [ScoreRecord] {
-        try await link.run { connection in
+    public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
+        try await run { connection in
             var records: [ScoreRecord] = []
             for try await (id, name, points, time) in try await connection.query(
                 "SELECT id, name, points, uploaded_at FROM score ORDER BY seq", logger: Link.logger
@@ -199,9 +201,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// Removes the records with these ids in one transaction; other ids are ignored.
-    public func delete(ids: [UUID]) async throws {
+    public func delete(ids: [UUID]) async throws(ScoreStoreError) {
         guard !ids.isEmpty else { return }
-        try await link.write { connection in
+        try await write { connection in
             guard try await Self.delete(ids: ids, on: connection) else { throw Link.Unchanged() }
         } unchanged: {
             ()
@@ -272,8 +274,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// The number of players: the largest roster position.
-    public func playerCount() async throws -> Int {
-        try await link.run { connection in
+    public func playerCount() async throws(ScoreStoreError) -> Int {
+        try await run { connection in
             var count: Int64 = 0
             for try await value in try await connection.query(
                 "SELECT coalesce(max(position), -1) + 1 FROM player", logger: Link.logger
@@ -283,11 +285,11 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// The players from `offset` in roster order, at most `limit`: a range of positions.
-    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+    public func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         guard limit > 0 else { return [] }
         let start = Int64(max(offset, 0))
         let count = Int64(limit)
-        return try await link.run { connection in
+        return try await run { connection in
             try await Self.players(
                 """
                 SELECT p.id, p.name, p.points, p.uploaded_at, p.position, s.id
@@ -302,9 +304,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// The player whose name has the comparison key of `name`, and its index in the roster: one
     /// lookup of the key.
-    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+    public func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         let key = PlayerName.comparisonKey(name)
-        let found = try await link.run { connection in
+        let found = try await run { connection in
             try await Self.player(key: key, on: connection)
         }
         return found.map { (index: $0.index, player: $0.player) }
@@ -312,9 +314,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// Removes every record of the player named `name` and moves the players after it up; nil when
     /// there is no such player.
-    public func deletePlayer(named name: String) async throws -> Player? {
+    public func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player? {
         let key = PlayerName.comparisonKey(name)
-        return try await link.write { connection in
+        return try await write { connection in
             guard let found = try await Self.player(key: key, on: connection, locking: true) else {
                 throw Link.Unchanged()
             }
@@ -326,8 +328,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// The revision every write transaction increments, in any process.
-    public func revision() async throws -> UInt64 {
-        try await link.run { connection in
+    public func revision() async throws(ScoreStoreError) -> UInt64 {
+        try await run { connection in
             var revision: Int64 = 0
             for try await value in try await connection.query(
                 "SELECT revision FROM meta", logger: Link.logger

@@ -23,48 +23,46 @@ actor DamagedStore: ScoreStore {
         self.problems = problems
     }
 
-    func upload(name: String, points: Double) async throws -> ScoreRecord {
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         let record = ScoreRecord(
             id: UUID(), name: name, points: points, uploadedAt: Date(timeIntervalSince1970: 0))
         kept.append(record)
         return record
     }
 
-    func records() async throws -> [ScoreRecord] { kept }
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] { kept }
 
-    func read() async throws -> ScoreReading {
+    func read() async throws(ScoreStoreError) -> ScoreReading {
         ScoreReading(records: kept, problems: try await problems())
     }
 
     /// Each refresh asks once; the asking after the first `readsBeforeFailing` fails.
-    func problems() async throws -> [String] {
+    func problems() async throws(ScoreStoreError) -> [String] {
         reads += 1
-        if reads > readsBeforeFailing { throw StoreFailure() }
+        if reads > readsBeforeFailing {
+            throw .io(.file(path: "scores.jsonl"), access: .read, reason: "Input/output error")
+        }
         return problems
     }
 
-    func delete(ids: [UUID]) async throws {
+    func delete(ids: [UUID]) async throws(ScoreStoreError) {
         kept.removeAll { ids.contains($0.id) }
     }
 }
 
 /// A store whose deletions are cancelled before they are kept.
 struct CancellingStore: ScoreStore {
-    func upload(name: String, points: Double) async throws -> ScoreRecord {
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         ScoreRecord(id: UUID(), name: name, points: points, uploadedAt: Date(timeIntervalSince1970: 0))
     }
 
-    func records() async throws -> [ScoreRecord] {
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         [ScoreRecord(id: UUID(), name: "Ann", points: 5, uploadedAt: Date(timeIntervalSince1970: 0))]
     }
 
-    func delete(ids: [UUID]) async throws {
-        throw CancellationError()
+    func delete(ids: [UUID]) async throws(ScoreStoreError) {
+        throw .cancelled
     }
-}
-
-struct StoreFailure: Error, CustomStringConvertible {
-    var description: String { "scores.jsonl: cannot read the file: Input/output error" }
 }
 
 @Suite("REPLSession with a roster")
