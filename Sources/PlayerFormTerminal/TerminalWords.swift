@@ -64,7 +64,7 @@ public enum TerminalWords {
             "the league at \(endpoint) has schema version \(version), written by a newer version of "
                 + "playerform; use that version"
         case .newerSchema(let place, _):
-            prefix(place) + "\(noun(place)) was written by a newer version of playerform; use that version"
+            prefix(place) + "was written by a newer version of playerform; use that version"
         case .failed(.server(let endpoint), let code, let message):
             "the PostgreSQL server at \(endpoint) reported \(code): \(message)"
         case .failed(let place, _, let message):

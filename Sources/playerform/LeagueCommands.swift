@@ -41,7 +41,8 @@ enum LeagueTransfer {
                     for id in result.conflicts {
                         let line = lines[batch.firstIndex(where: { $0.id == id }) ?? 0]
                         problems.append(
-                            "\(file):\(line): \(PostgresStoreError.conflictingRecord(id: id.uuidString))")
+                            "\(file):\(line): "
+                                + StoreFailure.words(ScoreStoreError.conflictingRecord(id: id.uuidString)))
                     }
                     batch.removeAll(keepingCapacity: true)
                     lines.removeAll(keepingCapacity: true)
@@ -71,13 +72,13 @@ enum LeagueTransfer {
                 PlayerFormCommand.Import.report(line, label: "note: ")
                 if !problems.isEmpty { status = max(status, 65) }
             } catch let error as PostgresStoreError {
-                PlayerFormCommand.Import.report(error.description)
+                PlayerFormCommand.Import.report(StoreFailure.words(error))
                 throw ExitCode(StoreFailure.exitStatus(error))
             } catch let error as ScoreStoreError {
                 PlayerFormCommand.Import.report(StoreFailure.words(error))
                 throw ExitCode(StoreFailure.exitStatus(error))
             } catch let error as StoreError {
-                PlayerFormCommand.Import.report(error.description)
+                PlayerFormCommand.Import.report(StoreFailure.words(error))
                 status = max(status, StoreFailure.exitStatus(error))
             }
         }

@@ -60,10 +60,10 @@ extension PlayerFormREPL {
             }
             return .success(store)
         } catch let error as PostgresStoreError {
-            reportError(error.description)
+            reportError(StoreFailure.words(error))
             return .failure(error)
         } catch {
-            reportError("\(error)")
+            reportError(StoreFailure.words(error))
             return .failure(.server(endpoint: PostgresLocation.masking(url), state: "", message: "\(error)"))
         }
     }

@@ -163,12 +163,12 @@ extension PlayerFormCommand {
                     if !summary.problems.isEmpty { status = max(status, 65) }
                 } catch let error as SQLiteStoreError {
                     meter.finish()
-                    Self.report(error.description)
+                    Self.report(StoreFailure.words(error))
                     throw ExitCode(StoreFailure.exitStatus(error))
                 } catch let error as StoreError {
                     // The file cannot be opened or read; the other files are still imported.
                     meter.finish()
-                    Self.report(error.description)
+                    Self.report(StoreFailure.words(error))
                     status = max(status, StoreFailure.exitStatus(error))
                 }
             }
@@ -227,7 +227,7 @@ extension PlayerFormCommand {
                 meter.finish()
             } catch let error as SQLiteStoreError {
                 meter.finish()
-                Import.report(error.description)
+                Import.report(StoreFailure.words(error))
                 throw ExitCode(StoreFailure.exitStatus(error))
             } catch let error as OutputError {
                 meter.finish()

@@ -4,8 +4,11 @@ import PlayerFormScores
 import PlayerFormStore
 import PlayerFormTerminal
 
-/// The exit status and the words of each failure of a store, for the commands that are not the
-/// REPL: the one place the program maps store errors to them.
+/// The exit status and the words of each failure of a store, for the commands other than the REPL.
+///
+/// It is the one place the program maps store errors to them. The words of an error the REPL also
+/// shows (a `ScoreStoreError`) are the REPL's, from `TerminalWords`; an error of opening,
+/// importing or exporting says what its store says.
 ///
 /// Statuses are from sysexits.h: 64 (EX_USAGE) a URL this program does not read, 65 (EX_DATAERR)
 /// data that cannot be stored or a store that is not a score store, 66 (EX_NOINPUT) a store that
@@ -60,5 +63,32 @@ enum StoreFailure {
     /// What went wrong, in the words the REPL uses for the same error.
     static func words(_ error: ScoreStoreError) -> String {
         TerminalWords.text(error)
+    }
+
+    /// Why the score database could not be opened, imported into or exported, naming it.
+    static func words(_ error: SQLiteStoreError) -> String {
+        error.description
+    }
+
+    /// Why the league could not be reached, read or written, naming it without its password.
+    static func words(_ error: PostgresStoreError) -> String {
+        error.description
+    }
+
+    /// Why a score file could not be read, naming it.
+    static func words(_ error: StoreError) -> String {
+        error.description
+    }
+
+    /// What went wrong, for an error of any layer: the words of its own kind above, else the
+    /// error's own text.
+    static func words(_ error: any Error) -> String {
+        switch error {
+        case let error as ScoreStoreError: words(error)
+        case let error as SQLiteStoreError: words(error)
+        case let error as PostgresStoreError: words(error)
+        case let error as StoreError: words(error)
+        default: "\(error)"
+        }
     }
 }

@@ -62,6 +62,10 @@ struct TerminalWordsTests {
                 "the PostgreSQL server at db.example:5432/league reported 42P01: relation does not exist"
             ),
             (
+                .newerSchema(database, version: nil),
+                "scores.sqlite: was written by a newer version of playerform; use that version"
+            ),
+            (
                 .conflictingRecord(id: "A1"),
                 "a different record with the id A1 is already stored; the record is not kept"
             ),
