@@ -21,16 +21,16 @@ public struct ScoreRecord: Sendable, Equatable, Hashable, Codable {
     }
 }
 
-/// What a store could read: every record it kept, and a message for each part it could not read.
+/// What a store could read: every record it kept, and each part it could not read.
 public struct ScoreReading: Sendable, Equatable {
     /// Every record that could be read, oldest first.
     public var records: [ScoreRecord]
-    /// One message per part of the store that could not be read, naming where it is; empty when
-    /// everything was read.
-    public var problems: [String]
+    /// Each part of the store that could not be read, with where it is; empty when everything
+    /// was read.
+    public var problems: [ScoreStoreProblem]
 
     /// Creates a reading.
-    public init(records: [ScoreRecord], problems: [String] = []) {
+    public init(records: [ScoreRecord], problems: [ScoreStoreProblem] = []) {
         self.records = records
         self.problems = problems
     }
@@ -49,8 +49,8 @@ public protocol ScoreStore: Sendable {
     /// Removes the records with these identifiers; identifiers the store does not keep are ignored.
     /// Returns only once the removal is kept.
     func delete(ids: [UUID]) async throws(ScoreStoreError)
-    /// Every record that can be read, with a message for each part that cannot, so that a damaged
-    /// store still yields what it holds.
+    /// Every record that can be read, with each part that cannot, so that a damaged store still
+    /// yields what it holds.
     func read() async throws(ScoreStoreError) -> ScoreReading
 
     // MARK: The roster's questions
@@ -79,10 +79,10 @@ public protocol ScoreStore: Sendable {
     /// A value that differs after any change was kept, by this client or any other sharing the
     /// store; a roster compares two readings to learn that it must read its window again.
     func revision() async throws(ScoreStoreError) -> UInt64
-    /// A message for each part of the store that cannot be read, as ``read()`` reports them, for
-    /// a roster that reads a window of players and not every record. Added with a default: a
-    /// store that cannot be partly damaged has none.
-    func problems() async throws(ScoreStoreError) -> [String]
+    /// Each part of the store that cannot be read, as ``read()`` reports them, for a roster that
+    /// reads a window of players and not every record. Added with a default: a store that cannot
+    /// be partly damaged has none.
+    func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem]
 }
 
 extension ScoreStore {
@@ -131,7 +131,7 @@ extension ScoreStore {
     }
 
     /// None: a store is read whole or not at all unless it says otherwise.
-    public func problems() async throws(ScoreStoreError) -> [String] {
+    public func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         []
     }
 

@@ -66,3 +66,13 @@ public enum ScoreStoreError: Error, Hashable, Sendable {
     /// and its message.
     case failed(ScoreStorePlace, code: String, message: String)
 }
+
+/// A part of a store that could not be read, where it is and why; everything else was read.
+///
+/// A front end says it in its own words, position first (`FILE:LINE: …`).
+public enum ScoreStoreProblem: Sendable, Hashable {
+    /// A complete line is not a record, with what was wrong; it is skipped.
+    case notARecord(ScoreStorePlace, line: Int, reason: String)
+    /// The last line ends part-way, as a crash in the middle of a write leaves it; it is skipped.
+    case tornLine(ScoreStorePlace, line: Int)
+}

@@ -26,7 +26,7 @@ extension FileScoreStore {
     }
 
     /// The damaged lines of the file, as ``read()`` reports them.
-    public func problems() async throws(ScoreStoreError) -> [String] {
+    public func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         try await read().problems
     }
 }

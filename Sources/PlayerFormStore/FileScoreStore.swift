@@ -76,7 +76,8 @@ public final class FileScoreStore: ScoreStore, Sendable {
     public func read() async throws(ScoreStoreError) -> ScoreReading {
         try await offload { () throws(StoreError) in
             let contents = try self.load()
-            return ScoreReading(records: contents.records, problems: contents.problems.map(\.description))
+            return ScoreReading(
+                records: contents.records, problems: contents.problems.compactMap(ScoreStoreProblem.init))
         }
     }
 

@@ -81,3 +81,15 @@ extension ScoreStoreError {
         }
     }
 }
+
+extension ScoreStoreProblem {
+    /// The part of the file `error` says could not be read, or nil when `error` concerns no line.
+    public init?(_ error: StoreError) {
+        switch error {
+        case .corruptLine(let path, let line, let reason):
+            self = .notARecord(.file(path: path), line: line, reason: reason)
+        case .tornLine(let path, let line): self = .tornLine(.file(path: path), line: line)
+        default: return nil
+        }
+    }
+}

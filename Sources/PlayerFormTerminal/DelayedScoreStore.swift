@@ -70,7 +70,7 @@ extension DelayedScoreStore {
     }
 
     /// The wrapped store's `problems()`, at once.
-    public func problems() async throws(ScoreStoreError) -> [String] {
+    public func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         try await base.problems()
     }
 }

@@ -46,7 +46,7 @@ struct RosterOnFileTests {
         #expect(roster.players.value.map(\.name) == ["Colin", "Bob"])
         #expect(
             alerts.values == [
-                .damagedStore(problem: "\(path):2: not a score record (not valid JSON); the line is skipped")
+                .damagedStore(.notARecord(.file(path: path), line: 2, reason: "not valid JSON"))
             ])
     }
 

@@ -9,13 +9,13 @@ import Testing
 /// A store that holds records already, and whose readings report the damage it is given.
 actor DamagedStore: ScoreStore {
     private var kept: [ScoreRecord]
-    private let problems: [String]
+    private let problems: [ScoreStoreProblem]
     private let readsBeforeFailing: Int
     private var reads = 0
 
     /// A store holding `names`; its readings report `problems`, and every reading after the
     /// first `readsBeforeFailing` fails.
-    init(names: [(String, Double)], problems: [String] = [], readsBeforeFailing: Int = .max) {
+    init(names: [(String, Double)], problems: [ScoreStoreProblem] = [], readsBeforeFailing: Int = .max) {
         self.readsBeforeFailing = readsBeforeFailing
         kept = names.map {
             ScoreRecord(id: UUID(), name: $0.0, points: $0.1, uploadedAt: Date(timeIntervalSince1970: 0))
@@ -37,7 +37,7 @@ actor DamagedStore: ScoreStore {
     }
 
     /// Each refresh asks once; the asking after the first `readsBeforeFailing` fails.
-    func problems() async throws(ScoreStoreError) -> [String] {
+    func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         reads += 1
         if reads > readsBeforeFailing {
             throw .io(.file(path: "scores.jsonl"), access: .read, reason: "Input/output error")
@@ -164,14 +164,20 @@ struct RosterSessionTests {
 
     @Test("damaged lines found at start are errors without a line number; the session goes on")
     func damagedAtStart() async {
-        let store = DamagedStore(names: [("Ann", 5)], problems: ["scores.jsonl:2: not a score record"])
+        let store = DamagedStore(
+            names: [("Ann", 5)],
+            problems: [.notARecord(.file(path: "scores.jsonl"), line: 2, reason: "not valid JSON")])
         #expect(await run(store, "players\nrefresh\n") == .failed)
         #expect(
             output.lines.map(timeless) == [
-                .error("error: Some scores could not be read: scores.jsonl:2: not a score record"),
+                .error(
+                    "error: Some scores could not be read: scores.jsonl:2: not a score record (not valid JSON); the line is skipped"
+                ),
                 .out("Players: rows 1-1 of 1"),
             ] + tableLines([(1, "Ann", "5", false)]).map { .out($0) } + [
-                .error("line 2: Some scores could not be read: scores.jsonl:2: not a score record")
+                .error(
+                    "line 2: Some scores could not be read: scores.jsonl:2: not a score record (not valid JSON); the line is skipped"
+                )
             ])
     }
 

@@ -76,6 +76,17 @@ struct TerminalWordsTests {
         #expect(TerminalWords.text(error) == words)
     }
 
+    @Test("a part of a store that cannot be read is said position first, and so is its alert")
+    func problems() {
+        #expect(
+            TerminalWords.text(ScoreStoreProblem.notARecord(Self.file, line: 2, reason: "not valid JSON"))
+                == "scores.jsonl:2: not a score record (not valid JSON); the line is skipped")
+        #expect(
+            TerminalWords.text(RosterAlert.damagedStore(.tornLine(Self.file, line: 9)))
+                == "Some scores could not be read: scores.jsonl:9: the last line is incomplete, as a crash while "
+                + "writing leaves it; it is skipped")
+    }
+
     @Test("a roster alert says what failed and the store's error in its words")
     func alerts() {
         let error = ScoreStoreError.locked(Self.database, waitedSeconds: 5)

@@ -181,7 +181,7 @@ public final class RosterViewModel: Sendable {
         refresh = Action { () async throws -> [Player] in
             guard let current = roster.value else { return [] }
             loading.value = true
-            let problems: [String]
+            let problems: [ScoreStoreProblem]
             do throws(ScoreStoreError) {
                 problems = try await store.problems()
                 // As in SwiftGoal, the changes are announced after isLoading returns to false.
@@ -193,7 +193,7 @@ public final class RosterViewModel: Sendable {
                         return !announced
                     }
                     guard first else { return }
-                    for problem in problems { alertsInput.send(.damagedStore(problem: problem)) }
+                    for problem in problems { alertsInput.send(.damagedStore(problem)) }
                 }
             } catch {
                 loading.value = false

@@ -15,12 +15,12 @@ private actor ScriptedStore: ScoreStore {
     var readFailure: ScoreStoreError?
     var uploadFailure: ScoreStoreError?
     var deleteFailure: ScoreStoreError?
-    var problems: [String] = []
+    var problems: [ScoreStoreProblem] = []
 
     func failReads(_ error: ScoreStoreError?) { readFailure = error }
     func failUploads(_ error: ScoreStoreError?) { uploadFailure = error }
     func failDeletes(_ error: ScoreStoreError?) { deleteFailure = error }
-    func reportProblems(_ problems: [String]) { self.problems = problems }
+    func reportProblems(_ problems: [ScoreStoreProblem]) { self.problems = problems }
 
     func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         if let uploadFailure { throw uploadFailure }
@@ -41,7 +41,7 @@ private actor ScriptedStore: ScoreStore {
         ScoreReading(records: try await records(), problems: problems)
     }
 
-    func problems() async throws(ScoreStoreError) -> [String] {
+    func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         if let readFailure { throw readFailure }
         return problems
     }
@@ -258,16 +258,17 @@ struct RosterViewModelTests {
     @Test("a refresh of a damaged store shows what it could read and alerts once per problem")
     func refreshDamaged() async throws {
         _ = try await store.upload(name: "Colin", points: 100)
-        await store.reportProblems(["scores.jsonl:2: not a score record", "scores.jsonl:3: torn"])
+        let file = ScoreStorePlace.file(path: "scores.jsonl")
+        let problems: [ScoreStoreProblem] = [
+            .notARecord(file, line: 2, reason: "not valid JSON"), .tornLine(file, line: 3),
+        ]
+        await store.reportProblems(problems)
         let roster = RosterViewModel(store: store)
         let alerts = Recorder(roster.alerts)
         try await roster.refresh.apply(())
         #expect(roster.players.value.map(\.name) == ["Colin"])
         #expect(
-            alerts.values == [
-                .damagedStore(problem: "scores.jsonl:2: not a score record"),
-                .damagedStore(problem: "scores.jsonl:3: torn"),
-            ])
+            alerts.values == [.damagedStore(problems[0]), .damagedStore(problems[1])])
     }
 
     // MARK: Adding
