@@ -61,6 +61,7 @@ extension ScoreStoreError {
     public init(_ error: StoreError) {
         switch error {
         case .noDataDirectory:
+            // Only choosing the default path says this, before there is a store; no method throws it.
             self = .cannotOpen(.file(path: ""), reason: error.description)
         case .cannotCreateDirectory(let path, let reason):
             self = .cannotCreateFolder(path: path, reason: reason)

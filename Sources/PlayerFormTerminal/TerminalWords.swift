@@ -56,8 +56,10 @@ public enum TerminalWords {
             prefix(place) + "cannot open \(noun(place)): \(reason)"
         case .cannotCreateFolder(let path, let reason):
             "\(path): cannot create the folder: \(reason)"
+        case .notAStore(.database(let path)):
+            "\(path): is not a SQLite database; name a score database or a new file"
         case .notAStore(let place):
-            prefix(place) + "is not a score store of playerform; name a score database or a new file"
+            prefix(place) + "\(noun(place)) is not a score store of playerform"
         case .corrupt(let place, let reason):
             prefix(place) + "\(noun(place)) is damaged: \(reason)"
         case .newerSchema(.server(let endpoint), let version?):

@@ -62,6 +62,10 @@ struct TerminalWordsTests {
                 "the PostgreSQL server at db.example:5432/league reported 42P01: relation does not exist"
             ),
             (
+                .notAStore(database),
+                "scores.sqlite: is not a SQLite database; name a score database or a new file"
+            ),
+            (
                 .newerSchema(database, version: nil),
                 "scores.sqlite: was written by a newer version of playerform; use that version"
             ),
