@@ -23,7 +23,7 @@ import PostgresNIO
 ///   so that an idle view learns of another client's change at once. After a lost connection it
 ///   falls back to polling until the next connection listens.
 /// - The connection is made on first use; a lost connection fails the operation with
-///   ``PostgresStoreError/connectionLost(endpoint:)`` and the next operation connects again.
+///   `ScoreStoreError.connectionLost(_:)` and the next operation connects again.
 ///   Each statement is limited by `statement_timeout`.
 public final class PostgresScoreStore: ScoreStore, Sendable {
     /// Where the league is.

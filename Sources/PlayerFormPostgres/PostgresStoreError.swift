@@ -95,7 +95,7 @@ extension ScoreStoreError {
 }
 
 extension PostgresScoreStore {
-    /// Runs `work`, turning what it throws into a ``ScoreStoreError``.
+    /// Runs `work`, turning what it throws into a `ScoreStoreError`.
     func typed<T: Sendable>(_ work: () async throws -> T) async throws(ScoreStoreError) -> T {
         do {
             return try await work()
@@ -106,14 +106,14 @@ extension PostgresScoreStore {
 }
 
 extension PostgresScoreStore {
-    /// `Link.run(_:)` for a `ScoreStore` method: its errors as ``ScoreStoreError``.
+    /// `Link.run(_:)` for a `ScoreStore` method: its errors as `ScoreStoreError`.
     func run<T: Sendable>(
         _ work: @Sendable (PostgresConnection) async throws -> T
     ) async throws(ScoreStoreError) -> T {
         try await typed { try await link.run(work) }
     }
 
-    /// `Link.write(_:unchanged:)` for a `ScoreStore` method: its errors as ``ScoreStoreError``.
+    /// `Link.write(_:unchanged:)` for a `ScoreStore` method: its errors as `ScoreStoreError`.
     func write<T: Sendable>(
         _ work: @Sendable (PostgresConnection) async throws -> T, unchanged: @Sendable () -> T
     ) async throws(ScoreStoreError) -> T {

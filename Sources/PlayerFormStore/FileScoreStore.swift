@@ -280,7 +280,7 @@ public final class FileScoreStore: ScoreStore, Sendable {
     }
 
     /// Runs blocking file work off the cooperative thread pool; its error becomes the
-    /// ``ScoreStoreError`` every store throws.
+    /// `ScoreStoreError` every store throws.
     private func offload<Value: Sendable>(
         _ work: @escaping @Sendable () throws(StoreError) -> Value
     ) async throws(ScoreStoreError) -> Value {

@@ -66,7 +66,7 @@ private final class WaitingStore: ScoreStore {
         throw .cancelled
     }
 
-    /// Waits until cancelled, then throws ``ScoreStoreError/cancelled``.
+    /// Waits until cancelled, then throws `ScoreStoreError.cancelled`.
     func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         _ = await withTaskCancellationHandler {
             await withCheckedContinuation { reader in
