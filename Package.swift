@@ -210,11 +210,14 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        // The executable's own parts (the validate run, its progress line, exit statuses) and
-        // `playerform validate` run end to end.
+        // The executable's own parts (the validate run, its progress line, the exit status of each
+        // store error) and `playerform validate` run end to end.
         .testTarget(
             name: "playerformTests",
-            dependencies: ["playerform", "PlayerFormRecords", "PlayerFormRules", "BuiltBinaryTesting"]),
+            dependencies: [
+                "playerform", "PlayerFormRecords", "PlayerFormRules", "PlayerFormScores", "PlayerFormSQLite",
+                "PlayerFormPostgres", "BuiltBinaryTesting",
+            ]),
         // Runs the built `playerform` binary: scripted mode, and interactive mode under tmux.
         .testTarget(
             name: "PlayerFormEndToEndTests",

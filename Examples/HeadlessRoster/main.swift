@@ -27,7 +27,7 @@ let table = TableBinding<PlayerRowTemplate>(window: roster.window, selection: ro
 
 print("store: \(path)")
 table.changes.observeValues(in: bindings) { print($0) }
-roster.alertMessages.observeValues(in: bindings) { print("alert: \($0)") }
+roster.alerts.observeValues(in: bindings) { print("alert: " + TerminalWords.text($0)) }
 roster.isLoading.changes.observeValues(in: bindings) { print("loading: \($0)") }
 roster.follow(form).dispose(in: bindings)
 

@@ -124,13 +124,13 @@ public final class PlayerViewModel: Sendable {
             let issues = currentRules.value.validate(name: request.name, points: request.points)
             guard issues.isEmpty else { throw PlayerRefusal.invalid(issues) }
             let record: ScoreRecord
-            do {
+            do throws(ScoreStoreError) {
                 record = try await store.upload(name: request.name, points: request.points)
-            } catch is CancellationError {
+            } catch .cancelled {
                 messagesInput.send(.uploadCancelled(name: request.name))
                 throw CancellationError()
             } catch {
-                messagesInput.send(.uploadFailed(name: request.name, reason: "\(error)"))
+                messagesInput.send(.uploadFailed(name: request.name, error: error))
                 throw error
             }
             uploads.modify { $0 += 1 }
@@ -262,7 +262,9 @@ public final class PlayerViewModel: Sendable {
             case .disabled: return .refused(uploadRefusal() ?? .uploadInProgress)
             case .cancelled: return .cancelled
             case .failed(let refusal as PlayerRefusal): return .refused(refusal)
-            case .failed(let failure): return .failed("\(failure)")
+            case .failed(let failure as ScoreStoreError): return .failed(failure)
+            // The upload's work throws a refusal, a store's error or a cancellation, nothing else.
+            case .failed: return .cancelled
             }
         }
     }
@@ -366,8 +368,8 @@ public enum UploadResult: Sendable, Equatable {
     case uploaded(ScoreRecord)
     /// The upload did not start.
     case refused(PlayerRefusal)
-    /// The store failed.
-    case failed(String)
+    /// The store failed with this error.
+    case failed(ScoreStoreError)
     /// The upload was cancelled.
     case cancelled
 }

@@ -24,12 +24,12 @@ import PostgresNIO
 ///   so that an idle view learns of another client's change at once. After a lost connection it
 ///   falls back to polling until the next connection listens.
 /// - The connection is made on first use; a lost connection fails the operation with
-///   ``PostgresStoreError/connectionLost(endpoint:)`` and the next operation connects again.
+///   `ScoreStoreError.connectionLost(_:)` and the next operation connects again.
 ///   Each statement is limited by `statement_timeout`.
 public final class PostgresScoreStore: ScoreStore, Sendable {
     /// Where the league is.
     public let location: PostgresLocation
-    private let link: Link
+    let link: Link
     private let now: @Sendable () -> Date
     private let makeID: @Sendable () -> UUID
 
@@ -82,17 +82,19 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// Keeps a record of `name` and `points` on the server; a record sent again after a lost
     /// connection is kept once.
-    public func upload(name: String, points: Double) async throws -> ScoreRecord {
-        guard points.isFinite else { throw PostgresStoreError.notFinite(points: points) }
+    public func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+        guard points.isFinite else { throw .notFinite(points: points) }
         let record = ScoreRecord(
             id: makeID(), name: name, points: points, uploadedAt: Timestamp.rounded(now()))
-        do {
-            _ = try await keep(record)
-        } catch PostgresStoreError.connectionLost {
-            // The record may or may not have been kept: send it again; its id keeps it once.
-            _ = try await keep(record)
+        return try await typed {
+            do {
+                _ = try await keep(record)
+            } catch PostgresStoreError.connectionLost {
+                // The record may or may not have been kept: send it again; its id keeps it once.
+                _ = try await keep(record)
+            }
+            return record
         }
-        return record
     }
 
     /// Keeps `record` unless a record with its id is kept; returns whether it was new.
@@ -200,8 +202,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// Every record kept, oldest first.
-    public func records() async throws -> [ScoreRecord] {
-        try await link.run { connection in
+    public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
+        try await run { connection in
             var records: [ScoreRecord] = []
             for try await (id, name, points, time) in try await connection.query(
                 "SELECT id, name, points, uploaded_at FROM score ORDER BY seq", logger: Link.logger
@@ -215,9 +217,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// Removes the records with these ids in one transaction; other ids are ignored.
-    public func delete(ids: [UUID]) async throws {
+    public func delete(ids: [UUID]) async throws(ScoreStoreError) {
         guard !ids.isEmpty else { return }
-        try await link.write { connection in
+        try await write { connection in
             guard try await Self.delete(ids: ids, on: connection) else { throw Link.Unchanged() }
         } unchanged: {
             ()
@@ -287,8 +289,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// The number of players: the sum of the block counts.
-    public func playerCount() async throws -> Int {
-        try await link.run { connection in
+    public func playerCount() async throws(ScoreStoreError) -> Int {
+        try await run { connection in
             var count: Int64 = 0
             for try await value in try await connection.query(
                 "SELECT coalesce(sum(players), 0)::bigint FROM roster_block", logger: Link.logger
@@ -299,11 +301,11 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// The players from `offset` in roster order, at most `limit`: the block that holds `offset`,
     /// from the running sum of the block counts, then a range of ids, in one statement.
-    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+    public func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         guard limit > 0 else { return [] }
         let start = Int64(max(offset, 0))
         let count = Int64(limit)
-        return try await link.run { connection in
+        return try await run { connection in
             try await Self.players(
                 """
                 WITH block AS (
@@ -326,9 +328,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// The player whose name has the comparison key of `name`, and its index in the roster: one
     /// lookup of the key.
-    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+    public func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         let key = PlayerName.comparisonKey(name)
-        let found = try await link.run { connection in
+        let found = try await run { connection in
             try await Self.player(key: key, on: connection)
         }
         return found.map { (index: $0.index, player: $0.player) }
@@ -336,9 +338,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// Removes every record of the player named `name`, including records other clients kept
     /// since this one last looked; nil when there is no such player.
-    public func deletePlayer(named name: String) async throws -> Player? {
+    public func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player? {
         let key = PlayerName.comparisonKey(name)
-        return try await link.write { connection in
+        return try await write { connection in
             guard let found = try await Self.player(key: key, on: connection, locking: true) else {
                 throw Link.Unchanged()
             }
@@ -350,8 +352,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// The revision every write transaction increments, in any process.
-    public func revision() async throws -> UInt64 {
-        try await link.run { connection in
+    public func revision() async throws(ScoreStoreError) -> UInt64 {
+        try await run { connection in
             var revision: Int64 = 0
             for try await value in try await connection.query(
                 "SELECT revision FROM meta", logger: Link.logger

@@ -1,7 +1,11 @@
+import PlayerFormScores
+import PostgresNIO
+
 /// Why the shared league on PostgreSQL could not be reached, read or written.
 ///
 /// Every case that concerns the server names it (``PostgresLocation/endpoint``); none shows a
-/// password. ``exitStatus`` is the status a command ends with because of it.
+/// password. The `ScoreStore` methods throw it as a `ScoreStoreError`; opening the league and
+/// keeping batches throw it as it is.
 public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The `--store` URL is not one this program reads; the URL shown has its password masked.
     case badURL(String, reason: String)
@@ -56,20 +60,63 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
             "the PostgreSQL server at \(endpoint) reported \(state): \(message)"
         }
     }
+}
 
-    /// The exit status of a command that fails with this error, from sysexits.h: 64 (EX_USAGE)
-    /// for a bad URL, 65 (EX_DATAERR) for a newer schema, a conflicting record or points that are
-    /// not finite, 69 (EX_UNAVAILABLE) for a server that cannot be reached or went away, 75
-    /// (EX_TEMPFAIL) for a statement timeout, 76 (EX_PROTOCOL) for another server error, 77
-    /// (EX_NOPERM) for a refused user or a password missing.
-    public var exitStatus: Int32 {
-        switch self {
-        case .badURL: 64
-        case .newerSchema, .conflictingRecord, .notFinite: 65
-        case .unreachable, .connectionLost: 69
-        case .timedOut: 75
-        case .server: 76
-        case .authentication, .passwordRequired: 77
+extension ScoreStoreError {
+    /// `error` from the league (a ``PostgresStoreError``, a cancellation, or anything else) as the
+    /// error every score store throws: the PostgreSQL store's one mapping to it.
+    static func translating(_ error: any Error, league location: PostgresLocation) -> ScoreStoreError {
+        let server = ScoreStorePlace.server(endpoint: location.endpoint)
+        switch error {
+        case let error as ScoreStoreError: return error
+        case is CancellationError: return .cancelled
+        case let error as PostgresStoreError:
+            switch error {
+            case .badURL(let url, let reason): return .unreachable(.server(endpoint: url), reason: reason)
+            case .unreachable(let endpoint, let reason):
+                return .unreachable(.server(endpoint: endpoint), reason: reason)
+            case .authentication(let user, let endpoint, let reason):
+                return .refused(.server(endpoint: endpoint), user: user, reason: reason)
+            case .passwordRequired(let user, let endpoint):
+                return .passwordRequired(.server(endpoint: endpoint), user: user)
+            case .connectionLost(let endpoint): return .connectionLost(.server(endpoint: endpoint))
+            case .timedOut(let endpoint, let milliseconds):
+                return .timedOut(.server(endpoint: endpoint), milliseconds: milliseconds)
+            case .newerSchema(let endpoint, let version):
+                return .newerSchema(.server(endpoint: endpoint), version: version)
+            case .conflictingRecord(let id): return .conflictingRecord(id: id)
+            case .notFinite(let points): return .notFinite(points: points)
+            case .server(let endpoint, let state, let message):
+                return .failed(.server(endpoint: endpoint), code: state, message: message)
+            }
+        default: return .failed(server, code: "", message: "\(error)")
         }
+    }
+}
+
+extension PostgresScoreStore {
+    /// Runs `work`, turning what it throws into a `ScoreStoreError`.
+    func typed<T: Sendable>(_ work: () async throws -> T) async throws(ScoreStoreError) -> T {
+        do {
+            return try await work()
+        } catch {
+            throw .translating(error, league: location)
+        }
+    }
+}
+
+extension PostgresScoreStore {
+    /// `Link.run(_:)` for a `ScoreStore` method: its errors as `ScoreStoreError`.
+    func run<T: Sendable>(
+        _ work: @Sendable (PostgresConnection) async throws -> T
+    ) async throws(ScoreStoreError) -> T {
+        try await typed { try await link.run(work) }
+    }
+
+    /// `Link.write(_:unchanged:)` for a `ScoreStore` method: its errors as `ScoreStoreError`.
+    func write<T: Sendable>(
+        _ work: @Sendable (PostgresConnection) async throws -> T, unchanged: @Sendable () -> T
+    ) async throws(ScoreStoreError) -> T {
+        try await typed { try await link.write(work, unchanged: unchanged) }
     }
 }

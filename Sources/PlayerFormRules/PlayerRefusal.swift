@@ -81,25 +81,3 @@ public struct StepperOutcome: Equatable, Sendable {
     /// Whether the requested value was clamped to min...max.
     public var wasClamped: Bool { requested != nil }
 }
-
-/// A discrete message from the player view model, such as the result of an upload.
-public enum PlayerMessage: Equatable, Sendable, CustomStringConvertible {
-    /// An upload succeeded.
-    case uploaded(name: String, points: Double)
-    /// An upload failed.
-    case uploadFailed(name: String, reason: String)
-    /// An upload was cancelled before it finished.
-    case uploadCancelled(name: String)
-
-    /// The message to show, such as `Updated Colin with 100 points`.
-    public var description: String {
-        switch self {
-        case .uploaded(let name, let points):
-            "Updated \(name) with \(PointsFormat.text(points)) points"
-        case .uploadFailed(let name, let reason):
-            "Upload of \(name) failed: \(reason)"
-        case .uploadCancelled(let name):
-            "Upload of \(name) was cancelled"
-        }
-    }
-}

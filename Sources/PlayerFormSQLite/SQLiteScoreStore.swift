@@ -328,8 +328,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     /// Keeps a record of `name` and `points` in one transaction; returns once it is committed and
     /// synced.
-    public func upload(name: String, points: Double) async throws -> ScoreRecord {
-        guard points.isFinite else { throw SQLiteStoreError.notFinite(points: points) }
+    public func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+        guard points.isFinite else { throw .notFinite(points: points) }
         let record = ScoreRecord(
             id: makeID(), name: name, points: points, uploadedAt: Timestamp.rounded(now()))
         return try await write { db in
@@ -339,7 +339,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     }
 
     /// Every record kept, oldest first.
-    public func records() async throws -> [ScoreRecord] {
+    public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         try await read { db in
             try Row.fetchAll(db, sql: "SELECT id, name, points, uploaded_at FROM score ORDER BY seq")
                 .map { try Self.record($0, path: self.path) }
@@ -347,24 +347,24 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     }
 
     /// Removes the records with these ids in one transaction; other ids are ignored.
-    public func delete(ids: [UUID]) async throws {
+    public func delete(ids: [UUID]) async throws(ScoreStoreError) {
         guard !ids.isEmpty else { return }
         try await write { db in try Self.delete(ids: ids, in: db) }
     }
 
     /// Every record, with no problems: a database is read whole or not at all.
-    public func read() async throws -> ScoreReading {
+    public func read() async throws(ScoreStoreError) -> ScoreReading {
         ScoreReading(records: try await records())
     }
 
     /// The number of players: the sum of the block counts.
-    public func playerCount() async throws -> Int {
+    public func playerCount() async throws(ScoreStoreError) -> Int {
         try await read { db in try Self.count(db) }
     }
 
     /// The players from `offset` in roster order, at most `limit`, each with its record ids: a
     /// range of row ids, found through the block counts.
-    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+    public func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         guard limit > 0 else { return [] }
         return try await read { db in
             let connection = try SQLiteScoreStore.connection(of: db)
@@ -415,7 +415,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     /// The players of ``players(from:limit:)`` without their record ids: a range of row ids in
     /// the player table alone, so a listing of every player reads no score.
-    public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
+    public func playerListing(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         guard limit > 0 else { return [] }
         return try await read { db in
             let connection = try SQLiteScoreStore.connection(of: db)
@@ -443,7 +443,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     /// The player whose name has the comparison key of `name`, and its index in the roster: one
     /// lookup of the key, and the players before it counted through the blocks.
-    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+    public func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         let key = PlayerName.comparisonKey(name)
         return try await read { db in
             guard
@@ -457,7 +457,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     /// Removes every record of the player named `name`, including records other sessions kept
     /// since this one last looked; nil when there is no such player.
-    public func deletePlayer(named name: String) async throws -> Player? {
+    public func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player? {
         let key = PlayerName.comparisonKey(name)
         return try await write { db in
             guard
@@ -472,7 +472,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     }
 
     /// The revision every write transaction increments, in any process.
-    public func revision() async throws -> UInt64 {
+    public func revision() async throws(ScoreStoreError) -> UInt64 {
         try await read { db in
             UInt64(bitPattern: try Int64.fetchOne(db, sql: "SELECT revision FROM meta") ?? 0)
         }
@@ -778,15 +778,21 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     /// Runs `work` in one immediate write transaction that bumps the revision; returns once the
     /// transaction is committed and synced.
-    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await access { db in
-            var result: T?
-            try db.inTransaction(.immediate) {
-                result = try work(db)
-                try Self.bumpRevision(db)
-                return .commit
+    func write<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws(ScoreStoreError)
+        -> T
+    {
+        do {
+            return try await access { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try work(db)
+                    try Self.bumpRevision(db)
+                    return .commit
+                }
+                return result!
             }
-            return result!
+        } catch {
+            throw .translating(error, database: path)
         }
     }
 
@@ -797,14 +803,20 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     }
 
     /// Runs `work` in one read transaction.
-    func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await access { db in
-            var result: T?
-            try db.inTransaction(.deferred) {
-                result = try work(db)
-                return .commit
+    func read<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws(ScoreStoreError)
+        -> T
+    {
+        do {
+            return try await access { db in
+                var result: T?
+                try db.inTransaction(.deferred) {
+                    result = try work(db)
+                    return .commit
+                }
+                return result!
             }
-            return result!
+        } catch {
+            throw .translating(error, database: path)
         }
     }
 

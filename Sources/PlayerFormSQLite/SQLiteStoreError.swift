@@ -1,7 +1,9 @@
+import PlayerFormScores
+
 /// Why the score database could not be opened, read or written.
 ///
-/// Every case names the file and says what was wrong; ``exitStatus`` is the status a command ends
-/// with because of it.
+/// Every case names the file and says what was wrong. The `ScoreStore` methods throw it as a
+/// `ScoreStoreError`; opening, importing and exporting throw it as it is.
 public enum SQLiteStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The path names something that is not a regular file: a folder, a FIFO, a device, a socket.
     case notAFile(path: String, kind: String)
@@ -69,24 +71,38 @@ public enum SQLiteStoreError: Error, Equatable, Sendable, CustomStringConvertibl
         }
     }
 
-    /// The exit status of a command that fails with this error, from sysexits.h: 65 (EX_DATAERR)
-    /// for a file that is not a score database or a conflicting record, 66 (EX_NOINPUT) for a
-    /// path that is not a regular file or cannot be opened, 73 (EX_CANTCREAT) for a folder that
-    /// cannot be made, 74 (EX_IOERR) for a full disk or an I/O error, 75 (EX_TEMPFAIL) for a
-    /// database another process keeps locked.
-    public var exitStatus: Int32 {
-        switch self {
-        case .scoreFile, .notADatabase, .foreignDatabase, .newerSchema, .corrupt,
-            .conflictingRecord, .notFinite:
-            65
-        case .notAFile, .cannotOpen: 66
-        case .cannotCreateDirectory: 73
-        case .diskFull, .ioError, .sqlite: 74
-        case .busy: 75
-        }
-    }
-
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+extension ScoreStoreError {
+    /// `error` from the database at `path` (a ``SQLiteStoreError``, a cancellation, or anything
+    /// else SQLite reported) as the error every score store throws: the SQLite store's one
+    /// mapping to it.
+    static func translating(_ error: any Error, database path: String) -> ScoreStoreError {
+        let place = ScoreStorePlace.database(path: path)
+        switch error {
+        case let error as ScoreStoreError: return error
+        case is CancellationError: return .cancelled
+        case let error as SQLiteStoreError:
+            switch error {
+            case .notAFile(let path, let kind):
+                return .cannotOpen(.database(path: path), reason: "is \(kind)")
+            case .scoreFile, .notADatabase, .foreignDatabase: return .notAStore(place)
+            case .newerSchema: return .newerSchema(place, version: nil)
+            case .cannotCreateDirectory(let folder, let reason):
+                return .cannotCreateFolder(path: folder, reason: reason)
+            case .cannotOpen(_, let reason): return .cannotOpen(place, reason: reason)
+            case .busy(_, let seconds): return .locked(place, waitedSeconds: seconds)
+            case .diskFull(_, let reason): return .storageFull(place, reason: reason)
+            case .ioError(_, let reason): return .io(place, access: .readWrite, reason: reason)
+            case .corrupt(_, let reason): return .corrupt(place, reason: reason)
+            case .conflictingRecord(let id): return .conflictingRecord(id: id)
+            case .notFinite(let points): return .notFinite(points: points)
+            case .sqlite(_, let message): return .failed(place, code: "", message: message)
+            }
+        default: return .failed(place, code: "", message: "\(error)")
+        }
     }
 }

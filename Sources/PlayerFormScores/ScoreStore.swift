@@ -21,48 +21,37 @@ public struct ScoreRecord: Sendable, Equatable, Hashable, Codable {
     }
 }
 
-/// What a store could read: every record it kept, and a message for each part it could not read.
+/// What a store could read: every record it kept, and each part it could not read.
 public struct ScoreReading: Sendable, Equatable {
     /// Every record that could be read, oldest first.
     public var records: [ScoreRecord]
-    /// One message per part of the store that could not be read, naming where it is; empty when
-    /// everything was read.
-    public var problems: [String]
+    /// Each part of the store that could not be read, with where it is; empty when everything
+    /// was read.
+    public var problems: [ScoreStoreProblem]
 
     /// Creates a reading.
-    public init(records: [ScoreRecord], problems: [String] = []) {
+    public init(records: [ScoreRecord], problems: [ScoreStoreProblem] = []) {
         self.records = records
         self.problems = problems
     }
 }
 
-/// Why a store refused an operation it does not support.
-public enum ScoreStoreError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The store keeps records but cannot delete them.
-    case deletionUnsupported
-
-    /// What the store cannot do.
-    public var description: String {
-        switch self {
-        case .deletionUnsupported: "this score store cannot delete records"
-        }
-    }
-}
-
 /// Where uploaded scores go.
 ///
-/// The view model is given one; it does no other I/O.
+/// The view model is given one; it does no other I/O. Every method throws only
+/// ``ScoreStoreError``: a store turns the errors of the layer below into it, so that a view model
+/// can carry the error and a front end choose its words.
 public protocol ScoreStore: Sendable {
     /// Stores a score and returns the record as kept. Returns only once the record is kept.
-    func upload(name: String, points: Double) async throws -> ScoreRecord
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord
     /// Every record kept, oldest first.
-    func records() async throws -> [ScoreRecord]
+    func records() async throws(ScoreStoreError) -> [ScoreRecord]
     /// Removes the records with these identifiers; identifiers the store does not keep are ignored.
     /// Returns only once the removal is kept.
-    func delete(ids: [UUID]) async throws
-    /// Every record that can be read, with a message for each part that cannot, so that a damaged
-    /// store still yields what it holds.
-    func read() async throws -> ScoreReading
+    func delete(ids: [UUID]) async throws(ScoreStoreError)
+    /// Every record that can be read, with each part that cannot, so that a damaged store still
+    /// yields what it holds.
+    func read() async throws(ScoreStoreError) -> ScoreReading
 
     // MARK: The roster's questions
     //
@@ -73,59 +62,59 @@ public protocol ScoreStore: Sendable {
     // answers each in O(log n) or O(rows asked for).
 
     /// How many players the store keeps.
-    func playerCount() async throws -> Int
+    func playerCount() async throws(ScoreStoreError) -> Int
     /// At most `limit` players in roster order, starting at the 0-based `offset`.
-    func players(from offset: Int, limit: Int) async throws -> [Player]
+    func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player]
     /// The same players as ``players(from:limit:)``, whose ``Player/recordIDs`` may be left
     /// empty: for a listing that shows no record, which a store may answer without reading them.
     /// Added with a default that reads them.
-    func playerListing(from offset: Int, limit: Int) async throws -> [Player]
+    func playerListing(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player]
     /// The player named `name` (by `PlayerName.comparisonKey(_:)`) and its 0-based place in
     /// roster order, or nil when the store keeps no such player.
-    func player(named name: String) async throws -> (index: Int, player: Player)?
+    func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)?
     /// Removes the player named `name` and every record of it, including records other clients
     /// kept since this one last read, in one step; returns the player removed, or nil when there
     /// was none. Returns only once the removal is kept.
-    func deletePlayer(named name: String) async throws -> Player?
+    func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player?
     /// A value that differs after any change was kept, by this client or any other sharing the
     /// store; a roster compares two readings to learn that it must read its window again.
-    func revision() async throws -> UInt64
-    /// A message for each part of the store that cannot be read, as ``read()`` reports them, for
-    /// a roster that reads a window of players and not every record. Added with a default: a
-    /// store that cannot be partly damaged has none.
-    func problems() async throws -> [String]
+    func revision() async throws(ScoreStoreError) -> UInt64
+    /// Each part of the store that cannot be read, as ``read()`` reports them, for a roster that
+    /// reads a window of players and not every record. Added with a default: a store that cannot
+    /// be partly damaged has none.
+    func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem]
 }
 
 extension ScoreStore {
     /// Refuses: a store that does not implement deletion keeps everything.
-    public func delete(ids: [UUID]) async throws {
-        throw ScoreStoreError.deletionUnsupported
+    public func delete(ids: [UUID]) async throws(ScoreStoreError) {
+        throw .deletionUnsupported
     }
 
     /// The records, with no problems: a store that cannot be partly damaged reads all or fails.
-    public func read() async throws -> ScoreReading {
+    public func read() async throws(ScoreStoreError) -> ScoreReading {
         ScoreReading(records: try await records())
     }
 
     /// Counts the players of every record.
-    public func playerCount() async throws -> Int {
+    public func playerCount() async throws(ScoreStoreError) -> Int {
         Player.roster(from: try await records()).count
     }
 
     /// The players with their record ids: ``players(from:limit:)``.
-    public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
+    public func playerListing(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         try await players(from: offset, limit: limit)
     }
 
     /// Reads every record and returns the players asked for.
-    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+    public func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         let all = Player.roster(from: try await records())
         let start = min(max(offset, 0), all.count)
         return Array(all[start..<min(start + max(limit, 0), all.count)])
     }
 
     /// Reads every record and finds the player.
-    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+    public func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         let key = PlayerName.comparisonKey(name)
         let all = Player.roster(from: try await records())
         guard let index = all.firstIndex(where: { PlayerName.comparisonKey($0.name) == key }) else {
@@ -135,19 +124,19 @@ extension ScoreStore {
     }
 
     /// Finds the player in every record and deletes its records.
-    public func deletePlayer(named name: String) async throws -> Player? {
+    public func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player? {
         guard let (_, player) = try await player(named: name) else { return nil }
         try await delete(ids: player.recordIDs)
         return player
     }
 
     /// None: a store is read whole or not at all unless it says otherwise.
-    public func problems() async throws -> [String] {
+    public func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         []
     }
 
     /// A hash of every record: correct, and O(records).
-    public func revision() async throws -> UInt64 {
+    public func revision() async throws(ScoreStoreError) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(try await records())
         return UInt64(bitPattern: Int64(hasher.finalize()))
@@ -213,7 +202,7 @@ public actor InMemoryScoreStore: ScoreStore {
     }
 
     /// Keeps a record of `name` and `points`, stamped with the store's clock and a new id.
-    public func upload(name: String, points: Double) async throws -> ScoreRecord {
+    public func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         let record = ScoreRecord(id: makeID(), name: name, points: points, uploadedAt: now())
         kept.append(record)
         let key = PlayerName.comparisonKey(name)
@@ -230,12 +219,12 @@ public actor InMemoryScoreStore: ScoreStore {
     }
 
     /// Every record kept, oldest first.
-    public func records() async throws -> [ScoreRecord] {
+    public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         kept
     }
 
     /// Removes the records with these ids; other ids are ignored.
-    public func delete(ids: [UUID]) async throws {
+    public func delete(ids: [UUID]) async throws(ScoreStoreError) {
         let removed = Set(ids)
         let before = kept.count
         kept.removeAll { removed.contains($0.id) }
@@ -245,24 +234,24 @@ public actor InMemoryScoreStore: ScoreStore {
     }
 
     /// The number of players, from the index.
-    public func playerCount() async throws -> Int {
+    public func playerCount() async throws(ScoreStoreError) -> Int {
         roster.count
     }
 
     /// The players from `offset` in roster order, at most `limit` of them, from the index.
-    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+    public func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         let start = min(max(offset, 0), roster.count)
         return Array(roster[start..<min(start + max(limit, 0), roster.count)])
     }
 
     /// The player whose name has the comparison key of `name`, and its index in the roster.
-    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+    public func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         guard let index = indexByKey[PlayerName.comparisonKey(name)] else { return nil }
         return (index, roster[index])
     }
 
     /// Removes every record of the player named `name`; nil when there is no such player.
-    public func deletePlayer(named name: String) async throws -> Player? {
+    public func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player? {
         let key = PlayerName.comparisonKey(name)
         guard let index = indexByKey.removeValue(forKey: key) else { return nil }
         let player = roster.remove(at: index)
@@ -275,7 +264,7 @@ public actor InMemoryScoreStore: ScoreStore {
     }
 
     /// Counts every change; it grows with each upload and deletion.
-    public func revision() async throws -> UInt64 {
+    public func revision() async throws(ScoreStoreError) -> UInt64 {
         changes
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFormScores
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +9,7 @@ extension FileScoreStore {
     /// The file's identity, size and modification time: every change appends to the file (a
     /// deletion appends a tombstone), so any change by any process moves it, at the cost of one
     /// `stat` instead of reading every record.
-    public func revision() async throws -> UInt64 {
+    public func revision() async throws(ScoreStoreError) -> UInt64 {
         var info = stat()
         guard stat(path, &info) == 0 else {
             // No file yet: nothing was ever kept.
@@ -25,14 +26,14 @@ extension FileScoreStore {
     }
 
     /// The damaged lines of the file, as ``read()`` reports them.
-    public func problems() async throws -> [String] {
+    public func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         try await read().problems
     }
 }
 
 /// The protocol's revision, for a file that cannot be looked at with `stat`.
 private enum FileScoreStoreRevision {
-    static func hashed(_ store: FileScoreStore) async throws -> UInt64 {
+    static func hashed(_ store: FileScoreStore) async throws(ScoreStoreError) -> UInt64 {
         var hasher = Hasher()
         hasher.combine(try await store.records())
         return UInt64(bitPattern: Int64(hasher.finalize()))

@@ -57,26 +57,27 @@ public final class FileScoreStore: ScoreStore, Sendable {
     // MARK: ScoreStore
 
     /// Appends a record of `name` and `points` to the file; returns once it is written and synced.
-    public func upload(name: String, points: Double) async throws -> ScoreRecord {
-        try await offload { try self.appendRecord(name: name, points: points) }
+    public func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+        try await offload { () throws(StoreError) in try self.appendRecord(name: name, points: points) }
     }
 
     /// Every complete record; damaged lines are skipped here and reported by ``read()`` and
     /// ``load()``.
-    public func records() async throws -> [ScoreRecord] {
-        try await offload { try self.load().records }
+    public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
+        try await offload { () throws(StoreError) in try self.load().records }
     }
 
     /// Appends a deletion of these ids to the file; returns once it is written and synced.
-    public func delete(ids: [UUID]) async throws {
-        try await offload { try self.appendTombstone(ids: ids) }
+    public func delete(ids: [UUID]) async throws(ScoreStoreError) {
+        try await offload { () throws(StoreError) in try self.appendTombstone(ids: ids) }
     }
 
     /// Every record of the file, with a problem for each line that cannot be read.
-    public func read() async throws -> ScoreReading {
-        try await offload {
+    public func read() async throws(ScoreStoreError) -> ScoreReading {
+        try await offload { () throws(StoreError) in
             let contents = try self.load()
-            return ScoreReading(records: contents.records, problems: contents.problems.map(\.description))
+            return ScoreReading(
+                records: contents.records, problems: contents.problems.compactMap(ScoreStoreProblem.init))
         }
     }
 
@@ -278,18 +279,24 @@ public final class FileScoreStore: ScoreStore, Sendable {
         SystemError.text(code)
     }
 
-    /// Runs blocking file work off the cooperative thread pool.
-    private func offload<Result: Sendable>(
-        _ work: @escaping @Sendable () throws -> Result
-    ) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
+    /// Runs blocking file work off the cooperative thread pool; its error becomes the
+    /// `ScoreStoreError` every store throws.
+    private func offload<Value: Sendable>(
+        _ work: @escaping @Sendable () throws(StoreError) -> Value
+    ) async throws(ScoreStoreError) -> Value {
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Value, StoreError>, Never>) in
             DispatchQueue.global().async {
-                do {
-                    continuation.resume(returning: try work())
+                do throws(StoreError) {
+                    continuation.resume(returning: .success(try work()))
                 } catch {
-                    continuation.resume(throwing: error)
+                    continuation.resume(returning: .failure(error))
                 }
             }
+        }
+        switch outcome {
+        case .success(let value): return value
+        case .failure(let error): throw ScoreStoreError(error)
         }
     }
 }

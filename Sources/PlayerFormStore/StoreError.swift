@@ -1,3 +1,5 @@
+import PlayerFormScores
+
 /// Why a score file could not be read or written, naming the file and, where it applies, the line.
 public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Neither `XDG_DATA_HOME` nor `HOME` names an absolute folder, so there is no default place.
@@ -49,6 +51,46 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
                 + "it is skipped"
         case .notFinite(let points):
             "points must be a finite number to be stored, not \(points)"
+        }
+    }
+}
+
+extension ScoreStoreError {
+    /// `error` of the score file as the error every score store throws: the file store's one
+    /// mapping to it.
+    public init(_ error: StoreError) {
+        switch error {
+        case .noDataDirectory:
+            // Only choosing the default path says this, before there is a store; no method throws it.
+            self = .cannotOpen(.file(path: ""), reason: error.description)
+        case .cannotCreateDirectory(let path, let reason):
+            self = .cannotCreateFolder(path: path, reason: reason)
+        case .permissionDenied(let path, .read):
+            self = .permissionDenied(.file(path: path), access: .read)
+        case .permissionDenied(let path, .write):
+            self = .permissionDenied(.file(path: path), access: .write)
+        case .unreadable(let path, let reason):
+            self = .io(.file(path: path), access: .read, reason: reason)
+        case .unwritable(let path, let reason):
+            self = .io(.file(path: path), access: .write, reason: reason)
+        case .corruptLine(let path, _, let reason):
+            self = .corrupt(.file(path: path), reason: reason)
+        case .tornLine(let path, let line):
+            self = .corrupt(.file(path: path), reason: "line \(line) is incomplete")
+        case .notFinite(let points):
+            self = .notFinite(points: points)
+        }
+    }
+}
+
+extension ScoreStoreProblem {
+    /// The part of the file `error` says could not be read, or nil when `error` concerns no line.
+    public init?(_ error: StoreError) {
+        switch error {
+        case .corruptLine(let path, let line, let reason):
+            self = .notARecord(.file(path: path), line: line, reason: reason)
+        case .tornLine(let path, let line): self = .tornLine(.file(path: path), line: line)
+        default: return nil
         }
     }
 }

@@ -14,24 +14,24 @@ public struct DelayedScoreStore: ScoreStore {
     }
 
     /// Waits for the delay, then uploads to the wrapped store; a cancelled wait uploads nothing.
-    public func upload(name: String, points: Double) async throws -> ScoreRecord {
-        if delay > .zero { try await Task.sleep(for: delay) }
-        try Task.checkCancellation()
+    public func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+        if delay > .zero { try? await Task.sleep(for: delay) }
+        if Task.isCancelled { throw .cancelled }
         return try await base.upload(name: name, points: points)
     }
 
     /// The wrapped store's `records()`, at once.
-    public func records() async throws -> [ScoreRecord] {
+    public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         try await base.records()
     }
 
     /// The wrapped store's `delete(ids:)`, at once.
-    public func delete(ids: [UUID]) async throws {
+    public func delete(ids: [UUID]) async throws(ScoreStoreError) {
         try await base.delete(ids: ids)
     }
 
     /// The wrapped store's `read()`, at once.
-    public func read() async throws -> ScoreReading {
+    public func read() async throws(ScoreStoreError) -> ScoreReading {
         try await base.read()
     }
 }
@@ -40,37 +40,37 @@ extension DelayedScoreStore {
     // The roster's questions go to the wrapped store at once: only uploads are delayed.
 
     /// The wrapped store's `playerCount()`, at once.
-    public func playerCount() async throws -> Int {
+    public func playerCount() async throws(ScoreStoreError) -> Int {
         try await base.playerCount()
     }
 
     /// The wrapped store's `players(from:limit:)`, at once.
-    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+    public func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         try await base.players(from: offset, limit: limit)
     }
 
     /// The wrapped store's `playerListing(from:limit:)`, at once.
-    public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
+    public func playerListing(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         try await base.playerListing(from: offset, limit: limit)
     }
 
     /// The wrapped store's `player(named:)`, at once.
-    public func player(named name: String) async throws -> (index: Int, player: Player)? {
+    public func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         try await base.player(named: name)
     }
 
     /// The wrapped store's `deletePlayer(named:)`, at once.
-    public func deletePlayer(named name: String) async throws -> Player? {
+    public func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player? {
         try await base.deletePlayer(named: name)
     }
 
     /// The wrapped store's `revision()`, at once.
-    public func revision() async throws -> UInt64 {
+    public func revision() async throws(ScoreStoreError) -> UInt64 {
         try await base.revision()
     }
 
     /// The wrapped store's `problems()`, at once.
-    public func problems() async throws -> [String] {
+    public func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         try await base.problems()
     }
 }

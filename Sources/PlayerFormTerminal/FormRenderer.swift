@@ -85,7 +85,7 @@ public struct FormRenderer: Sendable {
 
     /// A message of the view model, such as `Updated Dana with 103 points`, escaped.
     public func messageLine(_ message: PlayerMessage) -> String {
-        TerminalText.escaped(message.description)
+        TerminalText.escaped(TerminalWords.text(message))
     }
 
     /// What a stepper input did when the value asked for was kept within min and max.

@@ -1,5 +1,6 @@
 import PlayerForm
 import PlayerFormRules
+import PlayerFormScores
 import PlayerFormText
 import ReactiveCore
 import ReactiveTable
@@ -516,7 +517,7 @@ public final class REPLSession {
         } catch let error as ActionError {
             return reportActionError(error)
         } catch {
-            log.error(TerminalText.escaped("Could not read the scores: \(error)"))
+            reportLookupError(error)
             return .failed
         }
         return .succeeded
@@ -619,9 +620,12 @@ public final class REPLSession {
 
     /// A row number that names no player, or a store that cannot say.
     private func reportLookupError(_ error: any Error) {
-        if let error = error as? TableBindingError {
+        switch error {
+        case let error as TableBindingError:
             log.error(Self.sentence(error.description))
-        } else {
+        case let error as ScoreStoreError:
+            log.error(TerminalText.escaped(TerminalWords.text(RosterAlert.readFailed(error))))
+        default:
             log.error(TerminalText.escaped("Could not read the scores: \(error)"))
         }
     }

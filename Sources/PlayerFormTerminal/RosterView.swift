@@ -48,7 +48,7 @@ final class RosterView: Sendable {
         }
         roster.alerts.observeValues(in: bindings) { [weak self] alert in
             self?.state.withLock { $0.alerted = true }
-            log.error(TerminalText.escaped(alert.message))
+            log.error(TerminalText.escaped(TerminalWords.text(alert)))
         }
     }
 

@@ -19,7 +19,11 @@ import Synchronization
 /// ```
 public final class ControlledScoreStore: ScoreStore, Sendable {
     private struct Waiting {
-        var uploads: [(request: UploadRequest, reply: CheckedContinuation<ScoreRecord, any Error>)] = []
+        var uploads:
+            [(
+                request: UploadRequest,
+                reply: CheckedContinuation<Result<ScoreRecord, ScoreStoreError>, Never>
+            )] = []
         var watchers: [CheckedContinuation<UploadRequest, Never>] = []
         var started: [UploadRequest] = []
         var kept: [ScoreRecord] = []
@@ -39,9 +43,9 @@ public final class ControlledScoreStore: ScoreStore, Sendable {
     }
 
     /// Waits until the spec answers this upload: keeps the record and returns it, or throws.
-    public func upload(name: String, points: Double) async throws -> ScoreRecord {
+    public func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         let request = UploadRequest(name: name, points: points)
-        return try await withCheckedThrowingContinuation { reply in
+        return try await withCheckedContinuation { reply in
             let watchers = state.withLock { state in
                 state.uploads.append((request, reply))
                 state.started.append(request)
@@ -49,11 +53,11 @@ public final class ControlledScoreStore: ScoreStore, Sendable {
                 return state.watchers
             }
             for watcher in watchers { watcher.resume(returning: request) }
-        }
+        }.get()
     }
 
     /// The records of the uploads the spec let succeed, oldest first.
-    public func records() async throws -> [ScoreRecord] {
+    public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         state.withLock { $0.kept }
     }
 
@@ -78,7 +82,8 @@ public final class ControlledScoreStore: ScoreStore, Sendable {
     @discardableResult
     public func succeed() -> Bool {
         let record = ScoreRecord(id: makeID(), name: "", points: 0, uploadedAt: clock())
-        let taken = state.withLock { state -> (UploadRequest, CheckedContinuation<ScoreRecord, any Error>)? in
+        let taken = state.withLock {
+            state -> (UploadRequest, CheckedContinuation<Result<ScoreRecord, ScoreStoreError>, Never>)? in
             guard !state.uploads.isEmpty else { return nil }
             let first = state.uploads.removeFirst()
             let kept = ScoreRecord(
@@ -89,18 +94,21 @@ public final class ControlledScoreStore: ScoreStore, Sendable {
         }
         guard let (request, reply) = taken else { return false }
         reply.resume(
-            returning: ScoreRecord(
-                id: record.id, name: request.name, points: request.points, uploadedAt: record.uploadedAt))
+            returning: .success(
+                ScoreRecord(
+                    id: record.id, name: request.name, points: request.points, uploadedAt: record.uploadedAt))
+        )
         return true
     }
 
-    /// Makes the oldest waiting upload fail with `error`; returns false when none was waiting.
+    /// Makes the oldest waiting upload fail with `error`, as a store's failure reaches the view
+    /// models; returns false when none was waiting.
     @discardableResult
-    public func fail(with error: any Error) -> Bool {
+    public func fail(with error: ScoreStoreError) -> Bool {
         let reply = state.withLock { state in
             state.uploads.isEmpty ? nil : state.uploads.removeFirst().reply
         }
-        reply?.resume(throwing: error)
+        reply?.resume(returning: .failure(error))
         return reply != nil
     }
 }

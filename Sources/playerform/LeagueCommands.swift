@@ -17,7 +17,7 @@ enum LeagueTransfer {
     static func open(_ url: String) async throws -> PostgresScoreStore {
         switch await PlayerFormREPL.openLeague(url, environment: ProcessInfo.processInfo.environment) {
         case .success(let store): return store
-        case .failure(let error): throw ExitCode(error.exitStatus)
+        case .failure(let error): throw ExitCode(StoreFailure.exitStatus(error))
         }
     }
 
@@ -41,7 +41,8 @@ enum LeagueTransfer {
                     for id in result.conflicts {
                         let line = lines[batch.firstIndex(where: { $0.id == id }) ?? 0]
                         problems.append(
-                            "\(file):\(line): \(PostgresStoreError.conflictingRecord(id: id.uuidString))")
+                            "\(file):\(line): "
+                                + StoreFailure.words(ScoreStoreError.conflictingRecord(id: id.uuidString)))
                     }
                     batch.removeAll(keepingCapacity: true)
                     lines.removeAll(keepingCapacity: true)
@@ -71,11 +72,14 @@ enum LeagueTransfer {
                 PlayerFormCommand.Import.report(line, label: "note: ")
                 if !problems.isEmpty { status = max(status, 65) }
             } catch let error as PostgresStoreError {
-                PlayerFormCommand.Import.report(error.description)
-                throw ExitCode(error.exitStatus)
+                PlayerFormCommand.Import.report(StoreFailure.words(error))
+                throw ExitCode(StoreFailure.exitStatus(error))
+            } catch let error as ScoreStoreError {
+                PlayerFormCommand.Import.report(StoreFailure.words(error))
+                throw ExitCode(StoreFailure.exitStatus(error))
             } catch let error as StoreError {
-                PlayerFormCommand.Import.report(error.description)
-                status = max(status, 66)
+                PlayerFormCommand.Import.report(StoreFailure.words(error))
+                status = max(status, StoreFailure.exitStatus(error))
             }
         }
         if status != 0 { throw ExitCode(status) }
@@ -86,11 +90,11 @@ enum LeagueTransfer {
     static func export(_ url: String, csv: Bool) async throws {
         let store = try await open(url)
         let records: [ScoreRecord]
-        do {
+        do throws(ScoreStoreError) {
             records = try await store.records()
-        } catch let error as PostgresStoreError {
-            PlayerFormCommand.Import.report(error.description)
-            throw ExitCode(error.exitStatus)
+        } catch {
+            PlayerFormCommand.Import.report(StoreFailure.words(error))
+            throw ExitCode(StoreFailure.exitStatus(error))
         }
         var chunk: [UInt8] = []
         chunk.reserveCapacity(1 << 16)

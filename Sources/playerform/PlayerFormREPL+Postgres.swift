@@ -21,12 +21,13 @@ extension PlayerFormREPL {
     ) async -> Result<any ScoreStore, StoreUnavailable> {
         guard PostgresLocation.isURL(options.storePath) else {
             return openStore(options, now: now).map { $0 as any ScoreStore }.mapError {
-                StoreUnavailable(exitStatus: $0.exitStatus)
+                StoreUnavailable(exitStatus: StoreFailure.exitStatus($0))
             }
         }
         switch await openLeague(options.storePath, environment: environment, now: now) {
         case .success(let store): return .success(store)
-        case .failure(let error): return .failure(StoreUnavailable(exitStatus: error.exitStatus))
+        case .failure(let error):
+            return .failure(StoreUnavailable(exitStatus: StoreFailure.exitStatus(error)))
         }
     }
 
@@ -59,10 +60,10 @@ extension PlayerFormREPL {
             }
             return .success(store)
         } catch let error as PostgresStoreError {
-            reportError(error.description)
+            reportError(StoreFailure.words(error))
             return .failure(error)
         } catch {
-            reportError("\(error)")
+            reportError(StoreFailure.words(error))
             return .failure(.server(endpoint: PostgresLocation.masking(url), state: "", message: "\(error)"))
         }
     }

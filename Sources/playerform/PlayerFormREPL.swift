@@ -100,7 +100,7 @@ public enum PlayerFormREPL {
             store = try SQLiteScoreStore(
                 path: options.storePath, busyTimeout: options.busyTimeout, waiting: note, now: now)
         } catch {
-            report(error.description)
+            report(StoreFailure.words(error))
             return .failure(error)
         }
         guard let legacy = options.legacyStorePath else { return .success(store) }
@@ -113,12 +113,12 @@ public enum PlayerFormREPL {
                         + "the old file is left as it was")
             }
         } catch let error as SQLiteStoreError {
-            report("could not import the old score file: \(error)")
+            report("could not import the old score file: " + StoreFailure.words(error))
             return .failure(error)
         } catch {
             // The old file cannot be read: its error names it.
-            report("could not import the old score file: \(error)")
-            return .failure(.ioError(path: legacy, reason: "\(error)"))
+            report("could not import the old score file: " + StoreFailure.words(error))
+            return .failure(.ioError(path: legacy, reason: StoreFailure.words(error)))
         }
         return .success(store)
     }

@@ -33,7 +33,7 @@ struct StorePlace {
             busyTimeout: busyTimeout.map { .milliseconds($0) } ?? .seconds(5))
         switch PlayerFormREPL.openStore(options) {
         case .success(let store): return store
-        case .failure(let error): throw ExitCode(error.exitStatus)
+        case .failure(let error): throw ExitCode(StoreFailure.exitStatus(error))
         }
     }
 }
@@ -163,13 +163,13 @@ extension PlayerFormCommand {
                     if !summary.problems.isEmpty { status = max(status, 65) }
                 } catch let error as SQLiteStoreError {
                     meter.finish()
-                    Self.report(error.description)
-                    throw ExitCode(error.exitStatus)
+                    Self.report(StoreFailure.words(error))
+                    throw ExitCode(StoreFailure.exitStatus(error))
                 } catch let error as StoreError {
                     // The file cannot be opened or read; the other files are still imported.
                     meter.finish()
-                    Self.report(error.description)
-                    status = max(status, 66)
+                    Self.report(StoreFailure.words(error))
+                    status = max(status, StoreFailure.exitStatus(error))
                 }
             }
             if status != 0 { throw ExitCode(status) }
@@ -227,8 +227,8 @@ extension PlayerFormCommand {
                 meter.finish()
             } catch let error as SQLiteStoreError {
                 meter.finish()
-                Import.report(error.description)
-                throw ExitCode(error.exitStatus)
+                Import.report(StoreFailure.words(error))
+                throw ExitCode(StoreFailure.exitStatus(error))
             } catch let error as OutputError {
                 meter.finish()
                 Import.report("cannot write the export: \(error.reason)")

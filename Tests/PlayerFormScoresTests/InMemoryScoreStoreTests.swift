@@ -14,7 +14,7 @@ struct InMemoryScoreStoreTests {
     }
 
     @Test("reading gives every record and no problems")
-    func read() async throws {
+    func read() async throws(ScoreStoreError) {
         let store = InMemoryScoreStore()
         let colin = try await store.upload(name: "Colin", points: 100)
         #expect(try await store.read() == ScoreReading(records: [colin], problems: []))
@@ -23,10 +23,10 @@ struct InMemoryScoreStoreTests {
     @Test("a store that does not implement deletion refuses it")
     func deletionUnsupported() async {
         struct KeepsEverything: ScoreStore {
-            func upload(name: String, points: Double) async throws -> ScoreRecord {
+            func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
                 ScoreRecord(id: UUID(), name: name, points: points, uploadedAt: Date())
             }
-            func records() async throws -> [ScoreRecord] { [] }
+            func records() async throws(ScoreStoreError) -> [ScoreRecord] { [] }
         }
         await #expect(throws: ScoreStoreError.deletionUnsupported) {
             try await KeepsEverything().delete(ids: [UUID()])
@@ -40,9 +40,11 @@ private actor RecordsOnlyStore: ScoreStore {
     private var kept: [ScoreRecord] = []
 
     func keep(_ record: ScoreRecord) { kept.append(record) }
-    func upload(name: String, points: Double) async throws -> ScoreRecord { fatalError("not used") }
-    func records() async throws -> [ScoreRecord] { kept }
-    func delete(ids: [UUID]) async throws {
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+        fatalError("not used")
+    }
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] { kept }
+    func delete(ids: [UUID]) async throws(ScoreStoreError) {
         let removed = Set(ids)
         kept.removeAll { removed.contains($0.id) }
     }

@@ -89,6 +89,19 @@ struct FileScoreStoreTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    @Test("the store's operations throw the typed error: points not finite, a file that cannot be read")
+    func typedErrors() async throws {
+        let store = FileScoreStore(path: path)
+        await #expect(throws: ScoreStoreError.notFinite(points: .infinity)) {
+            try await store.upload(name: "Colin", points: .infinity)
+        }
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        await #expect(throws: ScoreStoreError.io(.file(path: path), access: .read, reason: "Is a directory"))
+        {
+            try await store.records()
+        }
+    }
+
     // MARK: Damage
 
     @Test("a corrupt line in the middle is reported with its file and line; the records around it are kept")

@@ -1,5 +1,6 @@
 import Foundation
 import PlayerForm
+import PlayerFormScores
 import PlayerFormStore
 import PlayerFormTesting
 import ReactiveCore
@@ -40,12 +41,12 @@ struct RosterOnFileTests {
         _ = try store.appendRecord(name: "Bob", points: 120)
 
         let roster = RosterViewModel(store: store)
-        let alerts = Recorder(roster.alertMessages)
+        let alerts = Recorder(roster.alerts)
         try await roster.refresh.apply(())
         #expect(roster.players.value.map(\.name) == ["Colin", "Bob"])
         #expect(
             alerts.values == [
-                "Some scores could not be read: \(path):2: not a score record (not valid JSON); the line is skipped"
+                .damagedStore(.notARecord(.file(path: path), line: 2, reason: "not valid JSON"))
             ])
     }
 
@@ -58,9 +59,10 @@ struct RosterOnFileTests {
 
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        let alerts = Recorder(roster.alertMessages)
+        let alerts = Recorder(roster.alerts)
         await #expect(throws: ActionError.self) { try await roster.refresh.apply(()) }
-        #expect(alerts.values == ["Could not read the scores: \(path): cannot read the file: Is a directory"])
+        #expect(
+            alerts.values == [.readFailed(.io(.file(path: path), access: .read, reason: "Is a directory"))])
         #expect(roster.players.value.map(\.name) == ["Colin"])
     }
 

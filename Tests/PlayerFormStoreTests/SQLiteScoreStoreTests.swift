@@ -73,7 +73,6 @@ struct SQLiteScoreStoreTests {
             try SQLiteScoreStore(path: target)
         }
         #expect(SQLiteStoreError.notAFile(path: target, kind: described).description.hasPrefix(target + ": "))
-        #expect(SQLiteStoreError.notAFile(path: target, kind: described).exitStatus == 66)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("new").path))
     }
 
@@ -125,7 +124,6 @@ struct SQLiteScoreStoreTests {
         let error = SQLiteStoreError.cannotCreateDirectory(
             path: blocker + "/playerform", reason: "Not a directory")
         #expect(throws: error) { try SQLiteScoreStore(path: path) }
-        #expect(error.exitStatus == 73)
 
         let empty = folder.appendingPathComponent("empty.sqlite").path
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
@@ -134,10 +132,50 @@ struct SQLiteScoreStoreTests {
         #expect(try await SQLiteScoreStore(path: empty).playerCount() == 1)
     }
 
+    @Test(
+        "each failure of the database becomes the typed store error of its kind, naming the database",
+        arguments: [
+            (
+                SQLiteStoreError.busy(path: "s.sqlite", waitedSeconds: 5),
+                ScoreStoreError.locked(.database(path: "s.sqlite"), waitedSeconds: 5)
+            ),
+            (
+                .diskFull(path: "s.sqlite", reason: "No space left on device"),
+                .storageFull(.database(path: "s.sqlite"), reason: "No space left on device")
+            ),
+            (
+                .ioError(path: "s.sqlite", reason: "Input/output error"),
+                .io(.database(path: "s.sqlite"), access: .readWrite, reason: "Input/output error")
+            ),
+            (.notADatabase(path: "s.sqlite"), .notAStore(.database(path: "s.sqlite"))),
+            (
+                .corrupt(path: "s.sqlite", reason: "malformed"),
+                .corrupt(.database(path: "s.sqlite"), reason: "malformed")
+            ),
+            (
+                .cannotOpen(path: "s.sqlite", reason: "Permission denied"),
+                .cannotOpen(.database(path: "s.sqlite"), reason: "Permission denied")
+            ),
+            (.newerSchema(path: "s.sqlite"), .newerSchema(.database(path: "s.sqlite"), version: nil)),
+            (.conflictingRecord(id: "A"), .conflictingRecord(id: "A")),
+            (
+                .sqlite(path: "s.sqlite", message: "constraint failed"),
+                .failed(.database(path: "s.sqlite"), code: "", message: "constraint failed")
+            ),
+        ])
+    func typedMapping(_ error: SQLiteStoreError, _ typed: ScoreStoreError) {
+        #expect(ScoreStoreError.translating(error, database: "s.sqlite") == typed)
+    }
+
+    @Test("a cancelled operation becomes the typed cancellation")
+    func typedCancellation() {
+        #expect(ScoreStoreError.translating(CancellationError(), database: "s.sqlite") == .cancelled)
+    }
+
     @Test("points that are not finite are refused and nothing is kept")
     func notFinite() async throws {
         let store = try SQLiteScoreStore(path: path)
-        await #expect(throws: SQLiteStoreError.notFinite(points: .infinity)) {
+        await #expect(throws: ScoreStoreError.notFinite(points: .infinity)) {
             try await store.upload(name: "Colin", points: .infinity)
         }
         #expect(try await store.records().isEmpty)
@@ -316,7 +354,7 @@ struct SQLiteScoreStoreTests {
         let clock = Date(timeIntervalSince1970: 1_763_712_000)
         let store = try SQLiteScoreStore(path: path, now: { clock }, makeID: { id })
         let first = try await store.upload(name: "Colin", points: 100)
-        await #expect(throws: SQLiteStoreError.conflictingRecord(id: id.uuidString)) {
+        await #expect(throws: ScoreStoreError.conflictingRecord(id: id.uuidString)) {
             try await store.upload(name: "Bob", points: 1)
         }
         #expect(try await store.upload(name: "Colin", points: 100) == first)
@@ -478,7 +516,7 @@ struct SQLiteScoreStoreTests {
         let (notices, notice) = AsyncStream.makeStream(of: String.self)
         let waiting = try SQLiteScoreStore(
             path: path, busyTimeout: .milliseconds(600), waiting: { notice.yield($0) })
-        await #expect(throws: SQLiteStoreError.busy(path: path, waitedSeconds: 0.6)) {
+        await #expect(throws: ScoreStoreError.locked(.database(path: path), waitedSeconds: 0.6)) {
             try await waiting.upload(name: "Bob", points: 1)
         }
         notice.finish()
@@ -488,7 +526,6 @@ struct SQLiteScoreStoreTests {
             said == [
                 "\(path): another process is using the score database; waiting up to 0.6 s (Ctrl-C stops waiting)"
             ])
-        #expect(SQLiteStoreError.busy(path: path, waitedSeconds: 0.6).exitStatus == 75)
         // Readers are not held up by a writer in WAL mode.
         #expect(try await waiting.records() == [colin])
     }
@@ -507,7 +544,7 @@ struct SQLiteScoreStoreTests {
         #expect(await iterator.next() != nil)
         let started = ContinuousClock.now
         upload.cancel()
-        await #expect(throws: CancellationError.self) { try await upload.value }
+        await #expect(throws: ScoreStoreError.cancelled) { try await upload.value }
         #expect(ContinuousClock.now - started < .seconds(60))
         holder.release()
         #expect(try await store.records().isEmpty)

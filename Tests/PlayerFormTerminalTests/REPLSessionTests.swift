@@ -32,15 +32,15 @@ final class PlaybackReader: LineReader, @unchecked Sendable {
 final class EndlessStore: ScoreStore {
     let started = AsyncStream<Void>.makeStream()
 
-    func upload(name: String, points: Double) async throws -> ScoreRecord {
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         started.continuation.yield()
         // Not a timing sleep: the upload stands for one that never answers, and only
         // cancellation ends it.
-        try await Task.sleep(for: .seconds(3600))
-        throw CancellationError()
+        try? await Task.sleep(for: .seconds(3600))
+        throw .cancelled
     }
 
-    func records() async throws -> [ScoreRecord] { [] }
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] { [] }
 }
 
 @Suite("REPLSession")

@@ -25,23 +25,25 @@ final class PagedReadsStore: ScoreStore {
 
     init(_ base: InMemoryScoreStore) { self.base = base }
 
-    func upload(name: String, points: Double) async throws -> ScoreRecord {
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         try await base.upload(name: name, points: points)
     }
-    func records() async throws -> [ScoreRecord] {
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         asked.withLock { $0.readEverything = true }
         return try await base.records()
     }
-    func playerCount() async throws -> Int { try await base.playerCount() }
-    func players(from offset: Int, limit: Int) async throws -> [Player] {
+    func playerCount() async throws(ScoreStoreError) -> Int { try await base.playerCount() }
+    func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         asked.withLock { $0.limits.append(limit) }
         return try await base.players(from: offset, limit: limit)
     }
-    func player(named name: String) async throws -> (index: Int, player: Player)? {
+    func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         try await base.player(named: name)
     }
-    func deletePlayer(named name: String) async throws -> Player? { try await base.deletePlayer(named: name) }
-    func revision() async throws -> UInt64 { try await base.revision() }
+    func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player? {
+        try await base.deletePlayer(named: name)
+    }
+    func revision() async throws(ScoreStoreError) -> UInt64 { try await base.revision() }
 }
 
 /// A reader whose lines the spec gives one at a time; it says when the session waits for a line,

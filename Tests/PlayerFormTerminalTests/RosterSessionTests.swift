@@ -9,13 +9,13 @@ import Testing
 /// A store that holds records already, and whose readings report the damage it is given.
 actor DamagedStore: ScoreStore {
     private var kept: [ScoreRecord]
-    private let problems: [String]
+    private let problems: [ScoreStoreProblem]
     private let readsBeforeFailing: Int
     private var reads = 0
 
     /// A store holding `names`; its readings report `problems`, and every reading after the
     /// first `readsBeforeFailing` fails.
-    init(names: [(String, Double)], problems: [String] = [], readsBeforeFailing: Int = .max) {
+    init(names: [(String, Double)], problems: [ScoreStoreProblem] = [], readsBeforeFailing: Int = .max) {
         self.readsBeforeFailing = readsBeforeFailing
         kept = names.map {
             ScoreRecord(id: UUID(), name: $0.0, points: $0.1, uploadedAt: Date(timeIntervalSince1970: 0))
@@ -23,48 +23,46 @@ actor DamagedStore: ScoreStore {
         self.problems = problems
     }
 
-    func upload(name: String, points: Double) async throws -> ScoreRecord {
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         let record = ScoreRecord(
             id: UUID(), name: name, points: points, uploadedAt: Date(timeIntervalSince1970: 0))
         kept.append(record)
         return record
     }
 
-    func records() async throws -> [ScoreRecord] { kept }
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] { kept }
 
-    func read() async throws -> ScoreReading {
+    func read() async throws(ScoreStoreError) -> ScoreReading {
         ScoreReading(records: kept, problems: try await problems())
     }
 
     /// Each refresh asks once; the asking after the first `readsBeforeFailing` fails.
-    func problems() async throws -> [String] {
+    func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         reads += 1
-        if reads > readsBeforeFailing { throw StoreFailure() }
+        if reads > readsBeforeFailing {
+            throw .io(.file(path: "scores.jsonl"), access: .read, reason: "Input/output error")
+        }
         return problems
     }
 
-    func delete(ids: [UUID]) async throws {
+    func delete(ids: [UUID]) async throws(ScoreStoreError) {
         kept.removeAll { ids.contains($0.id) }
     }
 }
 
 /// A store whose deletions are cancelled before they are kept.
 struct CancellingStore: ScoreStore {
-    func upload(name: String, points: Double) async throws -> ScoreRecord {
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         ScoreRecord(id: UUID(), name: name, points: points, uploadedAt: Date(timeIntervalSince1970: 0))
     }
 
-    func records() async throws -> [ScoreRecord] {
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         [ScoreRecord(id: UUID(), name: "Ann", points: 5, uploadedAt: Date(timeIntervalSince1970: 0))]
     }
 
-    func delete(ids: [UUID]) async throws {
-        throw CancellationError()
+    func delete(ids: [UUID]) async throws(ScoreStoreError) {
+        throw .cancelled
     }
-}
-
-struct StoreFailure: Error, CustomStringConvertible {
-    var description: String { "scores.jsonl: cannot read the file: Input/output error" }
 }
 
 @Suite("REPLSession with a roster")
@@ -166,14 +164,20 @@ struct RosterSessionTests {
 
     @Test("damaged lines found at start are errors without a line number; the session goes on")
     func damagedAtStart() async {
-        let store = DamagedStore(names: [("Ann", 5)], problems: ["scores.jsonl:2: not a score record"])
+        let store = DamagedStore(
+            names: [("Ann", 5)],
+            problems: [.notARecord(.file(path: "scores.jsonl"), line: 2, reason: "not valid JSON")])
         #expect(await run(store, "players\nrefresh\n") == .failed)
         #expect(
             output.lines.map(timeless) == [
-                .error("error: Some scores could not be read: scores.jsonl:2: not a score record"),
+                .error(
+                    "error: Some scores could not be read: scores.jsonl:2: not a score record (not valid JSON); the line is skipped"
+                ),
                 .out("Players: rows 1-1 of 1"),
             ] + tableLines([(1, "Ann", "5", false)]).map { .out($0) } + [
-                .error("line 2: Some scores could not be read: scores.jsonl:2: not a score record")
+                .error(
+                    "line 2: Some scores could not be read: scores.jsonl:2: not a score record (not valid JSON); the line is skipped"
+                )
             ])
     }
 

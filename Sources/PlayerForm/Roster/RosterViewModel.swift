@@ -70,10 +70,9 @@ public final class RosterViewModel: Sendable {
 
     /// What changed in the players in view, each time they change (window indices).
     public let contentChanges: Signal<Changeset>
-    /// Alerts for the user, such as store failures.
+    /// Alerts for the user, such as store failures, carrying values (the store's error, the
+    /// name): a front end says each in its own words.
     public let alerts: Signal<RosterAlert>
-    /// The messages of ``alerts``.
-    public let alertMessages: Signal<String>
 
     // MARK: Actions
 
@@ -153,7 +152,6 @@ public final class RosterViewModel: Sendable {
         pointsStore = MutableProperty(rules.points)
         (contentChanges, changesInput) = Signal<Changeset>.pipe()
         (alerts, alertsInput) = Signal<RosterAlert>.pipe()
-        alertMessages = alerts.map(\.message)
 
         players = playersStore.readOnly
         rows = rowsStore.readOnly
@@ -183,8 +181,8 @@ public final class RosterViewModel: Sendable {
         refresh = Action { () async throws -> [Player] in
             guard let current = roster.value else { return [] }
             loading.value = true
-            let problems: [String]
-            do {
+            let problems: [ScoreStoreProblem]
+            do throws(ScoreStoreError) {
                 problems = try await store.problems()
                 // As in SwiftGoal, the changes are announced after isLoading returns to false.
                 let announced = Mutex(false)
@@ -195,12 +193,11 @@ public final class RosterViewModel: Sendable {
                         return !announced
                     }
                     guard first else { return }
-                    for problem in problems { alertsInput.send(.damagedStore(problem: problem)) }
+                    for problem in problems { alertsInput.send(.damagedStore(problem)) }
                 }
             } catch {
                 loading.value = false
-                if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
-                throw error
+                throw RosterViewModel.alerting(error, .readFailed(error), to: alertsInput)
             }
             return current.playersShown
         }
@@ -208,11 +205,10 @@ public final class RosterViewModel: Sendable {
 
         moveWindow = Action { first in
             guard let current = roster.value else { return [] }
-            do {
+            do throws(ScoreStoreError) {
                 try await current.reload(.move(to: first))
             } catch {
-                if !(error is CancellationError) { alertsInput.send(.readFailed(reason: "\(error)")) }
-                throw error
+                throw RosterViewModel.alerting(error, .readFailed(error), to: alertsInput)
             }
             return current.playersShown
         }
@@ -224,13 +220,11 @@ public final class RosterViewModel: Sendable {
                 throw RosterError.invalidInput(issues)
             }
             let record: ScoreRecord
-            do {
+            do throws(ScoreStoreError) {
                 record = try await store.upload(name: request.name, points: request.points)
             } catch {
-                if !(error is CancellationError) {
-                    alertsInput.send(.addFailed(name: request.name, reason: "\(error)"))
-                }
-                throw error
+                throw RosterViewModel.alerting(
+                    error, .addFailed(name: request.name, error: error), to: alertsInput)
             }
             if let current = roster.value, !current.merge(record) {
                 // The window cannot tell where the player is: read it again. The record is kept
@@ -242,13 +236,11 @@ public final class RosterViewModel: Sendable {
 
         delete = Action { name in
             let removed: Player?
-            do {
+            do throws(ScoreStoreError) {
                 removed = try await store.deletePlayer(named: name)
             } catch {
-                if !(error is CancellationError) {
-                    alertsInput.send(.deleteFailed(name: name, reason: "\(error)"))
-                }
-                throw error
+                throw RosterViewModel.alerting(
+                    error, .deleteFailed(name: name, error: error), to: alertsInput)
             }
             guard let removed else {
                 alertsInput.send(.noSuchPlayer(name: name))
@@ -324,7 +316,7 @@ public final class RosterViewModel: Sendable {
     /// - Returns: how the count changed, when the store had changed; nil when it had not.
     /// - Throws: the store's error; the roster keeps what it shows.
     @discardableResult
-    public func refreshIfStoreChanged() async throws -> RosterCatchUp? {
+    public func refreshIfStoreChanged() async throws(ScoreStoreError) -> RosterCatchUp? {
         let revision = try await store.revision()
         guard revision != shown.withLock({ $0.revision }) else { return nil }
         let before = shown.withLock { $0.total }
@@ -338,19 +330,19 @@ public final class RosterViewModel: Sendable {
     /// At most `limit` players of the roster from the 0-based `offset`, in view or not, read
     /// from the store without changing the window: for views that list the whole roster a page
     /// at a time, or look up a row by its number.
-    public func players(from offset: Int, limit: Int) async throws -> [Player] {
+    public func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         try await store.players(from: offset, limit: limit)
     }
 
     /// The same players as ``players(from:limit:)``, whose record ids may be left empty: for
     /// views that list the whole roster and show no record, which the store answers faster.
-    public func playerListing(from offset: Int, limit: Int) async throws -> [Player] {
+    public func playerListing(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         try await store.playerListing(from: offset, limit: limit)
     }
 
     /// How many players the store keeps now, asked of the store (``playerCount`` is the count as
     /// last read).
-    public func playerCountNow() async throws -> Int {
+    public func playerCountNow() async throws(ScoreStoreError) -> Int {
         try await store.playerCount()
     }
 
@@ -419,6 +411,16 @@ public final class RosterViewModel: Sendable {
         var stillKept: Set<String>
     }
 
+    /// What an action throws for the store's `error`: a cancellation as `CancellationError`, so
+    /// that the action reports it as cancelled, and any other error after sending `alert`.
+    private static func alerting(
+        _ error: ScoreStoreError, _ alert: RosterAlert, to alerts: Signal<RosterAlert>.Input
+    ) -> any Error {
+        if error == .cancelled { return CancellationError() }
+        alerts.send(alert)
+        return error
+    }
+
     /// Reads the window from the store and commits it; returns how the rows in view changed.
     ///
     /// Retried when another change was committed while reading, so an older reading never undoes a
@@ -426,7 +428,7 @@ public final class RosterViewModel: Sendable {
     @discardableResult
     private func reload(
         _ kind: ReadingKind, afterReading: @Sendable () -> Void = {}
-    ) async throws -> WindowChange? {
+    ) async throws(ScoreStoreError) -> WindowChange? {
         for _ in 0..<Self.refreshAttempts {
             let (generation, old) = commitState()
             let reading = try await read(kind, old: old)
@@ -488,7 +490,7 @@ public final class RosterViewModel: Sendable {
         }
     }
 
-    private func read(_ kind: ReadingKind, old: Shown) async throws -> Reading {
+    private func read(_ kind: ReadingKind, old: Shown) async throws(ScoreStoreError) -> Reading {
         // The revision first: a change after it makes the next comparison read again.
         let revision = try await store.revision()
         let total = try await store.playerCount()

@@ -11,42 +11,38 @@ import Testing
 
 /// An in-memory store whose operations can be made to fail, and whose reads can report damage.
 private actor ScriptedStore: ScoreStore {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     let kept = InMemoryScoreStore()
-    var readFailure: String?
-    var uploadFailure: String?
-    var deleteFailure: String?
-    var problems: [String] = []
+    var readFailure: ScoreStoreError?
+    var uploadFailure: ScoreStoreError?
+    var deleteFailure: ScoreStoreError?
+    var problems: [ScoreStoreProblem] = []
 
-    func failReads(_ reason: String?) { readFailure = reason }
-    func failUploads(_ reason: String?) { uploadFailure = reason }
-    func failDeletes(_ reason: String?) { deleteFailure = reason }
-    func reportProblems(_ problems: [String]) { self.problems = problems }
+    func failReads(_ error: ScoreStoreError?) { readFailure = error }
+    func failUploads(_ error: ScoreStoreError?) { uploadFailure = error }
+    func failDeletes(_ error: ScoreStoreError?) { deleteFailure = error }
+    func reportProblems(_ problems: [ScoreStoreProblem]) { self.problems = problems }
 
-    func upload(name: String, points: Double) async throws -> ScoreRecord {
-        if let uploadFailure { throw Failure(description: uploadFailure) }
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+        if let uploadFailure { throw uploadFailure }
         return try await kept.upload(name: name, points: points)
     }
 
-    func records() async throws -> [ScoreRecord] {
-        if let readFailure { throw Failure(description: readFailure) }
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] {
+        if let readFailure { throw readFailure }
         return try await kept.records()
     }
 
-    func delete(ids: [UUID]) async throws {
-        if let deleteFailure { throw Failure(description: deleteFailure) }
+    func delete(ids: [UUID]) async throws(ScoreStoreError) {
+        if let deleteFailure { throw deleteFailure }
         try await kept.delete(ids: ids)
     }
 
-    func read() async throws -> ScoreReading {
+    func read() async throws(ScoreStoreError) -> ScoreReading {
         ScoreReading(records: try await records(), problems: problems)
     }
 
-    func problems() async throws -> [String] {
-        if let readFailure { throw Failure(description: readFailure) }
+    func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
+        if let readFailure { throw readFailure }
         return problems
     }
 }
@@ -54,7 +50,7 @@ private actor ScriptedStore: ScoreStore {
 /// A store whose reads wait until they are cancelled, so a spec can cancel a refresh mid-read.
 private final class WaitingStore: ScoreStore {
     private struct Waiting {
-        var reader: CheckedContinuation<[ScoreRecord], any Error>?
+        var reader: CheckedContinuation<[ScoreRecord], Never>?
         var cancelled = false
     }
 
@@ -66,18 +62,19 @@ private final class WaitingStore: ScoreStore {
         (readStarted, readStartedInput) = AsyncStream<Void>.makeStream()
     }
 
-    func upload(name: String, points: Double) async throws -> ScoreRecord {
-        throw CancellationError()
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+        throw .cancelled
     }
 
-    func records() async throws -> [ScoreRecord] {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { reader in
+    /// Waits until cancelled, then throws `ScoreStoreError.cancelled`.
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] {
+        _ = await withTaskCancellationHandler {
+            await withCheckedContinuation { reader in
                 let cancelled = waiting.withLock { waiting -> Bool in
                     waiting.reader = reader
                     return waiting.cancelled
                 }
-                if cancelled { reader.resume(throwing: CancellationError()) }
+                if cancelled { reader.resume(returning: []) }
                 readStartedInput.yield()
             }
         } onCancel: {
@@ -85,8 +82,9 @@ private final class WaitingStore: ScoreStore {
                 waiting.cancelled = true
                 return waiting.reader.take()
             }
-            reader?.resume(throwing: CancellationError())
+            reader?.resume(returning: [])
         }
+        throw .cancelled
     }
 }
 
@@ -103,11 +101,11 @@ private final class HeldReadStore: ScoreStore {
         (readStarted, readStartedInput) = AsyncStream<Void>.makeStream()
     }
 
-    func upload(name: String, points: Double) async throws -> ScoreRecord {
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         try await inner.upload(name: name, points: points)
     }
 
-    func records() async throws -> [ScoreRecord] {
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         let snapshot = try await inner.records()
         let first = held.withLock { held -> Bool in
             defer { held.first = false }
@@ -230,11 +228,12 @@ struct RosterViewModelTests {
     @Test("a refresh that cannot read the store alerts, and the roster keeps what it showed")
     func refreshFailure() async throws {
         let roster = try await refreshedRoster()
-        let alerts = Recorder(roster.alertMessages)
+        let alerts = Recorder(roster.alerts)
         let loading = Recorder(roster.isLoading)
-        await store.failReads("scores.jsonl: permission denied")
+        let denied = ScoreStoreError.permissionDenied(.file(path: "scores.jsonl"), access: .read)
+        await store.failReads(denied)
         await #expect(throws: ActionError.self) { try await roster.refresh.apply(()) }
-        #expect(alerts.values == ["Could not read the scores: scores.jsonl: permission denied"])
+        #expect(alerts.values == [.readFailed(denied)])
         expectNoDifference(.colinAndAlice, RosterState(roster))
         #expect(loading.values == [false, true, false])
     }
@@ -243,7 +242,7 @@ struct RosterViewModelTests {
     func refreshCancelled() async throws {
         let waiting = WaitingStore()
         let roster = RosterViewModel(store: waiting)
-        let alerts = Recorder(roster.alertMessages)
+        let alerts = Recorder(roster.alerts)
         let loading = Recorder(roster.isLoading)
         let refresh = Task { try await roster.refresh.apply(()) }
         var started = waiting.readStarted.makeAsyncIterator()
@@ -259,16 +258,17 @@ struct RosterViewModelTests {
     @Test("a refresh of a damaged store shows what it could read and alerts once per problem")
     func refreshDamaged() async throws {
         _ = try await store.upload(name: "Colin", points: 100)
-        await store.reportProblems(["scores.jsonl:2: not a score record", "scores.jsonl:3: torn"])
+        let file = ScoreStorePlace.file(path: "scores.jsonl")
+        let problems: [ScoreStoreProblem] = [
+            .notARecord(file, line: 2, reason: "not valid JSON"), .tornLine(file, line: 3),
+        ]
+        await store.reportProblems(problems)
         let roster = RosterViewModel(store: store)
-        let alerts = Recorder(roster.alertMessages)
+        let alerts = Recorder(roster.alerts)
         try await roster.refresh.apply(())
         #expect(roster.players.value.map(\.name) == ["Colin"])
         #expect(
-            alerts.values == [
-                "Some scores could not be read: scores.jsonl:2: not a score record",
-                "Some scores could not be read: scores.jsonl:3: torn",
-            ])
+            alerts.values == [.damagedStore(problems[0]), .damagedStore(problems[1])])
     }
 
     // MARK: Adding
@@ -336,12 +336,13 @@ struct RosterViewModelTests {
     @Test("an add the store refuses alerts, and the roster is unchanged")
     func addFailure() async throws {
         let roster = try await refreshedRoster()
-        let alerts = Recorder(roster.alertMessages)
-        await store.failUploads("disk full")
+        let alerts = Recorder(roster.alerts)
+        let full = ScoreStoreError.storageFull(.database(path: "s.sqlite"), reason: "No space left on device")
+        await store.failUploads(full)
         roster.newNameEdited("Bob")
         roster.newPointsEdited(120)
         await #expect(throws: ActionError.self) { try await roster.addTapped() }
-        #expect(alerts.values == ["Could not add Bob: disk full"])
+        #expect(alerts.values == [.addFailed(name: "Bob", error: full)])
         expectNoDifference(
             .colinAndAlice.with {
                 $0.newName = "Bob"
@@ -355,12 +356,12 @@ struct RosterViewModelTests {
     @Test("an add request with invalid values is refused even while the typed input is valid")
     func addChecksTheRequest() async throws {
         let roster = RosterViewModel(store: store)
-        let alerts = Recorder(roster.alertMessages)
+        let alerts = Recorder(roster.alerts)
         roster.newNameEdited("Bob")
         await #expect(throws: ActionError.self) {
             try await roster.addPlayer.apply(UploadRequest(name: "", points: 1))
         }
-        #expect(alerts.values == ["The name is empty."])
+        #expect(alerts.values == [.invalidInput([.emptyName])])
         #expect(try await store.records() == [])
     }
 
@@ -386,19 +387,20 @@ struct RosterViewModelTests {
     @Test("a delete the store refuses alerts, and the player stays")
     func deleteFailure() async throws {
         let roster = try await refreshedRoster()
-        let alerts = Recorder(roster.alertMessages)
-        await store.failDeletes("read-only file")
+        let alerts = Recorder(roster.alerts)
+        let readOnly = ScoreStoreError.permissionDenied(.file(path: "scores.jsonl"), access: .write)
+        await store.failDeletes(readOnly)
         await #expect(throws: ActionError.self) { try await roster.delete.apply("Alice") }
-        #expect(alerts.values == ["Could not delete Alice: read-only file"])
+        #expect(alerts.values == [.deleteFailed(name: "Alice", error: readOnly)])
         expectNoDifference(.colinAndAlice, RosterState(roster))
     }
 
     @Test("deleting a player that is not in the roster alerts and touches nothing")
     func deleteUnknown() async throws {
         let roster = try await refreshedRoster()
-        let alerts = Recorder(roster.alertMessages)
+        let alerts = Recorder(roster.alerts)
         await #expect(throws: ActionError.self) { try await roster.delete.apply("Zed") }
-        #expect(alerts.values == ["There is no player named Zed."])
+        #expect(alerts.values == [.noSuchPlayer(name: "Zed")])
         #expect(try await store.records().count == 2)
         expectNoDifference(.colinAndAlice, RosterState(roster))
     }
@@ -428,9 +430,9 @@ struct RosterViewModelTests {
     @Test("selecting a player that is not in the roster alerts")
     func toggleUnknown() async throws {
         let roster = try await refreshedRoster()
-        let alerts = Recorder(roster.alertMessages)
+        let alerts = Recorder(roster.alerts)
         await #expect(throws: ActionError.self) { try await roster.toggleSelection.apply("Zed") }
-        #expect(alerts.values == ["There is no player named Zed."])
+        #expect(alerts.values == [.noSuchPlayer(name: "Zed")])
         expectNoDifference(.colinAndAlice, RosterState(roster))
     }
 

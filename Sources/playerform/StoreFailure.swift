@@ -1,0 +1,94 @@
+import PlayerFormPostgres
+import PlayerFormSQLite
+import PlayerFormScores
+import PlayerFormStore
+import PlayerFormTerminal
+
+/// The exit status and the words of each failure of a store, for the commands other than the REPL.
+///
+/// It is the one place the program maps store errors to them. The words of an error the REPL also
+/// shows (a `ScoreStoreError`) are the REPL's, from `TerminalWords`; an error of opening,
+/// importing or exporting says what its store says.
+///
+/// Statuses are from sysexits.h: 64 (EX_USAGE) a URL this program does not read, 65 (EX_DATAERR)
+/// data that cannot be stored or a store that is not a score store, 66 (EX_NOINPUT) a store that
+/// cannot be opened, 69 (EX_UNAVAILABLE) a server that cannot be reached or went away, 73
+/// (EX_CANTCREAT) a folder that cannot be made, 74 (EX_IOERR) a full disk or an I/O error, 75
+/// (EX_TEMPFAIL) a store locked or a statement timed out, 76 (EX_PROTOCOL) another server error,
+/// 77 (EX_NOPERM) a refused user.
+enum StoreFailure {
+    /// The exit status of a command that fails with `error`.
+    static func exitStatus(_ error: ScoreStoreError) -> Int32 {
+        switch error {
+        case .notFinite, .conflictingRecord, .corrupt, .notAStore, .newerSchema: 65
+        case .cannotOpen, .permissionDenied: 66
+        case .unreachable, .connectionLost, .deletionUnsupported: 69
+        case .cannotCreateFolder: 73
+        case .storageFull, .io: 74
+        case .failed(.server, _, _): 76
+        case .failed: 74
+        case .locked, .timedOut, .cancelled: 75
+        case .refused, .passwordRequired: 77
+        }
+    }
+
+    /// The exit status of a command that fails with `error` of the score database.
+    static func exitStatus(_ error: SQLiteStoreError) -> Int32 {
+        switch error {
+        case .scoreFile, .notADatabase, .foreignDatabase, .newerSchema, .corrupt,
+            .conflictingRecord, .notFinite:
+            65
+        case .notAFile, .cannotOpen: 66
+        case .cannotCreateDirectory: 73
+        case .diskFull, .ioError, .sqlite: 74
+        case .busy: 75
+        }
+    }
+
+    /// The exit status of a command that fails with `error` of the league.
+    static func exitStatus(_ error: PostgresStoreError) -> Int32 {
+        switch error {
+        case .badURL: 64
+        case .newerSchema, .conflictingRecord, .notFinite: 65
+        case .unreachable, .connectionLost: 69
+        case .timedOut: 75
+        case .server: 76
+        case .authentication, .passwordRequired: 77
+        }
+    }
+
+    /// The exit status of an import whose file cannot be opened or read: 66 (EX_NOINPUT).
+    static func exitStatus(_ error: StoreError) -> Int32 { 66 }
+
+    /// What went wrong, in the words the REPL uses for the same error.
+    static func words(_ error: ScoreStoreError) -> String {
+        TerminalWords.text(error)
+    }
+
+    /// Why the score database could not be opened, imported into or exported, naming it.
+    static func words(_ error: SQLiteStoreError) -> String {
+        error.description
+    }
+
+    /// Why the league could not be reached, read or written, naming it without its password.
+    static func words(_ error: PostgresStoreError) -> String {
+        error.description
+    }
+
+    /// Why a score file could not be read, naming it.
+    static func words(_ error: StoreError) -> String {
+        error.description
+    }
+
+    /// What went wrong, for an error of any layer: the words of its own kind above, else the
+    /// error's own text.
+    static func words(_ error: any Error) -> String {
+        switch error {
+        case let error as ScoreStoreError: words(error)
+        case let error as SQLiteStoreError: words(error)
+        case let error as PostgresStoreError: words(error)
+        case let error as StoreError: words(error)
+        default: "\(error)"
+        }
+    }
+}

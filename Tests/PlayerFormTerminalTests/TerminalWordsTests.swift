@@ -1,0 +1,124 @@
+import PlayerForm
+import PlayerFormScores
+import PlayerFormTerminal
+import Testing
+
+/// The terminal's words for the errors and messages the view models carry.
+@Suite("The terminal's words for store errors, roster alerts and form messages")
+struct TerminalWordsTests {
+    static let database = ScoreStorePlace.database(path: "scores.sqlite")
+    static let file = ScoreStorePlace.file(path: "scores.jsonl")
+    static let server = ScoreStorePlace.server(endpoint: "db.example:5432/league")
+
+    @Test(
+        "each store error is one sentence naming the store, position first for a file or database",
+        arguments: [
+            (
+                ScoreStoreError.locked(database, waitedSeconds: 0.5),
+                "scores.sqlite: another process kept the score database locked for 0.5 s; nothing was changed, try again"
+            ),
+            (
+                .storageFull(database, reason: "No space left on device"),
+                "scores.sqlite: cannot write the score database: No space left on device; nothing was changed"
+            ),
+            (
+                .io(database, access: .readWrite, reason: "Input/output error"),
+                "scores.sqlite: cannot use the score database: Input/output error"
+            ),
+            (
+                .io(file, access: .read, reason: "Is a directory"),
+                "scores.jsonl: cannot read the file: Is a directory"
+            ),
+            (
+                .permissionDenied(file, access: .write),
+                "scores.jsonl: permission denied: the file may not be written"
+            ),
+            (
+                .corrupt(database, reason: "malformed"),
+                "scores.sqlite: the score database is damaged: malformed"
+            ),
+            (
+                .cannotCreateFolder(path: "/data", reason: "Not a directory"),
+                "/data: cannot create the folder: Not a directory"
+            ),
+            (
+                .unreachable(server, reason: "connection refused"),
+                "cannot reach the PostgreSQL server at db.example:5432/league: connection refused"
+            ),
+            (
+                .timedOut(server, milliseconds: 300),
+                "the PostgreSQL server at db.example:5432/league stopped a statement after 0.3 s (statement_timeout); nothing was changed, try again"
+            ),
+            (
+                .refused(server, user: "bob", reason: "password authentication failed"),
+                "the PostgreSQL server at db.example:5432/league refused the user bob: password authentication failed"
+            ),
+            (
+                .newerSchema(server, version: 9),
+                "the league at db.example:5432/league has schema version 9, written by a newer version of playerform; use that version"
+            ),
+            (
+                .failed(server, code: "42P01", message: "relation does not exist"),
+                "the PostgreSQL server at db.example:5432/league reported 42P01: relation does not exist"
+            ),
+            (
+                .notAStore(database),
+                "scores.sqlite: is not a SQLite database; name a score database or a new file"
+            ),
+            (
+                .newerSchema(database, version: nil),
+                "scores.sqlite: was written by a newer version of playerform; use that version"
+            ),
+            (
+                .conflictingRecord(id: "A1"),
+                "a different record with the id A1 is already stored; the record is not kept"
+            ),
+            (.notFinite(points: .infinity), "points must be a finite number to be stored, not inf"),
+            (.deletionUnsupported, "this score store cannot delete records"),
+        ])
+    func storeErrors(_ error: ScoreStoreError, _ words: String) {
+        #expect(TerminalWords.text(error) == words)
+    }
+
+    @Test("a part of a store that cannot be read is said position first, and so is its alert")
+    func problems() {
+        #expect(
+            TerminalWords.text(ScoreStoreProblem.notARecord(Self.file, line: 2, reason: "not valid JSON"))
+                == "scores.jsonl:2: not a score record (not valid JSON); the line is skipped")
+        #expect(
+            TerminalWords.text(RosterAlert.damagedStore(.tornLine(Self.file, line: 9)))
+                == "Some scores could not be read: scores.jsonl:9: the last line is incomplete, as a crash while "
+                + "writing leaves it; it is skipped")
+    }
+
+    @Test("a roster alert says what failed and the store's error in its words")
+    func alerts() {
+        let error = ScoreStoreError.locked(Self.database, waitedSeconds: 5)
+        let said =
+            "scores.sqlite: another process kept the score database locked for 5 s; nothing was changed, try again"
+        #expect(TerminalWords.text(RosterAlert.readFailed(error)) == "Could not read the scores: " + said)
+        #expect(
+            TerminalWords.text(RosterAlert.addFailed(name: "Ann", error: error)) == "Could not add Ann: "
+                + said)
+        #expect(
+            TerminalWords.text(RosterAlert.deleteFailed(name: "Ann", error: error))
+                == "Could not delete Ann: " + said)
+        #expect(TerminalWords.text(RosterAlert.noSuchPlayer(name: "Zed")) == "There is no player named Zed.")
+        #expect(TerminalWords.text(RosterAlert.invalidInput([.emptyName])) == "The name is empty.")
+    }
+
+    @Test("the form's messages: an upload, a failed upload with the store's words, a cancelled upload")
+    func messages() {
+        #expect(
+            TerminalWords.text(PlayerMessage.uploaded(name: "Colin", points: 100))
+                == "Updated Colin with 100 points")
+        #expect(
+            TerminalWords.text(PlayerMessage.uploadFailed(name: "Colin", error: .connectionLost(Self.server)))
+                == "Upload of Colin failed: lost the connection to the PostgreSQL server at db.example:5432/league; "
+                + "the command was not completed (an upload is kept at most once); the next command connects again"
+        )
+        #expect(
+            TerminalWords.text(PlayerMessage.uploadCancelled(name: "Colin"))
+                == "Upload of Colin was cancelled")
+    }
+}
