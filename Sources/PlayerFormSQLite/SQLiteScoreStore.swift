@@ -47,7 +47,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// - Parameters:
     ///   - path: the database file.
     ///   - busyTimeout: how long to wait for a database another process keeps locked.
-    ///   - waiting: told once per operation that waits for such a lock, with a sentence to show.
+    ///   - waiting: told once per operation that waits for such a lock, and once when a database
+    ///     of an earlier version is brought up to date, with a sentence to show.
     ///   - now: the clock that stamps uploads.
     ///   - makeID: makes the identifier of each record.
     /// - Throws: ``SQLiteStoreError`` naming the path: not a regular file, not a score database,
@@ -93,19 +94,25 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         if state == .missing { StoreFile.syncParent(of: path) }
         let migrator = Self.migrator
         do {
-            let complete = try queue.writeWithoutTransaction { db in
+            let (complete, earlier) = try queue.writeWithoutTransaction { db in
                 do {
                     try Self.checkOwnership(db, path: path, migrator: migrator)
-                    return try migrator.hasCompletedMigrations(db)
+                    return (
+                        try migrator.hasCompletedMigrations(db),
+                        !(try migrator.appliedIdentifiers(db).isEmpty)
+                    )
                 } catch {
                     let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
                     throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
                 }
             }
+            // Rewriting a database of an earlier version takes a while when it is large: said once.
+            let updating = complete || !earlier ? nil : Self.updatingSentence(path)
+            if let updating { waiting(updating) }
             if !complete { try migrator.migrate(queue) }
             try queue.writeWithoutTransaction { db in
                 do {
-                    try Self.followKeyRule(db)
+                    try Self.followKeyRule(db) { if updating == nil { waiting(Self.updatingSentence(path)) } }
                 } catch {
                     let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
                     throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
@@ -114,6 +121,11 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         } catch {
             throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
         }
+    }
+
+    /// What is said while a database of an earlier version is brought up to date.
+    static func updatingSentence(_ path: String) -> String {
+        "updating \(path) for this version of playerform, once; a large database takes a while"
     }
 
     /// `error` from opening the database, as a ``SQLiteStoreError``.
@@ -245,10 +257,11 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     ///
     /// When the database's keys were made with another version of the rule, the players are made
     /// again from the scores, in one transaction, O(records) once; otherwise this is one read.
-    static func followKeyRule(_ db: Database) throws {
+    static func followKeyRule(_ db: Database, announce: () -> Void = {}) throws {
         let current = keyRule
         guard try String.fetchOne(db, sql: "SELECT key_rule FROM meta") != current else { return }
         let hasPlayers = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM player)") ?? false
+        if hasPlayers { announce() }
         try db.inTransaction(.immediate) {
             if hasPlayers { try rebuildPlayers(db) }
             try db.execute(sql: "UPDATE meta SET key_rule = ?", arguments: [current])

@@ -4,6 +4,7 @@ import Glibc
 import PlayerFormRules
 import PlayerFormScores
 import PlayerFormStore
+import Synchronization
 import Testing
 
 @testable import PlayerFormSQLite
@@ -280,6 +281,18 @@ struct SQLiteScoreStoreTests {
             try String.fetchAll(db, sql: "SELECT DISTINCT typeof(id) || ':' || length(id) FROM score")
         }
         #expect(kinds == ["blob:16"])
+    }
+
+    @Test("opening a database of an earlier version says once that it is being brought up to date")
+    func saysUpdating() async throws {
+        _ = try makeSecondSchemaDatabase(scores: [(UUID().uuidString, "Ann")])
+        let said = Mutex<[String]>([])
+        _ = try SQLiteScoreStore(path: path, waiting: { sentence in said.withLock { $0.append(sentence) } })
+        #expect(said.withLock { $0 } == [SQLiteScoreStore.updatingSentence(path)])
+        _ = try SQLiteScoreStore(path: path, waiting: { sentence in said.withLock { $0.append(sentence) } })
+        let fresh = folder.appendingPathComponent("new.sqlite").path
+        _ = try SQLiteScoreStore(path: fresh, waiting: { sentence in said.withLock { $0.append(sentence) } })
+        #expect(said.withLock { $0 }.count == 1)
     }
 
     @Test("a second-schema database with an id that is not a UUID is refused, and left as it was")
