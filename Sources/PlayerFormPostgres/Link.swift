@@ -169,8 +169,10 @@ actor Link {
     }
 
     /// The TLS of a connection to `location`, as libpq's `sslmode` means it: `prefer` and
-    /// `require` encrypt without checking the server's certificate; `verify-ca` checks that it
-    /// chains to the trusted roots, `verify-full` also that it names the host.
+    /// `require` encrypt without checking the server's certificate, unless a file of root
+    /// certificates is there (`sslrootcert`, else `~/.postgresql/root.crt`), which they then check
+    /// it against as `verify-ca` does; `verify-ca` checks that it chains to the trusted roots,
+    /// `verify-full` also that it names the host.
     /// - Throws: ``PostgresStoreError/unreachable(endpoint:reason:)`` when the trusted roots
     ///   cannot be read.
     static func tls(for location: PostgresLocation, environment: [String: String]) throws(PostgresStoreError)
@@ -179,7 +181,15 @@ actor Link {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch location.sslMode {
         case .disable: return .disable
-        case .prefer, .require: configuration.certificateVerification = .none
+        case .prefer, .require:
+            if case .file(let path)? = location.rootCertificates(environment: environment),
+                FileManager.default.isReadableFile(atPath: path)
+            {
+                configuration.certificateVerification = .noHostnameVerification
+                configuration.trustRoots = .file(path)
+            } else {
+                configuration.certificateVerification = .none
+            }
         case .verifyCA: configuration.certificateVerification = .noHostnameVerification
         case .verifyFull: configuration.certificateVerification = .fullVerification
         }
@@ -423,6 +433,9 @@ enum Migrations {
             // moves every player after it.
             2,
             [
+                // First, the lock every writer takes first: clients of the earlier version that
+                // are writing finish, and those that come later wait, then fail on the new tables.
+                "UPDATE meta SET revision = revision + 1",
                 """
                 CREATE TABLE new_player (
                     id bigint PRIMARY KEY,
@@ -484,6 +497,10 @@ enum Migrations {
             ).decode(Int.self) { current = value }
             if current > PostgresScoreStore.schemaVersion {
                 throw PostgresStoreError.newerSchema(endpoint: endpoint, version: current)
+            }
+            if current < PostgresScoreStore.schemaVersion {
+                // Rewriting a large league can take longer than one operation is allowed.
+                try await connection.perform("SET LOCAL statement_timeout = 0", logger: logger)
             }
             for step in steps where step.version > current {
                 for statement in step.sql {

@@ -6,8 +6,9 @@ import Foundation
 /// The accepted form is `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAMETERS]` (or
 /// `postgresql://`). Parameters: `sslmode` (`disable`, `prefer`, `require`, `verify-ca` or
 /// `verify-full`, as libpq means them; `disable` when absent), `sslrootcert` (the file of the
-/// certificates that the server's certificate must chain to, for `verify-ca` and `verify-full`;
-/// `system` for the system's; `~/.postgresql/root.crt` when absent) and `host` (a folder holding
+/// certificates that the server's certificate must chain to, for `verify-ca` and `verify-full`,
+/// and for `prefer` and `require` when the file is there; `system` for the system's, with
+/// `verify-full` only; `~/.postgresql/root.crt` when absent) and `host` (a folder holding
 /// the server's unix socket, used instead of TCP).
 /// ``description`` shows the URL with any password as `***`.
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
@@ -145,6 +146,10 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
                 throw bad("the parameter \(name) is not known; sslmode, sslrootcert and host are accepted")
             }
         }
+        if sslRootCertificate == "system" && sslMode != .verifyFull {
+            // As libpq: the system's roots vouch for any name they know, so only with the name checked.
+            throw bad("sslrootcert=system needs sslmode=verify-full")
+        }
     }
 
     /// The URL with the password, if any, as `***`.
@@ -171,9 +176,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public static func masking(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }
         let rest = text[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+        // Up to the last @ of the whole text: a password that holds a / or a ? (not encoded, so
+        // the URL does not parse) is masked too; masking more than the password is harmless.
+        guard let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else {
             return text
         }
         return String(text[..<rest.index(after: colon)]) + "***" + String(text[at...])

@@ -194,7 +194,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             )
             INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
             SELECT \(seq), \(id), kept.id, \(name), \(points), \(milliseconds) FROM kept
-            ON CONFLICT (id) DO NOTHING RETURNING seq
+            RETURNING seq
             """, logger: logger
         ).decode(Int64.self) { inserted = true }
         guard inserted else { throw Link.Unchanged() }
@@ -415,8 +415,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     private static func player(key: String, on connection: PostgresConnection, locking: Bool = false)
         async throws -> (id: Int64, index: Int, player: Player)?
     {
-        // The place: the players of the blocks before the player's own, and those of its own
-        // block before it.
+        // The place, counted once: the players of the blocks before the player's own, and those
+        // of its own block before it.
         let query: PostgresQuery =
             locking
             ? """
@@ -425,12 +425,16 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             WHERE p.key = \(key) ORDER BY s.seq FOR UPDATE OF p
             """
             : """
-            SELECT p.id, p.name, p.points, p.uploaded_at,
-                (SELECT coalesce(sum(players), 0) FROM roster_block WHERE block < p.id >> 12)::bigint
-                    + (SELECT count(*) FROM player AS q WHERE q.id >= (p.id >> 12) << 12 AND q.id < p.id),
-                s.id
-            FROM player AS p JOIN score AS s ON s.player_id = p.id
-            WHERE p.key = \(key) ORDER BY s.seq
+            WITH p AS (
+                SELECT p.id, p.name, p.points, p.uploaded_at,
+                    (SELECT coalesce(sum(players), 0) FROM roster_block WHERE block < p.id >> 12)::bigint
+                        + (SELECT count(*) FROM player AS q WHERE q.id >= (p.id >> 12) << 12 AND q.id < p.id)
+                        AS place
+                FROM player AS p WHERE p.key = \(key)
+            )
+            SELECT p.id, p.name, p.points, p.uploaded_at, p.place, s.id
+            FROM p JOIN score AS s ON s.player_id = p.id
+            ORDER BY s.seq
             """
         return try await players(query, on: connection).first.map {
             (id: $0.id, index: Int($0.index), player: $0.player)

@@ -183,11 +183,22 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
         migrator.registerMigration("v3: players by first score, 16-byte ids, block counts") { db in
             // Ids kept as text by v1 become their 16 bytes; a text that is not a UUID fails the
-            // migration (NOT NULL), which leaves the database as it was.
+            // migration, which leaves the database as it was, saying which score it is.
             db.add(
                 function: DatabaseFunction("playerform_uuid_bytes", argumentCount: 1, pure: true) { values in
                     String.fromDatabaseValue(values[0]).flatMap(RecordID.uuid)
                 })
+            if let bad = try Row.fetchOne(
+                db, sql: "SELECT seq, id FROM score WHERE playerform_uuid_bytes(id) IS NULL LIMIT 1")
+            {
+                let seq: Int64 = bad[0]
+                let id = (String.fromDatabaseValue(bad[1]) ?? "?").prefix(60)
+                throw DatabaseError(
+                    resultCode: .SQLITE_CORRUPT,
+                    message: "score \(seq) has the id \"\(id)\", which is not a UUID, so this "
+                        + "version cannot bring the database up to date; export it with the version that wrote it"
+                )
+            }
             try db.execute(
                 sql: """
                     CREATE TABLE new_player (

@@ -298,7 +298,13 @@ struct SQLiteScoreStoreTests {
     @Test("a second-schema database with an id that is not a UUID is refused, and left as it was")
     func migrationRefusesBadID() async throws {
         _ = try makeSecondSchemaDatabase(scores: [(UUID().uuidString, "Ann"), ("not an id", "Bob")])
-        #expect(throws: SQLiteStoreError.self) { try SQLiteScoreStore(path: path) }
+        #expect(
+            throws: SQLiteStoreError.corrupt(
+                path: path,
+                reason:
+                    "score 2 has the id \"not an id\", which is not a UUID, so this version cannot bring the "
+                    + "database up to date; export it with the version that wrote it")
+        ) { try SQLiteScoreStore(path: path) }
         let (migrations, columns) = try await DatabaseQueue(path: path).read { db in
             (
                 try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"),
