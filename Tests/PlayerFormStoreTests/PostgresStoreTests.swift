@@ -343,32 +343,6 @@ struct PostgresStoreTests {
         #expect(try await store.player(named: "eve")?.index == 4)
     }
 
-    @Test("pages, counts and places stay right across blocks of ids as players and first records go")
-    func pagesAcrossBlocks() async throws {
-        // 10,000 records: a new player at every even one, an earlier player again at every odd one,
-        // so first records (and player ids) spread over three blocks of 4,096.
-        let time = Date(timeIntervalSince1970: 1_763_712_000)
-        let records = (0..<10_000).map { line in
-            let player = line.isMultiple(of: 2) ? line : (line - 1) / 4 * 2
-            return ScoreRecord(id: UUID(), name: "P\(player)", points: Double(line), uploadedAt: time)
-        }
-        let store = store()
-        #expect(try await store.keep(batch: records).added == 10_000)
-        for name in ["P0", "P4000", "P4096", "P8190", "P9998"] {
-            #expect(try await store.deletePlayer(named: name) != nil)
-        }
-        try await store.delete(ids: [2, 4094, 4100, 8194, 9999, 1].map { records[$0].id })
-        let roster = Player.roster(from: try await store.records())
-        #expect(try await store.playerCount() == roster.count)
-        for offset in [0, 1, 1_000, 2_040, 2_043, 2_046, 4_090, roster.count - 3, roster.count] {
-            #expect(
-                try await store.players(from: offset, limit: 7) == Array(roster.dropFirst(offset).prefix(7)))
-        }
-        for index in [0, 2_047, 2_048, 4_095, roster.count - 1] {
-            #expect(try await store.player(named: roster[index].name)?.index == index)
-        }
-    }
-
     @Test("a record kept again by its id is kept once; one with the same id and other content is refused")
     func idempotentUpload() async throws {
         let store = store()

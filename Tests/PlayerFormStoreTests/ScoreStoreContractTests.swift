@@ -14,12 +14,17 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         @Sendable (_ now: @escaping @Sendable () -> Date) throws -> (
             store: any ScoreStore, another: @Sendable () throws -> any ScoreStore
         )
+    /// Makes a store on fresh storage that keeps `records` (oldest first), loaded the quick way
+    /// each store has for many records at once, rather than one upload each.
+    let makeFilled: @Sendable (_ records: [ScoreRecord]) async throws -> any ScoreStore
 
     var testDescription: String { name }
 
     static let inMemory = StoreKind(name: "InMemoryScoreStore") { now in
         let store = InMemoryScoreStore(now: now)
         return (store, { store })
+    } makeFilled: { records in
+        InMemoryScoreStore(records: records)
     }
 
     static let sqlite = StoreKind(name: "SQLiteScoreStore") { now in
@@ -28,12 +33,33 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
             try SQLiteScoreStore(path: path, now: now),
             { try SQLiteScoreStore(path: path, now: now) }
         )
+    } makeFilled: { records in
+        let folder = try makeTemporaryFolder()
+        let file = folder.appendingPathComponent("records.jsonl").path
+        try scoreLines(records).write(toFile: file, atomically: true, encoding: .utf8)
+        let store = try SQLiteScoreStore(path: folder.appendingPathComponent("scores.sqlite").path)
+        _ = try store.importFile(at: file)
+        return store
     }
 
     static let file = StoreKind(name: "FileScoreStore") { now in
         let path = try makeTemporaryFolder().appendingPathComponent("scores.jsonl").path
         let rounded: @Sendable () -> Date = { Timestamp.rounded(now()) }
         return (FileScoreStore(path: path, now: rounded), { FileScoreStore(path: path, now: rounded) })
+    } makeFilled: { records in
+        let path = try makeTemporaryFolder().appendingPathComponent("scores.jsonl").path
+        try scoreLines(records).write(toFile: path, atomically: true, encoding: .utf8)
+        return FileScoreStore(path: path)
+    }
+
+    /// `records` as a score file: a JSON object a line, as an export writes them.
+    static func scoreLines(_ records: [ScoreRecord]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(Timestamp.text(date))
+        }
+        return try records.map { String(decoding: try encoder.encode($0), as: UTF8.self) + "\n" }.joined()
     }
 
     /// The league on the PostgreSQL server of `PLAYERFORM_TEST_POSTGRES_URL`, each test in a
@@ -46,6 +72,12 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
                 PostgresScoreStore(location: location, password: nil, schema: schema, now: now),
                 { PostgresScoreStore(location: location, password: nil, schema: schema, now: now) }
             )
+        } makeFilled: { records in
+            let store = PostgresScoreStore(
+                location: try PostgresLocation(url: url), password: nil,
+                schema: PostgresTestServer.freshSchema())
+            _ = try await store.keep(batch: records)
+            return store
         }
     }
 
@@ -70,6 +102,39 @@ final class SteppingClock: Sendable {
 /// What every ``ScoreStore`` promises, checked against each kind of store.
 @Suite("The score store contract")
 struct ScoreStoreContractTests {
+    @Test(
+        "pages, counts and places stay right over 10,000 records as players and first records go",
+        arguments: StoreKind.all)
+    func pagesOverManyRecords(kind: StoreKind) async throws {
+        // A new player at every even record, an earlier player again at every odd one: first
+        // records spread over the whole range (three blocks of 4,096 in the database stores).
+        let time = Date(timeIntervalSince1970: 1_763_712_000)
+        let records = (0..<10_000).map { line in
+            let player = line.isMultiple(of: 2) ? line : (line - 1) / 4 * 2
+            return ScoreRecord(id: UUID(), name: "P\(player)", points: Double(line), uploadedAt: time)
+        }
+        let store = try await kind.makeFilled(records)
+        #expect(try await store.records().count == 10_000)
+        // Whole players from each block, and records, some of them first records.
+        for name in ["P0", "P4000", "P4096", "P8190", "P9998"] {
+            #expect(try await store.deletePlayer(named: name) != nil)
+        }
+        try await store.delete(ids: [2, 4094, 4100, 8194, 9999, 1].map { records[$0].id })
+        let roster = Player.roster(from: try await store.records())
+        #expect(try await store.playerCount() == roster.count)
+        for offset in [0, 1, 1_000, 2_040, 2_043, 2_046, 4_090, roster.count - 3, roster.count] {
+            #expect(
+                try await store.players(from: offset, limit: 7) == Array(roster.dropFirst(offset).prefix(7)),
+                "offset \(offset)")
+            #expect(
+                try await store.playerListing(from: offset, limit: 7).map(\.name)
+                    == roster.dropFirst(offset).prefix(7).map(\.name), "offset \(offset)")
+        }
+        for index in [0, 2_047, 2_048, 4_095, roster.count - 1] {
+            #expect(try await store.player(named: roster[index].name)?.index == index)
+        }
+    }
+
     @Test("an upload is kept and read back, oldest first", arguments: StoreKind.all)
     func uploadAndRead(kind: StoreKind) async throws {
         let (store, another) = try kind.make(SteppingClock().now)
