@@ -332,15 +332,7 @@ struct PostgresStoreTests {
             try await connection.perform("SELECT setval('score_seq_seq', 6)", logger: logger)
         }
         let store = store()
-        let records = try await store.records()
-        #expect(records.map(\.id) == ids)
-        let roster = Player.roster(from: records)
-        #expect(roster.map(\.name) == ["ANN", "bob", "Cy", "Dee"])
-        #expect(try await store.players(from: 0, limit: 10) == roster)
-        #expect(try await store.playerCount() == 4)
-        #expect(try await store.player(named: "cy")?.index == 2)
-        _ = try await store.upload(name: "Eve", points: 1)
-        #expect(try await store.player(named: "eve")?.index == 4)
+        try await expectKeptAcrossMigration(store, ids: ids)
     }
 
     @Test("a record kept again by its id is kept once; one with the same id and other content is refused")

@@ -267,16 +267,7 @@ struct SQLiteScoreStoreTests {
         let ids = names.map { _ in UUID() }
         _ = try makeSecondSchemaDatabase(scores: zip(ids, names).map { ($0.uuidString, $1) })
         let store = try SQLiteScoreStore(path: path)
-        let records = try await store.records()
-        #expect(records.map(\.id) == ids)
-        #expect(records.map(\.name) == names)
-        let roster = Player.roster(from: records)
-        #expect(roster.map(\.name) == ["ANN", "bob", "Cy", "Dee"])
-        #expect(try await store.players(from: 0, limit: 10) == roster)
-        #expect(try await store.playerCount() == 4)
-        #expect(try await store.player(named: "cy")?.index == 2)
-        _ = try await store.upload(name: "Eve", points: 1)
-        #expect(try await store.player(named: "Eve")?.index == 4)
+        try await expectKeptAcrossMigration(store, ids: ids)
         let kinds = try await DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT typeof(id) || ':' || length(id) FROM score")
         }

@@ -84,6 +84,22 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     static let all: [StoreKind] = [.inMemory, .sqlite, .file] + (postgres.map { [$0] } ?? [])
 }
 
+/// What a store brought up from an earlier schema must still show of the six records `Ann`, `Bob`,
+/// `Cy`, `bob`, `ANN`, `Dee` (with `ids`, in that order): the records, the players in the order of
+/// their first records, the count and a place; and an upload after it lands at the end.
+func expectKeptAcrossMigration(_ store: any ScoreStore, ids: [UUID]) async throws {
+    let records = try await store.records()
+    #expect(records.map(\.id) == ids)
+    #expect(records.map(\.name) == ["Ann", "Bob", "Cy", "bob", "ANN", "Dee"])
+    let roster = Player.roster(from: records)
+    #expect(roster.map(\.name) == ["ANN", "bob", "Cy", "Dee"])
+    #expect(try await store.players(from: 0, limit: 10) == roster)
+    #expect(try await store.playerCount() == 4)
+    #expect(try await store.player(named: "cy")?.index == 2)
+    _ = try await store.upload(name: "Eve", points: 1)
+    #expect(try await store.player(named: "eve")?.index == 4)
+}
+
 /// A clock that moves one millisecond each time it is read, so that every upload has its own
 /// time and each store keeps it exactly.
 final class SteppingClock: Sendable {
