@@ -63,6 +63,28 @@ public struct JSONCursor {
         return JSONSyntaxError(offset: index, .unexpected(found: Self.describe(byte), expected: expected))
     }
 
+    /// Moves past what ends an object member's value: a `,` and the whitespace after it, or the
+    /// object's closing `}`.
+    ///
+    /// Returns the offset of the `,` when another member follows; nil when the object ended.
+    /// - Throws: `JSONSyntaxError` when neither follows the value.
+    @inlinable
+    public mutating func endOfMember() throws(JSONSyntaxError) -> Int? {
+        skipWhitespace()
+        switch peek {
+        case UInt8(ascii: ","):
+            let comma = index
+            index += 1
+            skipWhitespace()
+            return comma
+        case UInt8(ascii: "}"):
+            index += 1
+            return nil
+        default:
+            throw unexpected("',' or '}' after a value")
+        }
+    }
+
     /// How an error shows `byte`: `'x'` for a visible ASCII character, `byte 0xNN` otherwise.
     public static func describe(_ byte: UInt8) -> String {
         byte >= 0x21 && byte < 0x7F

@@ -102,17 +102,7 @@ public struct JSONRecordParser {
                 case .other:
                     try cursor.skipValue(nesting: &nesting, scratch: &text)
                 }
-                cursor.skipWhitespace()
-                if cursor.peek == UInt8(ascii: ",") {
-                    cursor.advance()
-                    cursor.skipWhitespace()
-                    continue
-                }
-                guard cursor.peek == UInt8(ascii: "}") else {
-                    throw cursor.unexpected("',' or '}' after a value")
-                }
-                cursor.advance()
-                break
+                if try cursor.endOfMember() == nil { break }
             }
         }
         cursor.skipWhitespace()

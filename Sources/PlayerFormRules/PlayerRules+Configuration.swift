@@ -186,18 +186,8 @@ private struct RulesFileReader {
                     throw cursor.unexpected("a key in double quotes")
                 }
                 try readMember()
-                cursor.skipWhitespace()
-                if cursor.peek == UInt8(ascii: ",") {
-                    afterComma = cursor.index
-                    cursor.advance()
-                    cursor.skipWhitespace()
-                    continue
-                }
-                guard cursor.peek == UInt8(ascii: "}") else {
-                    throw cursor.unexpected("',' or '}' after a value")
-                }
-                cursor.advance()
-                break
+                afterComma = try cursor.endOfMember()
+                if afterComma == nil { break }
             }
         }
         cursor.skipWhitespace()
