@@ -1,15 +1,15 @@
-/// Unicode properties that name matching asks about for every non-ASCII scalar, looked up once
-/// for the whole Basic Multilingual Plane (64 KiB, built on first use) instead of per scalar.
+/// Unicode properties that name matching asks about for every non-ASCII scalar, read from a table
+/// of the Basic Multilingual Plane that is part of the program (`ScalarFacts+Table.swift`, made by
+/// `Scripts/generate-scalar-facts.swift`) instead of being looked up per scalar or built at start-up.
+///
+/// Scalars beyond the plane are looked up in the standard library each time.
 enum ScalarFacts {
     private static let stable: UInt8 = 1
     private static let whitespace: UInt8 = 2
+    private static let scalarsPerRun = 128
 
-    private static let basicPlane: [UInt8] = (0..<0x1_0000).map { value in
-        guard let scalar = Unicode.Scalar(UInt32(value)) else { return 0 }
-        return computed(scalar)
-    }
-
-    private static func computed(_ scalar: Unicode.Scalar) -> UInt8 {
+    /// The facts as the standard library gives them: what the table holds for the plane.
+    static func computed(_ scalar: Unicode.Scalar) -> UInt8 {
         let properties = scalar.properties
         var facts: UInt8 = 0
         if !properties.changesWhenNFKCCaseFolded && !properties.changesWhenLowercased { facts |= stable }
@@ -17,8 +17,16 @@ enum ScalarFacts {
         return facts
     }
 
+    /// The facts of a scalar of the plane as the table holds them.
+    static func tabled(_ value: UInt32) -> UInt8 {
+        let block = Int(blockOfRun[Int(value) / scalarsPerRun])
+        let bit = Int(value) % scalarsPerRun * 2
+        let word = blockWords[block * (scalarsPerRun * 2 / 64) + bit / 64]
+        return UInt8(truncatingIfNeeded: word >> UInt64(bit % 64)) & 3
+    }
+
     private static func facts(_ scalar: Unicode.Scalar) -> UInt8 {
-        scalar.value < 0x1_0000 ? basicPlane[Int(scalar.value)] : computed(scalar)
+        scalar.value < 0x1_0000 ? tabled(scalar.value) : computed(scalar)
     }
 
     /// Whether NFKC case folding and lowercasing both leave `scalar` as it is.
