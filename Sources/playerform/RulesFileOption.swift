@@ -21,6 +21,11 @@ struct RulesFileOption: ParsableArguments {
     /// The file is read once. When it cannot be read or is not accepted, prints why on standard
     /// error and throws the exit status (66 or 65).
     func rules() throws -> PlayerRules {
+        try Self.rules(path: path)
+    }
+
+    /// The rules of the file at `path`, or the defaults when it is nil, as ``rules()`` reads them.
+    static func rules(path: String?) throws -> PlayerRules {
         guard let path else { return .defaults }
         do {
             return try PlayerRules(configurationFile: path)

@@ -15,8 +15,24 @@ struct ValidateLine: AsyncParsableCommand {
 
 extension PlayerFormCommand {
     /// Parses the command line, refuses options given to the wrong command, and runs.
+    ///
+    /// The two commonest lines skip the parser, whose start-up costs milliseconds (it reflects on
+    /// every option): an empty line starts the session with ``SessionArguments``' defaults, and
+    /// `--version` alone prints the version, as the parser would.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.isEmpty {
+            do {
+                try await runSession(SessionArguments())
+            } catch {
+                exit(reporting: error, root: PlayerFormCommand.self)
+            }
+            return
+        }
+        if arguments == ["--version"] {
+            print(configuration.version)
+            return
+        }
         if arguments.first == Validate._commandName {
             await run(ValidateLine.self, arguments, refusingValidate: false)
             return

@@ -6,6 +6,7 @@ extension PlayerFormCommand {
     /// `playerform validate`: checks files of player records against the form's rules.
     struct Validate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "validate",
             abstract: "Check files of player records against the player rules.",
             discussion: """
                 Reads JSON Lines (.jsonl, .ndjson: one object per line with a string "name" and a \

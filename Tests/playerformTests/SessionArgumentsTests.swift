@@ -1,0 +1,33 @@
+import ArgumentParser
+import Testing
+
+@testable import playerform
+
+/// An empty command line starts the session without the argument parser; these specs hold the
+/// two ways to the same values.
+@Suite("The form session's arguments")
+struct SessionArgumentsTests {
+    @Test("an empty command line gives the values the argument parser gives for it")
+    func emptyLineMatchesParser() throws {
+        #expect(try PlayerFormCommand.parse([]).session == SessionArguments())
+    }
+
+    @Test("every option of the form session reaches its value")
+    func everyOptionReachesItsValue() throws {
+        let parsed = try PlayerFormCommand.parse([
+            "--config", "rules.json", "--store", "s.sqlite", "--no-color", "--bail", "--history-file", "h",
+            "-c", "up", "-f", "f.txt", "--echo", "--quiet", "--no-pager", "--upload-delay-milliseconds", "5",
+            "--busy-timeout-milliseconds", "7", "--upload-time", "9",
+        ])
+        let expected = SessionArguments(
+            configPath: "rules.json", store: "s.sqlite", noColor: true, bail: true, historyFile: "h",
+            commands: ["up"], files: ["f.txt"], echo: true, quiet: true, noPager: true,
+            uploadDelayMilliseconds: 5, busyTimeoutMilliseconds: 7, uploadTime: 9)
+        #expect(parsed.session == expected)
+    }
+
+    @Test("validate is recognised by its name without the parser")
+    func validateName() {
+        #expect(PlayerFormCommand.Validate._commandName == "validate")
+    }
+}
