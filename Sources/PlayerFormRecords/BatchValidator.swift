@@ -87,6 +87,35 @@ public struct BatchValidator {
         }
     }
 
+    /// Checks the JSON Lines record on `line`, numbered `number`, as
+    /// ``check(_:file:tally:reporting:)`` checks `parser.parse(line)`: the same counts and
+    /// findings, but a name becomes a String only for a finding
+    /// (`PlayerRules.isValid(utf8Name:points:)` answers the rest).
+    func check(
+        jsonLine line: UnsafeBufferPointer<UInt8>, number: Int, parser: inout JSONRecordParser, file: String,
+        tally: inout ValidationTally, reporting: Bool
+    ) -> Finding? {
+        parser.parse(
+            line,
+            record: { name, points in
+                let valid = rules.isValid(utf8Name: name, points: points)
+                guard reporting && !valid else {
+                    tally.records += 1
+                    if !valid { tally.invalid += 1 }
+                    return nil
+                }
+                let record = ParsedRecord.record(name: String(decoding: name, as: UTF8.self), points: points)
+                return check(
+                    NumberedRecord(line: number, content: record), file: file, tally: &tally,
+                    reporting: reporting)
+            },
+            malformed: { reason in
+                check(
+                    NumberedRecord(line: number, content: .malformed(reason)), file: file, tally: &tally,
+                    reporting: reporting)
+            })
+    }
+
     /// Counts `record` into `tally` and returns its finding when it is invalid or malformed and
     /// `reporting` is set.
     func check(

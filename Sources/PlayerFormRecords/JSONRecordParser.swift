@@ -18,21 +18,57 @@ public struct JSONRecordParser {
     public static let maximumNesting = JSONCursor.maximumNesting
 
     private var text: [UInt8] = []
+    /// The last name that had escapes, unescaped.
+    private var unescapedName: [UInt8] = []
     private var nesting: [UInt8] = []
 
     /// A parser; reuse it for every line to reuse its scratch storage.
     public init() {
         text.reserveCapacity(256)
+        unescapedName.reserveCapacity(256)
         nesting.reserveCapacity(64)
     }
 
     /// The record on `line`, which holds no line break.
     public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParsedRecord {
+        parse(
+            line,
+            record: { name, points in .record(name: String(decoding: name, as: UTF8.self), points: points) },
+            malformed: { .malformed($0) })
+    }
+
+    /// What ``parse(_:)`` finds on `line`, without making the name a String: a record is handed to
+    /// `record` with its name's UTF-8 bytes (valid UTF-8, escapes decoded), which live only
+    /// during the call; a line that is not a player record hands `malformed` the same message.
+    public mutating func parse<Answer>(
+        _ line: UnsafeBufferPointer<UInt8>, record: (UnsafeBufferPointer<UInt8>, Double) -> Answer,
+        malformed: (String) -> Answer
+    ) -> Answer {
+        let found: Found
         do {
-            return try parseRecord(line)
+            found = try parseRecord(line)
         } catch {
-            return .malformed(Self.message(error))
+            return malformed(Self.message(error))
         }
+        switch found {
+        case .malformed(let reason):
+            return malformed(reason)
+        case .record(.inLine(let range), let points):
+            return record(UnsafeBufferPointer(rebasing: line[range]), points)
+        case .record(.unescaped, let points):
+            return unescapedName.withUnsafeBufferPointer { record($0, points) }
+        }
+    }
+
+    /// Where the bytes of a name are: a range of the line, or `unescapedName`.
+    private enum NameBytes {
+        case inLine(Range<Int>)
+        case unescaped
+    }
+
+    private enum Found {
+        case record(name: NameBytes, points: Double)
+        case malformed(String)
     }
 
     /// A syntax error in the words of a record: positions are columns of the line.
@@ -50,9 +86,7 @@ public struct JSONRecordParser {
 
     /// The record on `line`; a record that is valid JSON but not a player record is returned as
     /// `.malformed`, a line that is not valid JSON throws.
-    private mutating func parseRecord(_ line: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError)
-        -> ParsedRecord
-    {
+    private mutating func parseRecord(_ line: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Found {
         var cursor = JSONCursor(line)
         cursor.skipWhitespace()
         guard cursor.peek == UInt8(ascii: "{") else {
@@ -62,7 +96,7 @@ public struct JSONRecordParser {
             throw cursor.unexpected("a JSON object starting with {")
         }
         cursor.advance()
-        var name: String?
+        var name: NameBytes?
         var points: Double?
         cursor.skipWhitespace()
         if cursor.peek == UInt8(ascii: "}") {
@@ -84,13 +118,13 @@ public struct JSONRecordParser {
                         return .malformed(try mistyped("name", "a string", &cursor))
                     }
                     let start = cursor.index + 1
-                    let plain = try cursor.scanString(into: &text)
-                    name =
-                        plain
-                        ? String(
-                            decoding: UnsafeBufferPointer(rebasing: line[start..<(cursor.index - 1)]),
-                            as: UTF8.self)
-                        : String(decoding: text, as: UTF8.self)
+                    if try cursor.scanString(into: &text) {
+                        name = .inLine(start..<(cursor.index - 1))
+                    } else {
+                        // Kept apart from the scratch text, which the keys and values after it reuse.
+                        swap(&text, &unescapedName)
+                        name = .unescaped
+                    }
                 case .points:
                     guard points == nil else { return .malformed("the key \"points\" appears twice") }
                     guard cursor.isAtNumber else {

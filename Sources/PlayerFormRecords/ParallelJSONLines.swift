@@ -51,14 +51,19 @@ struct JSONLinesChunkChecker {
             start = stop + 1
             let line = UnsafeBufferPointer(start: base + first, count: last - first)
             if Self.isBlank(line) { continue }
-            let content: ParsedRecord =
-                line.count > maximumLineLength
-                ? .malformed("the line is longer than \(maximumLineLength) bytes; not read")
-                : parser.parse(line)
-            let record = NumberedRecord(line: outcome.lines, content: content)
-            if let finding = validator.check(record, file: file, tally: &tally, reporting: reporting) {
-                findings.append(finding)
+            let finding: Finding?
+            if line.count > maximumLineLength {
+                let content = ParsedRecord.malformed(
+                    "the line is longer than \(maximumLineLength) bytes; not read")
+                finding = validator.check(
+                    NumberedRecord(line: outcome.lines, content: content), file: file, tally: &tally,
+                    reporting: reporting)
+            } else {
+                finding = validator.check(
+                    jsonLine: line, number: outcome.lines, parser: &parser, file: file, tally: &tally,
+                    reporting: reporting)
             }
+            if let finding { findings.append(finding) }
         }
         outcome.tally = tally
         outcome.findings = findings

@@ -113,6 +113,12 @@ public struct ForbiddenNames: Sendable, Equatable {
         return text[first...last]
     }
 
+    /// Whether the name whose bytes are `bytes`, all of them ASCII, is forbidden: ``contains(_:)``
+    /// without making a String.
+    func contains(asciiName bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        containsASCII(bytes)
+    }
+
     private func containsASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
         var first = 0

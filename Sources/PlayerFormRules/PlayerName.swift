@@ -60,7 +60,7 @@ public enum PlayerName {
     /// Whether `scalar` is a default-ignorable code point (Unicode's
     /// `Default_Ignorable_Code_Point` property): it has no visible form of its own.
     public static func isDefaultIgnorable(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.isDefaultIgnorableCodePoint
+        ScalarFacts.isDefaultIgnorable(scalar)
     }
 
     /// `text` without its default-ignorable code points; `text` itself when it has none.

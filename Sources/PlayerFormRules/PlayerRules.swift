@@ -109,6 +109,24 @@ public struct PlayerRules: Sendable, Equatable {
         pointsIssue(points) == nil && nameIssue(name) == nil
     }
 
+    /// Whether the name whose UTF-8 bytes are `name` and `points` are valid under these rules:
+    /// `isValid(name: String(decoding: name, as: UTF8.self), points: points)`.
+    ///
+    /// An ASCII name, the common case, is answered on its bytes in one pass, without making a
+    /// String: it is blank when every byte is whitespace, holds a control character when a byte is
+    /// below 0x20 or is 0x7F, and is matched with the forbidden names byte by byte.
+    public func isValid(utf8Name name: UnsafeBufferPointer<UInt8>, points: Double) -> Bool {
+        guard pointsIssue(points) == nil else { return false }
+        var blank = true
+        var control = false
+        for byte in name {
+            if byte >= 0x80 { return nameIssue(String(decoding: name, as: UTF8.self)) == nil }
+            if byte != 0x20 && !(0x09...0x0D).contains(byte) { blank = false }
+            if byte < 0x20 || byte == 0x7F { control = true }
+        }
+        return !blank && !control && !forbiddenNames.contains(asciiName: name)
+    }
+
     private func nameIssue(_ name: String) -> ValidationIssue? {
         if Self.isBlank(name) { return .emptyName }
         if forbiddenNames.contains(name) { return .forbiddenName(name) }

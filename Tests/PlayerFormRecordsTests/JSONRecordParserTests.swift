@@ -26,6 +26,39 @@ struct JSONRecordParserTests {
         #expect(parseJSON(#"{"name": "名前", "points": 1}"#) == .record(name: "名前", points: 1))
     }
 
+    @Test("a name with escapes is kept whole while the keys and values after it are read")
+    func escapedNameSurvivesLaterStrings() {
+        var parser = JSONRecordParser()
+        let lines = [
+            #"{"name": "D\u0041RN", "t\u0065am": "a\tb", "x": ["\n", {"\u0041": "\r"}], "points": 1}"#,
+            #"{"name": "plain", "points": 2}"#,
+        ]
+        let records = lines.map { line in
+            Array(line.utf8).withUnsafeBufferPointer { parser.parse($0) }
+        }
+        #expect(records == [.record(name: "DARN", points: 1), .record(name: "plain", points: 2)])
+    }
+
+    @Test("reading the name as bytes finds what reading it as a String finds")
+    func bytesAndStringAgree() {
+        var parser = JSONRecordParser()
+        for line in [
+            #"{"name": "Zo\u00eb", "team": "a\tb", "points": 1}"#, #"{"points": 3, "name": "名前"}"#,
+            #"{"name": 1, "points": 3}"#, #"{"name": "x""#,
+        ] {
+            let bytes = Array(line.utf8)
+            let asString = bytes.withUnsafeBufferPointer { parser.parse($0) }
+            let asBytes = bytes.withUnsafeBufferPointer { buffer in
+                parser.parse(
+                    buffer,
+                    record: { name, points in
+                        ParsedRecord.record(name: String(decoding: name, as: UTF8.self), points: points)
+                    }, malformed: { ParsedRecord.malformed($0) })
+            }
+            #expect(asBytes == asString, "\(line)")
+        }
+    }
+
     @Test("numbers follow the JSON grammar: fractions, exponents, negative zero")
     func numbers() {
         let cases: [(String, Double)] = [

@@ -20,7 +20,7 @@ struct ScalarFactsTests {
             "run Scripts/generate-scalar-facts.swift again; the first of them is \(first ?? "none")")
     }
 
-    @Test("whitespace and stability are read for scalars of the plane and beyond it")
+    @Test("whitespace, stability and default-ignorables are read for scalars of the plane and beyond it")
     func answersForKnownScalars() {
         #expect(ScalarFacts.isWhitespace("\u{3000}"))
         #expect(ScalarFacts.isWhitespace("\u{A0}"))
@@ -30,5 +30,9 @@ struct ScalarFactsTests {
         #expect(!ScalarFacts.isStable("\u{FF41}"))
         #expect(!ScalarFacts.isStable("\u{1D400}"))
         #expect(ScalarFacts.isStable("\u{1F600}"))
+        #expect(ScalarFacts.isDefaultIgnorable("\u{200B}"))
+        #expect(ScalarFacts.isDefaultIgnorable("\u{E0001}"))
+        #expect(!ScalarFacts.isDefaultIgnorable("a"))
+        #expect(!ScalarFacts.isDefaultIgnorable("名"))
     }
 }
