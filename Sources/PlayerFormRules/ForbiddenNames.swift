@@ -10,12 +10,15 @@ public struct ForbiddenNames: Sendable, Equatable {
         let normalized: Set<String>
         /// The normalized names that are plain ASCII, as bytes: the matching fast path.
         let asciiNames: [[UInt8]]
+        /// Whether every normalized name is plain ASCII.
+        let allASCII: Bool
 
         init(_ names: [String]) {
             self.names = names
             let normalized = names.map(PlayerName.comparisonKey)
             self.normalized = Set(normalized)
             self.asciiNames = normalized.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
+            self.allASCII = asciiNames.count == normalized.count
         }
     }
 
@@ -117,6 +120,71 @@ public struct ForbiddenNames: Sendable, Equatable {
     /// without making a String.
     func contains(asciiName bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         containsASCII(bytes)
+    }
+
+    /// ``contains(_:)`` for a name beyond ASCII given as valid UTF-8, answered on its bytes for two
+    /// kinds of names; nil for any other.
+    ///
+    /// - A name whose only scalars beyond ASCII are full-width forms of ASCII (U+FF01...U+FF5E):
+    ///   NFKC maps each to its ASCII letter (U+0021...U+007E), so the key is the ASCII key of the
+    ///   mapped name.
+    /// - When every forbidden name's key is ASCII, a name holding a scalar beyond ASCII that stays
+    ///   in its key, so that the key cannot be an ASCII one: a scalar that NFKC case folding and
+    ///   lowercasing leave alone, that is not whitespace, and that comes first or after an ASCII
+    ///   scalar that is not whitespace (its character then starts with something trimming keeps;
+    ///   composition with its neighbours never yields ASCII).
+    ///
+    /// Either kind has a non-empty key, so it is never blank.
+    func contains(utf8Name bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        var index = 0
+        var fullWidthOnly = true
+        var keepsScalar = false
+        var afterSolidASCII = true
+        while index < bytes.count {
+            let lead = bytes[index]
+            if lead < 0x80 {
+                afterSolidASCII = !(lead == 0x20 || (0x09...0x0D).contains(lead))
+                index += 1
+                continue
+            }
+            guard let (scalar, length) = Self.scalar(in: bytes, at: index) else { return nil }
+            if !(0xFF01...0xFF5E).contains(scalar.value) { fullWidthOnly = false }
+            if afterSolidASCII && ScalarFacts.isStable(scalar) && !ScalarFacts.isWhitespace(scalar) {
+                keepsScalar = true
+            }
+            afterSolidASCII = false
+            index += length
+        }
+        if fullWidthOnly {
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { mapped in
+                var count = 0
+                var index = 0
+                while index < bytes.count {
+                    if bytes[index] < 0x80 {
+                        mapped[count] = bytes[index]
+                        index += 1
+                    } else if let (scalar, length) = Self.scalar(in: bytes, at: index) {
+                        // U+FF01...U+FF5E lie U+FEE0 above their ASCII letters.
+                        mapped[count] = UInt8(truncatingIfNeeded: scalar.value - 0xFEE0)
+                        index += length
+                    }
+                    count += 1
+                }
+                return containsASCII(UnsafeBufferPointer(rebasing: mapped[..<count]))
+            }
+        }
+        if keepsScalar && storage.allASCII { return false }
+        return nil
+    }
+
+    /// The scalar whose UTF-8 encoding starts at `index`, with its length; nil when the bytes
+    /// there are not a whole, valid encoding.
+    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)?
+    {
+        var iterator = bytes[index...].makeIterator()
+        var decoder = Unicode.UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        return (scalar, UTF8.width(scalar))
     }
 
     private func containsASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

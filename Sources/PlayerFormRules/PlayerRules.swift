@@ -120,11 +120,33 @@ public struct PlayerRules: Sendable, Equatable {
         var blank = true
         var control = false
         for byte in name {
-            if byte >= 0x80 { return nameIssue(String(decoding: name, as: UTF8.self)) == nil }
+            if byte >= 0x80 { return isValid(beyondASCII: name) }
             if byte != 0x20 && !(0x09...0x0D).contains(byte) { blank = false }
             if byte < 0x20 || byte == 0x7F { control = true }
         }
         return !blank && !control && !forbiddenNames.contains(asciiName: name)
+    }
+
+    /// Whether the name whose UTF-8 bytes are `name`, not all ASCII, is valid: on its bytes when
+    /// `ForbiddenNames.contains(utf8Name:)` can tell whether it is forbidden (such a name is never
+    /// blank), else by the String rules.
+    private func isValid(beyondASCII name: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let forbidden = forbiddenNames.contains(utf8Name: name) else {
+            return nameIssue(String(decoding: name, as: UTF8.self)) == nil
+        }
+        if forbidden { return false }
+        // C0 and DEL; C1 (C2 80...C2 9F); the line and paragraph separators (E2 80 A8, E2 80 A9).
+        for index in name.indices {
+            let byte = name[index]
+            if byte < 0x20 || byte == 0x7F { return false }
+            if byte == 0xC2 && index + 1 < name.count && name[index + 1] < 0xA0 { return false }
+            if byte == 0xE2 && index + 2 < name.count && name[index + 1] == 0x80
+                && (name[index + 2] == 0xA8 || name[index + 2] == 0xA9)
+            {
+                return false
+            }
+        }
+        return true
     }
 
     private func nameIssue(_ name: String) -> ValidationIssue? {
