@@ -60,23 +60,36 @@ public struct BatchValidator {
         }
     }
 
-    /// Like `validateConcurrently(_:idle:file:tally:report:flush:)` for JSON Lines, on every
-    /// core: one thread reads `source` in chunks of `chunkSize` bytes that end on a line break, two
-    /// threads parse and check chunks at the same time, and this one hands the counts and findings
-    /// on in input order.
+    /// Like `validateConcurrently(_:idle:file:tally:report:flush:)`, on every core: what comes
+    /// before the records (blank lines, the line the format is told from when `format` is nil,
+    /// the CSV header) is read on this thread; then one thread reads the rest of `source` in chunks
+    /// of `chunkSize` bytes that end where a record ends, two threads parse and check chunks at the
+    /// same time, and this one hands the counts and findings on in input order.
     ///
-    /// The lines, records, findings and ending are those of a ``RecordReader`` in the `.jsonl`
-    /// format with the same `maximumLineLength`. `progress`, when given, is told the records
-    /// checked and the bytes of `source` read after each chunk.
-    public func validateJSONLinesInParallel<Source: ByteSource>(
-        _ source: Source, idle: IdleRelay, file: String, tally: inout ValidationTally,
+    /// The lines, records, findings and ending are those of a ``RecordReader`` in `format` with
+    /// the same `maximumLineLength`: in CSV a chunk ends only at a line break outside a quoted
+    /// field, and a record longer than a chunk hands the rest of the input to such a reader.
+    /// `progress`, when given, is told the records checked and the bytes of `source` read after
+    /// each chunk.
+    public func validateInParallel<Source: ByteSource>(
+        _ source: Source, format: RecordFormat?, idle: IdleRelay, file: String, tally: inout ValidationTally,
         report: ((Finding) -> Void)?, flush: () -> Void, chunkSize: Int = 1 << 20,
         maximumLineLength: Int = 8 << 20, progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
     ) -> RecordEvent {
-        let pipeline = ParallelJSONLines(
-            source: source, idle: idle, validator: self, file: file, reporting: report != nil,
-            chunkSize: chunkSize, maximumLineLength: maximumLineLength)
-        return pipeline.run(tally: &tally, report: report, flush: flush, idle: idle, progress: progress)
+        let reader = RecordReader(source: source, format: format, maximumLineLength: maximumLineLength)
+        while let event = reader.readToRecords() {
+            guard case .record(let record) = event else { return event }
+            check(record, file: file, tally: &tally, report: report)
+        }
+        let taken = reader.handOver()
+        let pipeline = ParallelRecords(
+            source: PrefixedSource(prefix: taken.rest, source: taken.source),
+            format: reader.csvColumns.map(ChunkFormat.csv) ?? .jsonLines, linesBefore: taken.lines,
+            idle: idle, validator: self, file: file, reporting: report != nil, chunkSize: chunkSize,
+            maximumLineLength: maximumLineLength)
+        return pipeline.run(
+            tally: &tally, report: report, flush: flush, idle: idle, bytesRead: taken.bytesTaken,
+            progress: progress)
     }
 
     private func check(

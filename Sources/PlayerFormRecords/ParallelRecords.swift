@@ -1,90 +1,223 @@
 import Foundation
 
-/// What checking one chunk of JSON Lines found; line numbers count from the chunk's first line.
+/// The lines of a chunk held in memory, given as ``LineReader`` gives the same bytes: without
+/// their line breaks (and a carriage return before one), without a byte order mark at the start of
+/// the input, and over-long lines as too long, their content given in one piece.
+struct ChunkLines: LineSupply {
+    let maximumLineLength: Int
+    private let base: UnsafePointer<UInt8>?
+    private let count: Int
+    /// Whether the chunk starts the input: its first line's byte order mark is not part of it.
+    private let startsInput: Bool
+    private var start = 0
+    /// The number of the line given last, counted over the whole input.
+    private var lineNumber: Int
+
+    /// The lines of `chunk`, whose last line may lack its line break, numbered on from
+    /// `linesBefore`, the lines of the input before the chunk (none: the chunk starts the input).
+    init(_ chunk: UnsafeBufferPointer<UInt8>, maximumLineLength: Int, linesBefore: Int) {
+        self.base = chunk.baseAddress
+        self.count = chunk.count
+        self.maximumLineLength = Swift.max(1, maximumLineLength)
+        self.lineNumber = linesBefore
+        self.startsInput = linesBefore == 0
+    }
+
+    mutating func nextLine(passingOverlongPieces overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> LineResult
+    {
+        guard start < count, let base else { return .end }
+        let stop =
+            memchr(base + start, 0x0A, count - start).map {
+                UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
+            } ?? count
+        lineNumber += 1
+        var first = start
+        var last = stop
+        start = stop + 1
+        if startsInput && lineNumber == 1 && last - first >= 3 && base[first] == 0xEF
+            && base[first + 1] == 0xBB
+            && base[first + 2] == 0xBF
+        {
+            first += 3
+        }
+        if last > first && base[last - 1] == 0x0D { last -= 1 }
+        let line = UnsafeBufferPointer(start: base + first, count: last - first)
+        guard line.count <= maximumLineLength else {
+            overlong(line)
+            return .line(
+                Line(bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true))
+        }
+        return .line(Line(bytes: line, number: lineNumber, isTooLong: false))
+    }
+}
+
+/// The format of the chunks of an input: JSON Lines, or CSV records with the columns its header,
+/// read before the first chunk, names.
+enum ChunkFormat {
+    case jsonLines
+    case csv(CSVColumns)
+}
+
+/// What checking one chunk found.
 struct ChunkOutcome {
-    /// Lines in the chunk, blank ones included.
-    var lines = 0
     var tally = ValidationTally()
-    /// Findings in input order, at lines counted from 1 within the chunk.
+    /// Findings in input order.
     var findings: [Finding] = []
 }
 
-/// Checks the lines of a chunk of JSON Lines as ``RecordReader`` and ``BatchValidator`` check them
-/// one by one: the same lines, blank lines skipped, the same records, messages and findings.
-struct JSONLinesChunkChecker {
+/// Checks the records of a chunk as ``RecordReader`` and ``BatchValidator`` check them one by one:
+/// the same lines, blank lines skipped, the same records, messages and findings.
+struct ChunkChecker {
     let validator: BatchValidator
+    let format: ChunkFormat
     let maximumLineLength: Int
-    private var parser = JSONRecordParser()
+    private var steps = RecordSteps()
 
-    init(validator: BatchValidator, maximumLineLength: Int) {
+    init(validator: BatchValidator, format: ChunkFormat, maximumLineLength: Int) {
         self.validator = validator
-        self.maximumLineLength = Swift.max(1, maximumLineLength)
+        self.format = format
+        self.maximumLineLength = maximumLineLength
     }
 
-    /// Checks every line of `chunk`; the last line may lack its line break.
-    ///
-    /// `startsInput` says whether the chunk's first line is the input's first line, whose byte
-    /// order mark is not part of it.
+    /// Checks every record of `chunk`, which ends where a record ends or at the end of the input;
+    /// `linesBefore` is how many lines of the input come before it, so that line numbers count
+    /// over the whole input, in findings and in messages alike.
     mutating func check(
-        _ chunk: UnsafeBufferPointer<UInt8>, startsInput: Bool, file: String, reporting: Bool
+        _ chunk: UnsafeBufferPointer<UInt8>, linesBefore: Int, file: String, reporting: Bool
     ) -> ChunkOutcome {
-        var outcome = ChunkOutcome()
+        var lines = ChunkLines(chunk, maximumLineLength: maximumLineLength, linesBefore: linesBefore)
         var tally = ValidationTally()
         var findings: [Finding] = []
-        guard let base = chunk.baseAddress else { return outcome }
-        var start = 0
-        let end = chunk.count
-        while start < end {
-            let newline = memchr(base + start, 0x0A, end - start).map {
-                UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
-            }
-            let stop = newline ?? end
-            outcome.lines += 1
-            var first = start
-            var last = stop
-            if startsInput && outcome.lines == 1 && last - first >= 3 && base[first] == 0xEF
-                && base[first + 1] == 0xBB && base[first + 2] == 0xBF
-            {
-                first += 3
-            }
-            if last > first && base[last - 1] == 0x0D { last -= 1 }
-            start = stop + 1
-            let line = UnsafeBufferPointer(start: base + first, count: last - first)
-            if Self.isBlank(line) { continue }
-            let content: ParsedRecord =
-                line.count > maximumLineLength
-                ? .malformed("the line is longer than \(maximumLineLength) bytes; not read")
-                : parser.parse(line)
-            let record = NumberedRecord(line: outcome.lines, content: content)
+        while true {
+            let event =
+                switch format {
+                case .jsonLines: steps.nextJSON(from: &lines)
+                case .csv(let columns): steps.nextCSV(from: &lines, columns: columns)
+                }
+            guard case .record(let record) = event else { break }
             if let finding = validator.check(record, file: file, tally: &tally, reporting: reporting) {
                 findings.append(finding)
             }
         }
-        outcome.tally = tally
-        outcome.findings = findings
-        return outcome
-    }
-
-    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        return ChunkOutcome(tally: tally, findings: findings)
     }
 }
 
-/// A source that gives `prefix` first and then the rest of `source`.
+/// Finds where the last complete record ends in the bytes gathered for a chunk, looking at each
+/// byte once however often it is asked, so that a chunk never ends inside a record.
+///
+/// In JSON Lines every line break ends a record. In CSV a line break ends a record unless a quoted
+/// field is open, as ``CSVFields`` reads it: a quote opens a field only at the start of a field (at
+/// the start of a line or after a comma); inside a quoted field, two quotes are one and a single
+/// quote closes it; a quote anywhere else, or text after a closing quote, is a mistake that ends
+/// the record with its line. Gathered bytes always start where a record starts.
+struct RecordEnds {
+    private enum Place {
+        /// Outside quotes: in an unquoted field or between fields.
+        case outside
+        /// Inside a quoted field.
+        case quoted
+        /// Just after a quote inside a quoted field: it closes the field or is doubled.
+        case afterQuote
+        /// After a mistake: the record ends with this line.
+        case restOfLine
+    }
+
+    private let isCSV: Bool
+    private var place = Place.outside
+    /// How many of the gathered bytes were looked at.
+    private var scanned = 0
+    /// Where the last complete record found ends, or 0 when none is.
+    private var end = 0
+
+    /// Ends of records in `format`.
+    init(format: ChunkFormat) {
+        if case .csv = format { isCSV = true } else { isCSV = false }
+    }
+
+    /// The length of the complete records at the start of `gathered` (0 when there is none): the
+    /// bytes gathered so far, the earlier ones the same as at the last call.
+    mutating func complete(in gathered: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = gathered.baseAddress, scanned < gathered.count else { return end }
+        let count = gathered.count
+        defer { scanned = count }
+        guard isCSV else {
+            if let newline = Self.last(0x0A, base, scanned, count) { end = newline + 1 }
+            return end
+        }
+        var index = scanned
+        while index < count {
+            switch place {
+            case .outside:
+                let quote = Self.first(UInt8(ascii: "\""), base, index, count)
+                if let newline = Self.last(0x0A, base, index, quote ?? count) { end = newline + 1 }
+                guard let quote else { return end }
+                let before = quote == 0 ? 0x0A : base[quote - 1]
+                place = before == 0x0A || before == UInt8(ascii: ",") ? .quoted : .restOfLine
+                index = quote + 1
+            case .quoted:
+                guard let quote = Self.first(UInt8(ascii: "\""), base, index, count) else { return end }
+                place = .afterQuote
+                index = quote + 1
+            case .afterQuote:
+                switch base[index] {
+                case UInt8(ascii: "\""):
+                    place = .quoted
+                    index += 1
+                case UInt8(ascii: ","), 0x0A: place = .outside
+                default: place = .restOfLine
+                }
+            case .restOfLine:
+                guard let newline = Self.first(0x0A, base, index, count) else { return end }
+                end = newline + 1
+                place = .outside
+                index = newline + 1
+            }
+        }
+        return end
+    }
+
+    /// The first `complete` bytes were handed over; the rest start the next chunk.
+    mutating func drop(_ complete: Int) {
+        scanned -= complete
+        end = 0
+    }
+
+    private static func first(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int? {
+        memchr(base + from, Int32(byte), to - from).map {
+            UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
+        }
+    }
+
+    private static func last(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int? {
+        var index = to
+        while index > from {
+            index -= 1
+            if base[index] == byte { return index }
+        }
+        return nil
+    }
+}
+
+/// A source that gives `prefix` first and then the rest of `source`, or nothing more when
+/// `source` is nil (it has ended).
 struct PrefixedSource<Source: ByteSource>: ByteSource {
     private var prefix: [UInt8]
     private var offset = 0
-    private var source: Source
+    private var source: Source?
 
-    init(prefix: [UInt8], source: Source) {
+    init(prefix: [UInt8], source: Source?) {
         self.prefix = prefix
         self.source = source
     }
 
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         guard offset < prefix.count else {
-            if !prefix.isEmpty { prefix = [] }
-            return source.read(into: buffer)
+            if !prefix.isEmpty {
+                prefix = []
+                offset = 0
+            }
+            return source?.read(into: buffer) ?? .end
         }
         let count = Swift.min(buffer.count, prefix.count - offset)
         prefix.withUnsafeBytes { all in
@@ -95,13 +228,13 @@ struct PrefixedSource<Source: ByteSource>: ByteSource {
     }
 }
 
-/// Validates JSON Lines on every core: one thread reads the input into chunks that end on a line
-/// break, two threads parse and check chunks at the same time, and the calling thread hands the
+/// Validates records on every core: one thread reads the input into chunks that end where a record
+/// ends, two threads parse and check chunks at the same time, and the calling thread hands the
 /// counts and findings on in input order.
 ///
-/// At most `slotCount` chunks are held, so memory stays bounded. A line too long for a chunk hands
-/// the rest of the input to the one-line-at-a-time reader, which gives the same answers.
-final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
+/// At most `slotCount` chunks are held, so memory stays bounded. A record too long for a chunk
+/// hands the rest of the input to the one-record-at-a-time reader, which gives the same answers.
+final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
     // @unchecked: the slots' states and the work cursor are read and written only while
     // `condition` is locked; a slot's other contents belong to the one thread whose state (filling,
     // working) says so; the reading thread's own fields are touched only by it.
@@ -111,11 +244,12 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
         let buffer: UnsafeMutableRawBufferPointer
         var count = 0
         var state = State.free
-        var startsInput = false
+        /// How many lines of the input come before the chunk.
+        var linesBefore = 0
         var inputIdle = false
         var ending: RecordEvent?
-        /// The start of a line longer than a chunk, and the source to read its rest and what
-        /// follows from, when the one-line-at-a-time reader must take over.
+        /// The start of a record longer than a chunk, and the source to read its rest and what
+        /// follows from, when the one-record-at-a-time reader must take over.
         var handOff: (prefix: [UInt8], source: Source)?
         var outcome = ChunkOutcome()
 
@@ -131,6 +265,7 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
     }
 
     private let validator: BatchValidator
+    private let format: ChunkFormat
     private let maximumLineLength: Int
     private let file: String
     private let reporting: Bool
@@ -145,15 +280,24 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
     private let carry: UnsafeMutableRawBufferPointer
     private var carried = 0
     private var filling = 0
-    private var startsInput = true
+    /// Lines of the input before the chunk being filled.
+    private var linesBefore: Int
+    private var ends: RecordEnds
 
-    /// A pipeline over `source`; chunks hold `chunkSize` bytes at most.
+    /// A pipeline over `source`, records in `format`; chunks hold `chunkSize` bytes at most.
+    ///
+    /// `linesBefore` is how many lines of the input were read before `source` starts; none means
+    /// `source` starts the input, where a byte order mark is not part of the first line.
     init(
-        source: Source, idle: IdleRelay, validator: BatchValidator, file: String, reporting: Bool,
-        chunkSize: Int = 1 << 20, slotCount: Int = 6, maximumLineLength: Int = 8 << 20
+        source: Source, format: ChunkFormat, linesBefore: Int, idle: IdleRelay, validator: BatchValidator,
+        file: String, reporting: Bool, chunkSize: Int = 1 << 20, slotCount: Int = 6,
+        maximumLineLength: Int = 8 << 20
     ) {
         let capacity = Swift.max(chunkSize, 16)
         self.source = source
+        self.format = format
+        self.linesBefore = linesBefore
+        self.ends = RecordEnds(format: format)
         self.validator = validator
         self.file = file
         self.reporting = reporting
@@ -170,9 +314,12 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
     }
 
     /// Reads, checks and hands on the whole input; returns the event that ended it.
+    ///
+    /// The bytes read told to `progress` count on from `bytesRead`, those taken before `source`
+    /// starts.
     func run(
         tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void, idle: IdleRelay,
-        progress: ((_ records: Int, _ bytesRead: Int) -> Void)?
+        bytesRead: Int, progress: ((_ records: Int, _ bytesRead: Int) -> Void)?
     ) -> RecordEvent {
         let reader = Thread { self.produce() }
         reader.stackSize = 1 << 20
@@ -183,8 +330,7 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
             worker.start()
         }
         var sequence = 0
-        var lineBase = 0
-        var bytesRead = 0
+        var bytesRead = bytesRead
         while true {
             let slot = slots[sequence % slots.count]
             condition.lock()
@@ -193,19 +339,13 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
             tally.records += slot.outcome.tally.records
             tally.invalid += slot.outcome.tally.invalid
             if let report {
-                for finding in slot.outcome.findings {
-                    report(
-                        Finding(
-                            file: finding.file, line: finding.line + lineBase, name: finding.name,
-                            problems: finding.problems))
-                }
+                for finding in slot.outcome.findings { report(finding) }
             }
-            lineBase += slot.outcome.lines
             bytesRead += slot.count
             let inputIdle = slot.inputIdle
             let ending = slot.ending
             let handOff = slot.handOff
-            let startsInput = slot.startsInput && slot.outcome.lines == 0
+            let linesBefore = slot.linesBefore
             slot.outcome = ChunkOutcome()
             slot.handOff = nil
             condition.lock()
@@ -215,20 +355,19 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
             progress?(tally.records, bytesRead)
             if inputIdle { flush() }
             if let handOff {
-                let base = lineBase
+                let columns: CSVColumns? =
+                    switch format {
+                    case .jsonLines: nil
+                    case .csv(let columns): columns
+                    }
                 let rest = RecordReader(
-                    source: PrefixedSource(prefix: handOff.prefix, source: handOff.source), format: .jsonl,
-                    maximumLineLength: maximumLineLength, startsInput: startsInput)
+                    source: PrefixedSource(prefix: handOff.prefix, source: handOff.source),
+                    format: columns == nil ? .jsonl : .csv, columns: columns,
+                    maximumLineLength: maximumLineLength,
+                    linesBefore: linesBefore)
                 return validator.validateConcurrently(
-                    rest, idle: idle, file: file, tally: &tally,
-                    report: report.map { report in
-                        { finding in
-                            report(
-                                Finding(
-                                    file: finding.file, line: finding.line + base, name: finding.name,
-                                    problems: finding.problems))
-                        }
-                    }, flush: flush, progress: progress.map { progress in { progress($0, bytesRead) } })
+                    rest, idle: idle, file: file, tally: &tally, report: report, flush: flush,
+                    progress: progress.map { progress in { progress($0, bytesRead) } })
             }
             if let ending { return ending }
             sequence += 1
@@ -259,7 +398,7 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
         }
     }
 
-    /// Waits for the slot to fill next and starts it with the carried start of a line.
+    /// Waits for the slot to fill next and starts it with the carried start of a record.
     private func acquire() {
         let slot = slots[filling % slots.count]
         condition.lock()
@@ -268,7 +407,6 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
         condition.unlock()
         if carried > 0 { slot.buffer.baseAddress!.copyMemory(from: carry.baseAddress!, byteCount: carried) }
         slot.count = carried
-        slot.startsInput = startsInput
         carried = 0
     }
 
@@ -281,12 +419,13 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
             let slot = slots[filling % slots.count]
             let room = slot.buffer.count - slot.count
             if room == 0 {
-                guard lastNewline(slot) != nil else {
-                    // One line fills the chunk: the rest is read one line at a time.
+                guard ends.complete(in: slot.bytes) > 0 else {
+                    // One record fills the chunk: the rest is read one record at a time.
                     var prefix = Array(slot.bytes)
                     prefix.append(
                         contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[offset..<count]))
                     slot.count = 0
+                    slot.linesBefore = linesBefore
                     slot.handOff = (prefix, source!)
                     source = nil
                     finish(slot)
@@ -304,19 +443,16 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
         return false
     }
 
-    private func lastNewline(_ slot: Slot) -> Int? {
-        slot.bytes.lastIndex(of: 0x0A)
-    }
-
-    /// Hands the chunk being filled over: up to its last line break, or all of it at the end of
-    /// the input.
+    /// Hands the chunk being filled over: up to the end of its last complete record, or all of it
+    /// at the end of the input.
     ///
-    /// Lines not yet complete when reading failed or was interrupted are dropped, as the
-    /// one-line-at-a-time reader drops them.
+    /// Records not yet complete when reading failed or was interrupted are dropped, as the
+    /// one-record-at-a-time reader drops them.
     private func publish(ending: RecordEvent?, idle: Bool) {
         let slot = slots[filling % slots.count]
         if ending != .end {
-            let complete = lastNewline(slot).map { $0 + 1 } ?? 0
+            let complete = ends.complete(in: slot.bytes)
+            ends.drop(complete)
             if ending == nil {
                 carried = slot.count - complete
                 if carried > 0 {
@@ -328,7 +464,8 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
         }
         slot.inputIdle = idle
         slot.ending = ending
-        if slot.count > 0 { startsInput = false }
+        slot.linesBefore = linesBefore
+        for byte in slot.bytes where byte == 0x0A { linesBefore += 1 }
         if ending != nil {
             finish(slot)
         } else {
@@ -356,7 +493,7 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
     // MARK: The checking threads
 
     private func work() {
-        var checker = JSONLinesChunkChecker(validator: validator, maximumLineLength: maximumLineLength)
+        var checker = ChunkChecker(validator: validator, format: format, maximumLineLength: maximumLineLength)
         while true {
             condition.lock()
             var slot: Slot?
@@ -374,7 +511,7 @@ final class ParallelJSONLines<Source: ByteSource>: @unchecked Sendable {
             condition.unlock()
             guard let slot else { return }
             let outcome = checker.check(
-                slot.bytes, startsInput: slot.startsInput, file: file, reporting: reporting)
+                slot.bytes, linesBefore: slot.linesBefore, file: file, reporting: reporting)
             condition.lock()
             slot.outcome = outcome
             slot.state = .done

@@ -21,10 +21,9 @@ public enum RecordEvent: Equatable, Sendable {
 public final class RecordReader<Source: ByteSource> {
     /// The input's format, once known.
     public private(set) var format: RecordFormat?
-    private let lines: LineReader<Source>
-    private var json = JSONRecordParser()
-    private var csv = CSVFields()
-    private var columns: (count: Int, name: Int, points: Int)?
+    private var lines: LineReader<Source>
+    private var records = RecordSteps()
+    private var columns: CSVColumns?
     private var finished: RecordEvent?
 
     /// A reader of `source` in `format`, or in the format its first line shows when nil.
@@ -41,19 +40,49 @@ public final class RecordReader<Source: ByteSource> {
             startsInput: startsInput)
     }
 
+    /// A reader of the rest of an input, `source`, after its first `linesBefore` lines; when
+    /// `columns` is given, the input is CSV whose header was among those lines.
+    init(
+        source: Source, format: RecordFormat, columns: CSVColumns?, maximumLineLength: Int, linesBefore: Int
+    ) {
+        self.format = columns == nil ? format : .csv
+        self.columns = columns
+        self.lines = LineReader(
+            source: source, maximumLineLength: maximumLineLength, linesBefore: linesBefore)
+    }
+
     /// The next record, or why there is none.
     public func next() -> RecordEvent {
-        if let finished { return finished }
+        if let event = readToRecords() { return event }
+        let event =
+            if let columns {
+                records.nextCSV(from: &lines, columns: columns)
+            } else {
+                records.nextJSON(from: &lines)
+            }
+        if case .record = event { return event }
+        return finish(event)
+    }
+
+    /// Reads what comes before the records: blank lines, the line the format is told from, and
+    /// the CSV header.
+    ///
+    /// Returns nil once the next line read is a record's, in a known format (and, for CSV, with
+    /// ``columns`` read); else the event to give first: a record read while telling the format,
+    /// or the event that ends the input.
+    func readToRecords() -> RecordEvent? {
         while true {
+            if let finished { return finished }
+            if format == .jsonl || columns != nil { return nil }
             let line: Line
-            // A CSV record may go on past an over-long first line: its pieces are followed as they
-            // are read, so that the record's end is found without holding it.
+            // An over-long CSV header is followed as it is read, so that its end is found without
+            // holding it.
             let followsCSV = format == .csv
-            csv.begin(limit: lines.maximumLineLength)
+            records.csv.begin(limit: lines.maximumLineLength)
             var overlongIsBlank = true
             let read = lines.nextLine(passingOverlongPieces: { piece in
-                overlongIsBlank = overlongIsBlank && Self.isBlank(piece)
-                if followsCSV { csv.scan(piece) }
+                overlongIsBlank = overlongIsBlank && RecordSteps.isBlank(piece)
+                if followsCSV { records.csv.scan(piece) }
             })
             switch read {
             case .line(let next): line = next
@@ -62,23 +91,15 @@ public final class RecordReader<Source: ByteSource> {
             case .interrupted: return finish(.interrupted)
             }
             // Blank lines are skipped however long they are.
-            if line.isTooLong ? overlongIsBlank : Self.isBlank(line.bytes) { continue }
+            if line.isTooLong ? overlongIsBlank : RecordSteps.isBlank(line.bytes) { continue }
             if line.isTooLong && !followsCSV {
-                return .record(NumberedRecord(line: line.number, content: .malformed(tooLong)))
+                return .record(
+                    NumberedRecord(line: line.number, content: .malformed(RecordSteps.tooLong(lines))))
             }
-            switch format {
-            case .jsonl:
-                return .record(NumberedRecord(line: line.number, content: json.parse(line.bytes)))
-            case .csv:
-                if columns == nil {
-                    if let problem = readHeader(line) { return finish(problem) }
-                    continue
-                }
-                return csvRecord(line)
-            case nil:
+            if format == nil {
                 if line.bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") {
                     format = .jsonl
-                    return .record(NumberedRecord(line: line.number, content: json.parse(line.bytes)))
+                    return .record(NumberedRecord(line: line.number, content: records.json.parse(line.bytes)))
                 }
                 format = .csv
                 if let problem = readHeader(line) {
@@ -90,30 +111,35 @@ public final class RecordReader<Source: ByteSource> {
                     }
                     return finish(problem)
                 }
+            } else if let problem = readHeader(line) {
+                return finish(problem)
             }
         }
     }
 
+    /// The columns of a CSV input, once its header is read.
+    var csvColumns: CSVColumns? { columns }
+
+    /// What is left of the input for another reader, once ``readToRecords()`` returned nil.
+    ///
+    /// That is the bytes read but not yet taken, the source (nil when it has ended), and how many
+    /// lines and bytes were taken. This reader must not be used afterwards.
+    func handOver() -> (rest: [UInt8], source: Source?, lines: Int, bytesTaken: Int) {
+        lines.handOver()
+    }
+
     /// How many bytes the reader holds for the input, in its line buffer and the fields of the
     /// current CSV record: bounded by about twice the longest line, whatever the input.
-    public var bufferCapacity: Int { lines.bufferCapacity + csv.capacity }
-
-    private var tooLong: String {
-        "the line is longer than \(lines.maximumLineLength) bytes; not read"
-    }
+    public var bufferCapacity: Int { lines.bufferCapacity + records.csv.capacity }
 
     private func finish(_ event: RecordEvent) -> RecordEvent {
         finished = event
         return event
     }
 
-    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-    }
-
     /// Reads the CSV header; returns the event that ends the input when it is not usable.
     private func readHeader(_ line: Line) -> RecordEvent? {
-        switch csv.read(first: line, from: lines) {
+        switch records.csv.read(first: line, from: &lines) {
         case .stopped(let result):
             if case .failed(let code) = result { return .failed(code) }
             return .interrupted
@@ -123,8 +149,10 @@ public final class RecordReader<Source: ByteSource> {
             var name: Int?
             var points: Int?
             var found: [String] = []
-            for index in 0..<csv.count {
-                let title = csv.field(index) { String(decoding: Self.trimmed($0), as: UTF8.self) }
+            for index in 0..<records.csv.count {
+                let title = records.csv.field(index) {
+                    String(decoding: RecordSteps.trimmed($0), as: UTF8.self)
+                }
                 found.append(title)
                 if title == "name" || title == "points" {
                     guard (title == "name" ? name : points) == nil else {
@@ -138,27 +166,84 @@ public final class RecordReader<Source: ByteSource> {
                     "the CSV header row must name the columns name and points; found: "
                         + found.map { "\"\($0)\"" }.joined(separator: ", "))
             }
-            columns = (csv.count, name, points)
+            columns = CSVColumns(count: records.csv.count, name: name, points: points)
             return nil
         }
     }
+}
 
-    private func csvRecord(_ line: Line) -> RecordEvent {
-        let content: ParsedRecord
-        switch csv.read(first: line, from: lines) {
-        case .stopped(let result):
-            if case .failed(let code) = result { return finish(.failed(code)) }
-            return finish(.interrupted)
-        case .malformed(let message):
-            content = .malformed(message)
-        case .fields:
-            content = csvContent()
+/// Where the fields a record needs are in a CSV input, as its header row says.
+struct CSVColumns: Equatable {
+    /// How many fields each record must have.
+    var count: Int
+    /// The index of the `name` field.
+    var name: Int
+    /// The index of the `points` field.
+    var points: Int
+}
+
+/// Reads records from lines once the format (and for CSV the columns) is known: the one step that
+/// ``RecordReader`` takes for each record and that the chunks checked at the same time take, so
+/// both give the same records, line numbers and messages.
+struct RecordSteps {
+    var json = JSONRecordParser()
+    var csv = CSVFields()
+
+    /// The next JSON Lines record from `lines`, or `.end`, `.failed` or `.interrupted`.
+    mutating func nextJSON<Lines: LineSupply>(from lines: inout Lines) -> RecordEvent {
+        while true {
+            var overlongIsBlank = true
+            let line: Line
+            switch lines.nextLine(passingOverlongPieces: {
+                overlongIsBlank = overlongIsBlank && Self.isBlank($0)
+            }) {
+            case .line(let next): line = next
+            case .end: return .end
+            case .failed(let code): return .failed(code)
+            case .interrupted: return .interrupted
+            }
+            // Blank lines are skipped however long they are.
+            if line.isTooLong {
+                if overlongIsBlank { continue }
+                return .record(NumberedRecord(line: line.number, content: .malformed(Self.tooLong(lines))))
+            }
+            if Self.isBlank(line.bytes) { continue }
+            return .record(NumberedRecord(line: line.number, content: json.parse(line.bytes)))
         }
-        return .record(NumberedRecord(line: line.number, content: content))
     }
 
-    private func csvContent() -> ParsedRecord {
-        guard let columns else { return .malformed("no header") }
+    /// The next CSV record from `lines`, read over as many lines as it takes, or `.end`,
+    /// `.failed` or `.interrupted`.
+    mutating func nextCSV<Lines: LineSupply>(from lines: inout Lines, columns: CSVColumns) -> RecordEvent {
+        while true {
+            // A record may go on past an over-long first line: its pieces are followed as they are
+            // read, so that the record's end is found without holding it.
+            csv.begin(limit: lines.maximumLineLength)
+            var overlongIsBlank = true
+            let line: Line
+            switch lines.nextLine(passingOverlongPieces: { piece in
+                overlongIsBlank = overlongIsBlank && Self.isBlank(piece)
+                csv.scan(piece)
+            }) {
+            case .line(let next): line = next
+            case .end: return .end
+            case .failed(let code): return .failed(code)
+            case .interrupted: return .interrupted
+            }
+            // Blank lines are skipped however long they are.
+            if line.isTooLong ? overlongIsBlank : Self.isBlank(line.bytes) { continue }
+            let content: ParsedRecord
+            switch csv.read(first: line, from: &lines) {
+            case .stopped(.failed(let code)): return .failed(code)
+            case .stopped: return .interrupted
+            case .malformed(let message): content = .malformed(message)
+            case .fields: content = csvContent(columns)
+            }
+            return .record(NumberedRecord(line: line.number, content: content))
+        }
+    }
+
+    private func csvContent(_ columns: CSVColumns) -> ParsedRecord {
         guard csv.count == columns.count else {
             return .malformed("expected \(columns.count) fields as in the header row, found \(csv.count)")
         }
@@ -178,7 +263,19 @@ public final class RecordReader<Source: ByteSource> {
         }
     }
 
-    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    /// The message for a line longer than the limit of `lines`.
+    static func tooLong(_ lines: some LineSupply) -> String {
+        "the line is longer than \(lines.maximumLineLength) bytes; not read"
+    }
+
+    /// Whether a line holds only spaces, tabs and carriage returns.
+    static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
+        return true
+    }
+
+    /// `bytes` without spaces and tabs at either end.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var first = 0
         var last = bytes.count
         while first < last && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }

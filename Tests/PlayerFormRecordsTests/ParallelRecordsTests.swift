@@ -27,18 +27,21 @@ private let lineKinds: [String] = [
 private let inputs = Gen.element(of: lineKinds).map { $0! }.array(of: 0...24)
 
 /// What validating an input found.
-private struct Outcome: Equatable {
+struct Outcome: Equatable {
     var tally = ValidationTally()
     var findings: [Finding] = []
     var ending: RecordEvent = .end
     var flushes = 0
 }
 
-private func sequential(_ bytes: [UInt8], readSize: Int, limit: Int, reporting: Bool) -> Outcome {
+/// What the one-record-at-a-time reader finds in `bytes`, read `readSize` bytes at a time.
+func sequential(
+    _ bytes: [UInt8], format: RecordFormat? = .jsonl, readSize: Int, limit: Int, reporting: Bool
+) -> Outcome {
     var outcome = Outcome()
     var findings: [Finding] = []
     let reader = RecordReader(
-        source: MemorySource(bytes, chunkSize: readSize), format: .jsonl, bufferSize: 16,
+        source: MemorySource(bytes, chunkSize: readSize), format: format, bufferSize: 16,
         maximumLineLength: limit)
     outcome.ending = BatchValidator(rules: .defaults).validate(
         reader, file: "p.jsonl", tally: &outcome.tally, report: reporting ? { findings.append($0) } : nil)
@@ -46,14 +49,17 @@ private func sequential(_ bytes: [UInt8], readSize: Int, limit: Int, reporting: 
     return outcome
 }
 
-private func parallel<Source: ByteSource>(
-    _ source: Source, idle: IdleRelay = IdleRelay(), chunkSize: Int, limit: Int, reporting: Bool
+/// What checking `source` in chunks of `chunkSize` bytes on every core finds.
+func parallel<Source: ByteSource>(
+    _ source: Source, format: RecordFormat? = .jsonl, idle: IdleRelay = IdleRelay(), chunkSize: Int,
+    limit: Int,
+    reporting: Bool
 ) -> Outcome {
     var outcome = Outcome()
     var findings: [Finding] = []
     var flushes = 0
-    outcome.ending = BatchValidator(rules: .defaults).validateJSONLinesInParallel(
-        source, idle: idle, file: "p.jsonl", tally: &outcome.tally,
+    outcome.ending = BatchValidator(rules: .defaults).validateInParallel(
+        source, format: format, idle: idle, file: "p.jsonl", tally: &outcome.tally,
         report: reporting ? { findings.append($0) } : nil, flush: { flushes += 1 }, chunkSize: chunkSize,
         maximumLineLength: limit)
     outcome.findings = findings
@@ -78,6 +84,19 @@ struct ParallelJSONLinesTests {
             let found = parallel(
                 MemorySource(bytes, chunkSize: readSize), chunkSize: chunkSize, limit: limit,
                 reporting: reporting)
+            #expect(found == expected, "\(lines)")
+        }
+    }
+
+    @Test("JSON Lines whose format is told from the first line is checked in chunks with the same answers")
+    func formatToldFromFirstLine() async {
+        await propertyCheck(count: 200, input: inputs, Gen.int(in: 1...97), Gen.int(in: 16...300)) {
+            lines, readSize, chunkSize in
+            let bytes = Array(lines.joined().utf8)
+            let expected = sequential(bytes, format: nil, readSize: readSize, limit: 120, reporting: true)
+            let found = parallel(
+                MemorySource(bytes, chunkSize: readSize), format: nil, chunkSize: chunkSize, limit: 120,
+                reporting: true)
             #expect(found == expected, "\(lines)")
         }
     }
@@ -142,8 +161,8 @@ struct ParallelJSONLinesTests {
         let idle = IdleRelay()
         var tally = ValidationTally()
         var events: [String] = []
-        let ending = BatchValidator(rules: .defaults).validateJSONLinesInParallel(
-            Trickle(idle: idle), idle: idle, file: "f", tally: &tally,
+        let ending = BatchValidator(rules: .defaults).validateInParallel(
+            Trickle(idle: idle), format: .jsonl, idle: idle, file: "f", tally: &tally,
             report: { events.append("finding \($0.line)") }, flush: { events.append("flush") })
         #expect(ending == .end)
         #expect(
