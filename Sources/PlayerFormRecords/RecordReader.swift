@@ -1,3 +1,5 @@
+import Glibc
+
 /// What asking a ``RecordReader`` for a record produced.
 public enum RecordEvent: Equatable, Sendable {
     /// The next record, readable or malformed.
@@ -299,6 +301,9 @@ enum UTF8Text {
             break
         }
         if isASCII { return text }
-        return text.utf8.elementsEqual(bytes) ? text : nil
+        let same = text.utf8.withContiguousStorageIfAvailable { decoded in
+            decoded.count == bytes.count && memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
+        return (same ?? text.utf8.elementsEqual(bytes)) ? text : nil
     }
 }
