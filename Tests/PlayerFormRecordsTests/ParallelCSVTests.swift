@@ -101,25 +101,9 @@ struct ParallelCSVTests {
 
     @Test("reading that fails inside a quoted field keeps only the records complete before it")
     func failureInsideQuotedField() {
-        struct Failing: ByteSource {
-            var parts = [Array("name,points\n\"\"\"a\"\"\",1\n\"open,\n\nstill open".utf8)]
-            mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-                guard !parts.isEmpty else { return .failed(5) }
-                let part = parts.removeFirst()
-                buffer.copyBytes(from: part)
-                return .bytes(part.count)
-            }
-        }
-        let expected: Outcome = {
-            var outcome = Outcome()
-            var findings: [Finding] = []
-            outcome.ending = BatchValidator(rules: .defaults).validate(
-                RecordReader(source: Failing(), format: .csv), file: "p.jsonl", tally: &outcome.tally,
-                report: { findings.append($0) })
-            outcome.findings = findings
-            return outcome
-        }()
-        let found = parallel(Failing(), format: .csv, chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
+        let input = FailingSource("name,points\n\"\"\"a\"\"\",1\n\"open,\n\nstill open")
+        let expected = sequential(input, format: .csv)
+        let found = parallel(input, format: .csv, chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
         #expect(expected.ending == .failed(5))
         #expect(expected.tally.records == 1)
         #expect(found == expected)

@@ -38,15 +38,32 @@ struct Outcome: Equatable {
 func sequential(
     _ bytes: [UInt8], format: RecordFormat? = .jsonl, readSize: Int, limit: Int, reporting: Bool
 ) -> Outcome {
+    sequential(MemorySource(bytes, chunkSize: readSize), format: format, limit: limit, reporting: reporting)
+}
+
+/// What the one-record-at-a-time reader finds in `source`.
+func sequential<Source: ByteSource>(
+    _ source: Source, format: RecordFormat?, limit: Int = 8 << 20, reporting: Bool = true
+) -> Outcome {
     var outcome = Outcome()
     var findings: [Finding] = []
-    let reader = RecordReader(
-        source: MemorySource(bytes, chunkSize: readSize), format: format, bufferSize: 16,
-        maximumLineLength: limit)
+    let reader = RecordReader(source: source, format: format, bufferSize: 16, maximumLineLength: limit)
     outcome.ending = BatchValidator(rules: .defaults).validate(
         reader, file: "p.jsonl", tally: &outcome.tally, report: reporting ? { findings.append($0) } : nil)
     outcome.findings = findings
     return outcome
+}
+
+/// A source that gives `text`, as much as fits at a time, and then fails with `EIO`.
+struct FailingSource: ByteSource {
+    var rest: MemorySource
+
+    init(_ text: String) { rest = MemorySource(Array(text.utf8)) }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        let result = rest.read(into: buffer)
+        return result == .end ? .failed(5) : result
+    }
 }
 
 /// What checking `source` in chunks of `chunkSize` bytes on every core finds.
@@ -121,25 +138,9 @@ struct ParallelJSONLinesTests {
 
     @Test("reading that fails keeps the complete lines read before, like the one-line-at-a-time reader")
     func failureAfterLines() {
-        struct Failing: ByteSource {
-            var parts = [Array("{\"name\": \"\", \"points\": 1}\n{\"name\": \"cut".utf8)]
-            mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-                guard !parts.isEmpty else { return .failed(5) }
-                let part = parts.removeFirst()
-                buffer.copyBytes(from: part)
-                return .bytes(part.count)
-            }
-        }
-        let expected: Outcome = {
-            var outcome = Outcome()
-            var findings: [Finding] = []
-            outcome.ending = BatchValidator(rules: .defaults).validate(
-                RecordReader(source: Failing(), format: .jsonl), file: "p.jsonl", tally: &outcome.tally,
-                report: { findings.append($0) })
-            outcome.findings = findings
-            return outcome
-        }()
-        let found = parallel(Failing(), chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
+        let input = FailingSource("{\"name\": \"\", \"points\": 1}\n{\"name\": \"cut")
+        let expected = sequential(input, format: .jsonl)
+        let found = parallel(input, chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
         #expect(expected.ending == .failed(5))
         #expect(expected.tally.records == 1)
         #expect(found == expected)
