@@ -68,10 +68,8 @@ struct ParallelCSVTests {
             let middle = reporting ? records.count / 2 : records.count
             let bytes =
                 header + records[..<middle].joined() + Array(noise.utf8) + records[middle...].joined()
-            let expected = sequential(
-                bytes, format: format, readSize: readSize, limit: limit, reporting: reporting)
-            let found = parallel(
-                MemorySource(bytes, chunkSize: readSize), format: format, chunkSize: chunkSize, limit: limit,
+            let (expected, found) = bothWays(
+                bytes, format: format, readSize: readSize, chunkSize: chunkSize, limit: limit,
                 reporting: reporting)
             #expect(found == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
@@ -90,10 +88,7 @@ struct ParallelCSVTests {
             if index % 1000 == 0 { text += "\n" }
         }
         let bytes = Array(text.utf8)
-        let expected = sequential(bytes, format: .csv, readSize: 4093, limit: 8 << 20, reporting: true)
-        let found = parallel(
-            MemorySource(bytes, chunkSize: 4093), format: .csv, chunkSize: 8192, limit: 8 << 20,
-            reporting: true)
+        let (expected, found) = bothWays(bytes, format: .csv, readSize: 4093, chunkSize: 8192, limit: 8 << 20)
         #expect(expected.tally.records == 20_000)
         #expect(expected.findings.count > 4000)
         #expect(found == expected)

@@ -54,6 +54,18 @@ func sequential<Source: ByteSource>(
     return outcome
 }
 
+/// What `bytes`, read `readSize` bytes at a time, gives one record at a time (`expected`) and in
+/// chunks of `chunkSize` bytes on every core (`found`).
+func bothWays(
+    _ bytes: [UInt8], format: RecordFormat?, readSize: Int, chunkSize: Int, limit: Int, reporting: Bool = true
+) -> (expected: Outcome, found: Outcome) {
+    let expected = sequential(bytes, format: format, readSize: readSize, limit: limit, reporting: reporting)
+    let found = parallel(
+        MemorySource(bytes, chunkSize: readSize), format: format, chunkSize: chunkSize, limit: limit,
+        reporting: reporting)
+    return (expected, found)
+}
+
 /// A source that gives `text`, as much as fits at a time, and then fails with `EIO`.
 struct FailingSource: ByteSource {
     var rest: MemorySource
@@ -97,9 +109,8 @@ struct ParallelJSONLinesTests {
             let limit = [8 << 20, 120, 48, 300][variant]
             let bytes = Array(lines.joined().utf8)
             let reporting = variant != 3
-            let expected = sequential(bytes, readSize: readSize, limit: limit, reporting: reporting)
-            let found = parallel(
-                MemorySource(bytes, chunkSize: readSize), chunkSize: chunkSize, limit: limit,
+            let (expected, found) = bothWays(
+                bytes, format: .jsonl, readSize: readSize, chunkSize: chunkSize, limit: limit,
                 reporting: reporting)
             #expect(found == expected, "\(lines)")
         }
@@ -110,10 +121,8 @@ struct ParallelJSONLinesTests {
         await propertyCheck(count: 200, input: inputs, Gen.int(in: 1...97), Gen.int(in: 16...300)) {
             lines, readSize, chunkSize in
             let bytes = Array(lines.joined().utf8)
-            let expected = sequential(bytes, format: nil, readSize: readSize, limit: 120, reporting: true)
-            let found = parallel(
-                MemorySource(bytes, chunkSize: readSize), format: nil, chunkSize: chunkSize, limit: 120,
-                reporting: true)
+            let (expected, found) = bothWays(
+                bytes, format: nil, readSize: readSize, chunkSize: chunkSize, limit: 120)
             #expect(found == expected, "\(lines)")
         }
     }
@@ -129,9 +138,8 @@ struct ParallelJSONLinesTests {
             if index % 1000 == 0 { text += "\n" }
         }
         let bytes = Array(text.utf8)
-        let expected = sequential(bytes, readSize: 4093, limit: 8 << 20, reporting: true)
-        let found = parallel(
-            MemorySource(bytes, chunkSize: 4093), chunkSize: 8192, limit: 8 << 20, reporting: true)
+        let (expected, found) = bothWays(
+            bytes, format: .jsonl, readSize: 4093, chunkSize: 8192, limit: 8 << 20)
         #expect(expected.tally.records == 20_000)
         #expect(found == expected)
     }
