@@ -412,7 +412,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
 
     /// Adds `count` bytes of the read buffer to the chunk being filled, handing full chunks over.
     ///
-    /// Returns true when the rest of the input has been handed to the one-line-at-a-time reader.
+    /// Returns true when the rest of the input has been handed to the one-record-at-a-time reader.
     private func append(_ count: Int) -> Bool {
         var offset = 0
         while offset < count {
