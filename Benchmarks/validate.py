@@ -2,9 +2,10 @@
 """Times `playerform validate --quiet` against the tools a user would pick instead, side by side.
 
 usage: Benchmarks/validate.py [--records N] [--runs R] [--slow-runs S] [--venv DIR] [--skip NAME,...]
-                              [--generator PATH] [--rss]
+                              [--generator PATH] [--format jsonl|csv] [--rss]
 
-Builds playerform in release mode with the static standard library, generates N player records
+Builds playerform in release mode with the static standard library (`swift build -c release
+--product playerform --static-swift-stdlib --build-path .build-static`), generates N player records
 (default 1,000,000) with ../shared/bench/gen_players.py (or --generator) into a temporary folder, then runs, round
 after round in the same order: `cat` (the floor: reading the file and nothing else), playerform,
 Python with the standard json module, and, when they are installed, Python with orjson, polars,
@@ -16,8 +17,14 @@ records, then prints each median wall time, MB/s, its ratios to playerform and t
 median CPU time (user + system, all threads). jq and the standard json module run --slow-runs
 times (default 3). With --rss it also reports playerform's peak resident memory on a file of about
 1 GB built by repeating the records (from /usr/bin/time -v). Temporary files are deleted at the end.
+
+With --format csv the same records are also written as CSV (a header row, then name and points,
+quoted where the name holds a comma, quote or line break or starts or ends with a space), and the
+runs are `cat` and playerform on the CSV file, Python with the csv module (a slow peer), and `cat`
+and playerform on the JSON Lines file of the same records, so the two formats are timed side by
+side; all counters must agree, JSON Lines and CSV alike. --rss then uses a CSV file of about 1 GB.
 """
-import argparse, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, csv, json, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -50,6 +57,25 @@ def count(load):
     print(f"{total} records, {bad} invalid")
 """
 PYTHON = RULES + "import json\ncount(json.loads)\n"
+# The same rules over CSV records: a record whose field count differs from the header's, or whose
+# points are not a number, is invalid; blank lines are skipped.
+PYTHON_CSV = RULES + r"""
+import csv
+total = bad = 0
+with open(sys.argv[1], newline="", encoding="utf-8") as f:
+    rows = csv.reader(f)
+    header = [title.strip() for title in next(rows)]
+    name_at, points_at = header.index("name"), header.index("points")
+    for row in rows:
+        if not "".join(row).strip(" \t\r") and len(row) <= 1:
+            continue
+        total += 1
+        try:
+            bad += len(row) != len(header) or not ok({"name": row[name_at], "points": float(row[points_at])})
+        except ValueError:
+            bad += 1
+print(f"{total} records, {bad} invalid")
+"""
 ORJSON = RULES + "import orjson\ncount(orjson.loads)\n"
 FULL_WIDTH = "".join(chr(c) for c in range(0xFF01, 0xFF5F))
 ASCII = "".join(chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F))
@@ -81,11 +107,28 @@ print(f"{n} records, {k} invalid")
 
 def build():
     env = dict(os.environ, PATH="/opt/swift/usr/bin:" + os.environ.get("PATH", ""))
-    subprocess.run(["swift", "build", "-c", "release", "--product", "playerform", "-Xswiftc", "-static-stdlib",
-                    "--package-path", ROOT], check=True, env=env, stdout=subprocess.DEVNULL)
-    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path", "--package-path", ROOT],
+    where = ["--build-path", os.path.join(ROOT, ".build-static"), "--package-path", ROOT]
+    subprocess.run(["swift", "build", "-c", "release", "--product", "playerform", "--static-swift-stdlib"] + where,
+                   check=True, env=env, stdout=subprocess.DEVNULL)
+    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"] + where,
                          check=True, env=env, capture_output=True, text=True).stdout.strip()
     return os.path.join(out, "playerform")
+
+
+def csv_name(name):
+    """A name as a CSV field: quoted when it holds a comma, quote or line break, or starts or ends with a space."""
+    if any(c in name for c in ',"\n\r') or name != name.strip():
+        return '"' + name.replace('"', '""') + '"'
+    return name
+
+
+def write_csv(jsonl, path):
+    """Writes the records of the JSON Lines file `jsonl` as CSV: the same names and points, in order."""
+    with open(jsonl, encoding="utf-8") as src, open(path, "w", encoding="utf-8", newline="") as dst:
+        dst.write("name,points\n")
+        for line in src:
+            record = json.loads(line)
+            dst.write(f"{csv_name(record['name'])},{json.dumps(record['points'])}\n")
 
 
 def cpu_of_children():
@@ -96,12 +139,15 @@ def cpu_of_children():
 def timed(command):
     """Wall time, CPU time (user + system, all threads) and the (records, invalid) counts."""
     cpu = cpu_of_children()
+    if command[0] == "cat":
+        # The floor: reading the file and writing it where nothing reads it.
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+        return time.perf_counter() - start, cpu_of_children() - cpu, None
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
     cpu = cpu_of_children() - cpu
-    if command[0] == "cat":
-        return elapsed, cpu, None
     found = SUMMARY.search(done.stdout + done.stderr)
     if not found:
         sys.exit(f"no summary from {' '.join(command[:2])}: {done.stdout[-500:]} {done.stderr[-500:]}")
@@ -121,6 +167,7 @@ def main():
     ap.add_argument("--skip", default="", help="peers to leave out, comma-separated")
     ap.add_argument("--rss", action="store_true")
     ap.add_argument("--generator", default=os.path.join(SHARED, "gen_players.py"))
+    ap.add_argument("--format", choices=["jsonl", "csv"], default="jsonl")
     a = ap.parse_args()
     skip = set(filter(None, a.skip.split(",")))
 
@@ -131,15 +178,22 @@ def main():
         with open(data, "w") as f:
             subprocess.run([sys.executable, a.generator, str(a.records)], stdout=f, check=True)
         venv = os.path.join(a.venv, "bin", "python")
-        candidates = {"cat": ["cat", data], "playerform": [playerform, "validate", "--quiet", data]}
-        for name, program in (("polars", POLARS), ("duckdb", DUCKDB), ("orjson", ORJSON)):
-            if has(venv, name):
-                candidates[name] = [venv, "-c", program, data]
-        candidates["python"] = [sys.executable, "-c", PYTHON, data]
-        if shutil.which("jq"):
-            candidates["jq"] = ["jq", "-n", "-r", "-f", os.path.join(HERE, "validate.jq"), data]
+        if a.format == "csv":
+            jsonl, data = data, os.path.join(folder, "players.csv")
+            write_csv(jsonl, data)
+            candidates = {"cat": ["cat", data], "playerform": [playerform, "validate", "--quiet", data],
+                          "python-csv": [sys.executable, "-c", PYTHON_CSV, data],
+                          "cat-jsonl": ["cat", jsonl], "pf-jsonl": [playerform, "validate", "--quiet", jsonl]}
+        else:
+            candidates = {"cat": ["cat", data], "playerform": [playerform, "validate", "--quiet", data]}
+            for name, program in (("polars", POLARS), ("duckdb", DUCKDB), ("orjson", ORJSON)):
+                if has(venv, name):
+                    candidates[name] = [venv, "-c", program, data]
+            candidates["python"] = [sys.executable, "-c", PYTHON, data]
+            if shutil.which("jq"):
+                candidates["jq"] = ["jq", "-n", "-r", "-f", os.path.join(HERE, "validate.jq"), data]
         candidates = {name: command for name, command in candidates.items() if name not in skip}
-        slow = {"python", "jq"}
+        slow = {"python", "jq", "python-csv"}
         times = {name: [] for name in candidates}
         cpus = {name: [] for name in candidates}
         counts = {}
@@ -154,25 +208,36 @@ def main():
                 if count is not None:
                     counts.setdefault(name, set()).add(count)
         size = os.path.getsize(data)
-        print(f"{a.records} records, {size / 1e6:.1f} MB; runs: {a.runs} (python, jq: {a.slow_runs})")
+        sizes = {name: os.path.getsize(command[-1]) for name, command in candidates.items()}
+        floors = {name: "cat-jsonl" if command[-1] != data else "cat" for name, command in candidates.items()}
+        if a.format == "csv":
+            print(f"{a.records} records, CSV {size / 1e6:.1f} MB, JSON Lines {os.path.getsize(jsonl) / 1e6:.1f} MB; "
+                  f"runs: {a.runs} (python-csv: {a.slow_runs})")
+        else:
+            print(f"{a.records} records, {size / 1e6:.1f} MB; runs: {a.runs} (python, jq: {a.slow_runs})")
         for name, seen in counts.items():
             print(f"  {name:<11} counts {' | '.join(f'{r} records, {i} invalid' for r, i in sorted(seen))}")
         if len({count for seen in counts.values() for count in seen}) != 1:
             sys.exit("the counters disagree")
         base = statistics.median(times["playerform"])
-        floor = statistics.median(times["cat"]) if "cat" in times else None
         print(f"  load average: {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores")
-        print(f"  {'':<11} {'wall median s':>14} {'MB/s':>7} {'/playerform':>11} {'/cat':>7}   {'CPU median s':>13}")
+        print(f"  {'':<11} {'wall median s':>14} {'MB/s':>7} {'records/s':>11} {'/playerform':>11} {'/cat':>7}"
+              f"   {'CPU median s':>13}")
         for name, values in times.items():
             median = statistics.median(values)
             cpu = statistics.median(cpus[name])
-            to_cat = f"{median / floor:7.1f}" if floor else f"{'':>7}"
-            print(f"  {name:<11} {median:14.3f} {size / 1e6 / median:7.0f} {median / base:11.2f} {to_cat}   {cpu:13.3f}")
+            floor = times.get(floors[name])
+            to_cat = f"{median / statistics.median(floor):7.1f}" if floor else f"{'':>7}"
+            print(f"  {name:<11} {median:14.3f} {sizes[name] / 1e6 / median:7.0f} {a.records / median:11.3g}"
+                  f" {median / base:11.2f} {to_cat}   {cpu:13.3f}")
 
         if a.rss:
-            big = os.path.join(folder, "big.jsonl")
+            big = os.path.join(folder, "big." + a.format)
             with open(data, "rb") as src, open(big, "wb") as dst:
                 chunk = src.read()
+                if a.format == "csv":
+                    header, chunk = chunk.split(b"\n", 1)
+                    dst.write(header + b"\n")
                 while dst.tell() < 1_000_000_000:
                     dst.write(chunk)
             done = subprocess.run(["/usr/bin/time", "-v", playerform, "validate", "--quiet", big],

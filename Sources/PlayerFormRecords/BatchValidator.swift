@@ -60,23 +60,36 @@ public struct BatchValidator {
         }
     }
 
-    /// Like `validateConcurrently(_:idle:file:tally:report:flush:)` for JSON Lines, on every
-    /// core: one thread reads `source` in chunks of `chunkSize` bytes that end on a line break, two
-    /// threads parse and check chunks at the same time, and this one hands the counts and findings
-    /// on in input order.
+    /// Like `validateConcurrently(_:idle:file:tally:report:flush:)`, on every core: what comes
+    /// before the records (blank lines, the line the format is told from when `format` is nil,
+    /// the CSV header) is read on this thread; then one thread reads the rest of `source` in chunks
+    /// of `chunkSize` bytes that end where a record ends, two threads parse and check chunks at the
+    /// same time, and this one hands the counts and findings on in input order.
     ///
-    /// The lines, records, findings and ending are those of a ``RecordReader`` in the `.jsonl`
-    /// format with the same `maximumLineLength`. `progress`, when given, is told the records
-    /// checked and the bytes of `source` read after each chunk.
-    public func validateJSONLinesInParallel<Source: ByteSource>(
-        _ source: Source, idle: IdleRelay, file: String, tally: inout ValidationTally,
+    /// The lines, records, findings and ending are those of a ``RecordReader`` in `format` with
+    /// the same `maximumLineLength`: in CSV a chunk ends only at a line break outside a quoted
+    /// field, and a record longer than a chunk hands the rest of the input to such a reader.
+    /// `progress`, when given, is told the records checked and the bytes of `source` read after
+    /// each chunk.
+    public func validateInParallel<Source: ByteSource>(
+        _ source: Source, format: RecordFormat?, idle: IdleRelay, file: String, tally: inout ValidationTally,
         report: ((Finding) -> Void)?, flush: () -> Void, chunkSize: Int = 1 << 20,
         maximumLineLength: Int = 8 << 20, progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
     ) -> RecordEvent {
-        let pipeline = ParallelJSONLines(
-            source: source, idle: idle, validator: self, file: file, reporting: report != nil,
-            chunkSize: chunkSize, maximumLineLength: maximumLineLength)
-        return pipeline.run(tally: &tally, report: report, flush: flush, idle: idle, progress: progress)
+        let reader = RecordReader(source: source, format: format, maximumLineLength: maximumLineLength)
+        while let event = reader.readToRecords() {
+            guard case .record(let record) = event else { return event }
+            check(record, file: file, tally: &tally, report: report)
+        }
+        let taken = reader.handOver()
+        let pipeline = ParallelRecords(
+            source: PrefixedSource(prefix: taken.rest, source: taken.source),
+            format: reader.csvColumns.map(ChunkFormat.csv) ?? .jsonLines, linesBefore: taken.lines,
+            idle: idle, validator: self, file: file, reporting: report != nil, chunkSize: chunkSize,
+            maximumLineLength: maximumLineLength)
+        return pipeline.run(
+            tally: &tally, report: report, flush: flush, idle: idle, bytesRead: taken.bytesTaken,
+            progress: progress)
     }
 
     private func check(
@@ -89,8 +102,7 @@ public struct BatchValidator {
 
     /// Checks the JSON Lines record on `line`, numbered `number`, as
     /// ``check(_:file:tally:reporting:)`` checks `parser.parse(line)`: the same counts and
-    /// findings, but a name becomes a String only for a finding
-    /// (`PlayerRules.isValid(utf8Name:points:)` answers the rest).
+    /// findings, but a name becomes a String only for a finding.
     func check(
         jsonLine line: UnsafeBufferPointer<UInt8>, number: Int, parser: inout JSONRecordParser, file: String,
         tally: inout ValidationTally, reporting: Bool
@@ -98,15 +110,8 @@ public struct BatchValidator {
         parser.parse(
             line,
             record: { name, points in
-                let valid = rules.isValid(utf8Name: name, points: points)
-                guard reporting && !valid else {
-                    tally.records += 1
-                    if !valid { tally.invalid += 1 }
-                    return nil
-                }
-                let record = ParsedRecord.record(name: String(decoding: name, as: UTF8.self), points: points)
-                return check(
-                    NumberedRecord(line: number, content: record), file: file, tally: &tally,
+                check(
+                    utf8Name: name, points: points, number: number, file: file, tally: &tally,
                     reporting: reporting)
             },
             malformed: { reason in
@@ -114,6 +119,24 @@ public struct BatchValidator {
                     NumberedRecord(line: number, content: .malformed(reason)), file: file, tally: &tally,
                     reporting: reporting)
             })
+    }
+
+    /// Checks the record numbered `number` whose name's UTF-8 bytes are `name`, as
+    /// ``check(_:file:tally:reporting:)`` checks it with the name as a String: the name becomes a
+    /// String only for a finding (`PlayerRules.isValid(utf8Name:points:)` answers the rest).
+    func check(
+        utf8Name name: UnsafeBufferPointer<UInt8>, points: Double, number: Int, file: String,
+        tally: inout ValidationTally, reporting: Bool
+    ) -> Finding? {
+        let valid = rules.isValid(utf8Name: name, points: points)
+        guard reporting && !valid else {
+            tally.records += 1
+            if !valid { tally.invalid += 1 }
+            return nil
+        }
+        let record = ParsedRecord.record(name: String(decoding: name, as: UTF8.self), points: points)
+        return check(
+            NumberedRecord(line: number, content: record), file: file, tally: &tally, reporting: reporting)
     }
 
     /// Counts `record` into `tally` and returns its finding when it is invalid or malformed and

@@ -71,11 +71,11 @@ struct CSVFields {
     ///
     /// ``begin(limit:)`` was called before `first` was read; when `first` is too long, its pieces
     /// were given to ``scan(_:)`` as it was read.
-    mutating func read<Source>(first: Line, from lines: LineReader<Source>) -> Outcome {
+    mutating func read<Lines: LineSupply>(first: Line, from lines: inout Lines) -> Outcome {
         if first.isTooLong { overflowed = true } else { scan(first.bytes) }
         var lastLine = first.number
         while state == .quoted && problem == nil {
-            keep(CollectionOfOne(0x0A))
+            keepLineBreak()
             column = 0
             switch lines.nextLine(passingOverlongPieces: { scan($0) }) {
             case .line(let next):
@@ -102,47 +102,52 @@ struct CSVFields {
     mutating func scan(_ piece: UnsafeBufferPointer<UInt8>) {
         defer { column += piece.count }
         guard problem == nil, let base = piece.baseAddress else { return }
+        let count = piece.count
         var index = 0
-        while index < piece.count {
-            if state == .quoted {
+        while index < count {
+            switch state {
+            case .quoted:
                 // Most of a quoted field is passed in one step, up to its next quote.
-                let rest = piece.count - index
-                guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), rest) else {
-                    keep(UnsafeBufferPointer(start: base + index, count: rest))
+                guard let found = memchr(base + index, Int32(UInt8(ascii: "\"")), count - index) else {
+                    keep(base + index, count - index)
                     return
                 }
                 let quote = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
-                keep(UnsafeBufferPointer(start: base + index, count: quote - index))
+                keep(base + index, quote - index)
                 state = .quoteInQuoted
                 index = quote + 1
-                continue
-            }
-            let byte = piece[index]
-            switch state {
             case .fieldStart:
+                let byte = base[index]
                 if byte == UInt8(ascii: "\"") {
                     state = .quoted
+                    index += 1
                 } else if byte == UInt8(ascii: ",") {
                     endField()
+                    index += 1
                 } else {
-                    keep(CollectionOfOne(byte))
                     state = .unquoted
                 }
             case .unquoted:
-                if byte == UInt8(ascii: ",") {
-                    endField()
-                    state = .fieldStart
-                } else if byte == UInt8(ascii: "\"") {
+                // An unquoted field runs to the next comma, and may not hold a quote.
+                var stop = index
+                while stop < count && base[stop] != UInt8(ascii: ",") && base[stop] != UInt8(ascii: "\"") {
+                    stop += 1
+                }
+                keep(base + index, stop - index)
+                guard stop < count else { return }
+                if base[stop] == UInt8(ascii: "\"") {
                     problem =
-                        "a double quote inside an unquoted field (column \(column + index + 1)); "
+                        "a double quote inside an unquoted field (column \(column + stop + 1)); "
                         + "put the field in double quotes and double the quote"
                     return
-                } else {
-                    keep(CollectionOfOne(byte))
                 }
+                endField()
+                state = .fieldStart
+                index = stop + 1
             case .quoteInQuoted:
+                let byte = base[index]
                 if byte == UInt8(ascii: "\"") {
-                    keep(CollectionOfOne(byte))
+                    keep(base + index, 1)
                     state = .quoted
                 } else if byte == UInt8(ascii: ",") {
                     endField()
@@ -153,21 +158,25 @@ struct CSVFields {
                         + "a quote inside a quoted field is written twice"
                     return
                 }
-            case .quoted:
-                break
+                index += 1
             }
-            index += 1
         }
     }
 
-    /// Stores bytes of the current field while the record is within the limit.
-    private mutating func keep(_ run: some Collection<UInt8>) {
-        guard !overflowed else { return }
-        guard bytes.count + run.count <= limit else {
+    /// Stores `count` bytes of the current field while the record is within the limit.
+    private mutating func keep(_ start: UnsafePointer<UInt8>, _ count: Int) {
+        guard !overflowed, count > 0 else { return }
+        guard bytes.count + count <= limit else {
             overflowed = true
             return
         }
-        bytes.append(contentsOf: run)
+        bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+    }
+
+    /// Stores the line break that a quoted field holds between two lines.
+    private mutating func keepLineBreak() {
+        var lineBreak = UInt8(0x0A)
+        keep(&lineBreak, 1)
     }
 
     private mutating func endField() {
@@ -191,13 +200,10 @@ enum CSVNumber: Equatable {
             negative = text[0] == UInt8(ascii: "-")
             index = 1
         }
-        if text.count - index <= 8 {
-            switch String(decoding: UnsafeBufferPointer(rebasing: text[index...]), as: UTF8.self).lowercased()
-            {
-            case "nan": return .value(.nan)
-            case "inf", "infinity": return .value(negative ? -.infinity : .infinity)
-            default: break
-            }
+        let rest = UnsafeBufferPointer(rebasing: text[index...])
+        if Self.isASCIILetters(rest, caselessly: "nan") { return .value(.nan) }
+        if Self.isASCIILetters(rest, caselessly: "inf") || Self.isASCIILetters(rest, caselessly: "infinity") {
+            return .value(negative ? -.infinity : .infinity)
         }
         func isDigit(_ at: Int) -> Bool {
             at < text.count && text[at] >= UInt8(ascii: "0") && text[at] <= UInt8(ascii: "9")
@@ -225,5 +231,16 @@ enum CSVNumber: Equatable {
         }
         guard index == text.count else { return .invalid }
         return .value(NumberText.value(of: text))
+    }
+
+    /// Whether `text` is `word` (lowercase ASCII letters) in any mix of cases; bytes outside ASCII
+    /// never match, as no other character lowercases to an ASCII letter in these words.
+    private static func isASCIILetters(_ text: UnsafeBufferPointer<UInt8>, caselessly word: StaticString)
+        -> Bool
+    {
+        guard text.count == word.utf8CodeUnitCount else { return false }
+        let letters = word.utf8Start
+        for index in 0..<text.count where text[index] | 0x20 != letters[index] { return false }
+        return true
     }
 }

@@ -23,10 +23,21 @@ public enum LineResult {
     case interrupted
 }
 
+/// Lines of an input given one at a time, as ``LineReader`` gives them: what records are read
+/// from, whether the lines come from a ``ByteSource`` or from a chunk held in memory.
+protocol LineSupply {
+    /// The longest line given whole, in bytes.
+    var maximumLineLength: Int { get }
+
+    /// The next line; a line longer than the limit is given to `overlong` piece by piece and then
+    /// returned as too long (see ``LineReader/nextLine(passingOverlongPieces:)``).
+    mutating func nextLine(passingOverlongPieces overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> LineResult
+}
+
 /// Splits a ``ByteSource`` into lines through one reused buffer, so memory stays bounded whatever
 /// the size of the input: a line longer than `maximumLineLength` is skipped and reported as too
 /// long rather than held in memory.
-public final class LineReader<Source: ByteSource> {
+public final class LineReader<Source: ByteSource>: LineSupply {
     /// The longest line read whole, in bytes.
     public let maximumLineLength: Int
     private var source: Source
@@ -36,6 +47,8 @@ public final class LineReader<Source: ByteSource> {
     private var sourceEnded = false
     private var lineNumber = 0
     private let startsInput: Bool
+    /// Bytes read from the source so far.
+    private var bytesRead = 0
 
     /// A reader of `source` that starts with a buffer of `bufferSize` bytes and grows it for long
     /// lines up to `maximumLineLength`.
@@ -50,6 +63,15 @@ public final class LineReader<Source: ByteSource> {
         self.maximumLineLength = Swift.max(1, maximumLineLength)
         self.buffer = .allocate(
             byteCount: Swift.max(16, Swift.min(bufferSize, maximumLineLength + 2)), alignment: 8)
+    }
+
+    /// A reader of the rest of an input, `source`, after its first `linesBefore` lines: line
+    /// numbers count on from there, and when there are none, `source` starts the input.
+    convenience init(source: Source, bufferSize: Int = 1 << 18, maximumLineLength: Int, linesBefore: Int) {
+        self.init(
+            source: source, bufferSize: bufferSize, maximumLineLength: maximumLineLength,
+            startsInput: linesBefore == 0)
+        lineNumber = linesBefore
     }
 
     deinit { buffer.deallocate() }
@@ -113,12 +135,24 @@ public final class LineReader<Source: ByteSource> {
             }
             makeRoom()
             switch source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...])) {
-            case .bytes(let count): end += count
+            case .bytes(let count):
+                end += count
+                bytesRead += count
             case .end: sourceEnded = true
             case .failed(let code): return .failed(code)
             case .interrupted: return .interrupted
             }
         }
+    }
+
+    /// What is left of the input once the lines wanted have been taken.
+    ///
+    /// That is the bytes read but not yet given as lines, the source to read the rest from (nil
+    /// when it has ended), and how many lines and bytes were given. The reader must not be used
+    /// afterwards.
+    func handOver() -> (rest: [UInt8], source: Source?, lines: Int, bytesTaken: Int) {
+        let rest = Array(bytes(start, end))
+        return (rest, sourceEnded ? nil : source, lineNumber, bytesRead - rest.count)
     }
 
     /// Gives the last piece of an over-long line, `from..<to` without a final carriage return.

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What asking a ``RecordReader`` for a record produced.
 public enum RecordEvent: Equatable, Sendable {
     /// The next record, readable or malformed.
@@ -21,10 +23,9 @@ public enum RecordEvent: Equatable, Sendable {
 public final class RecordReader<Source: ByteSource> {
     /// The input's format, once known.
     public private(set) var format: RecordFormat?
-    private let lines: LineReader<Source>
-    private var json = JSONRecordParser()
-    private var csv = CSVFields()
-    private var columns: (count: Int, name: Int, points: Int)?
+    private var lines: LineReader<Source>
+    private var records = RecordSteps()
+    private var columns: CSVColumns?
     private var finished: RecordEvent?
 
     /// A reader of `source` in `format`, or in the format its first line shows when nil.
@@ -41,19 +42,49 @@ public final class RecordReader<Source: ByteSource> {
             startsInput: startsInput)
     }
 
+    /// A reader of the rest of an input, `source`, after its first `linesBefore` lines; when
+    /// `columns` is given, the input is CSV whose header was among those lines.
+    init(
+        source: Source, format: RecordFormat, columns: CSVColumns?, maximumLineLength: Int, linesBefore: Int
+    ) {
+        self.format = columns == nil ? format : .csv
+        self.columns = columns
+        self.lines = LineReader(
+            source: source, maximumLineLength: maximumLineLength, linesBefore: linesBefore)
+    }
+
     /// The next record, or why there is none.
     public func next() -> RecordEvent {
-        if let finished { return finished }
+        if let event = readToRecords() { return event }
+        let event =
+            if let columns {
+                records.nextCSV(from: &lines, columns: columns)
+            } else {
+                records.nextJSON(from: &lines)
+            }
+        if case .record = event { return event }
+        return finish(event)
+    }
+
+    /// Reads what comes before the records: blank lines, the line the format is told from, and
+    /// the CSV header.
+    ///
+    /// Returns nil once the next line read is a record's, in a known format (and, for CSV, with
+    /// ``columns`` read); else the event to give first: a record read while telling the format,
+    /// or the event that ends the input.
+    func readToRecords() -> RecordEvent? {
         while true {
+            if let finished { return finished }
+            if format == .jsonl || columns != nil { return nil }
             let line: Line
-            // A CSV record may go on past an over-long first line: its pieces are followed as they
-            // are read, so that the record's end is found without holding it.
+            // An over-long CSV header is followed as it is read, so that its end is found without
+            // holding it.
             let followsCSV = format == .csv
-            csv.begin(limit: lines.maximumLineLength)
+            records.csv.begin(limit: lines.maximumLineLength)
             var overlongIsBlank = true
             let read = lines.nextLine(passingOverlongPieces: { piece in
-                overlongIsBlank = overlongIsBlank && Self.isBlank(piece)
-                if followsCSV { csv.scan(piece) }
+                overlongIsBlank = overlongIsBlank && RecordSteps.isBlank(piece)
+                if followsCSV { records.csv.scan(piece) }
             })
             switch read {
             case .line(let next): line = next
@@ -62,23 +93,15 @@ public final class RecordReader<Source: ByteSource> {
             case .interrupted: return finish(.interrupted)
             }
             // Blank lines are skipped however long they are.
-            if line.isTooLong ? overlongIsBlank : Self.isBlank(line.bytes) { continue }
+            if line.isTooLong ? overlongIsBlank : RecordSteps.isBlank(line.bytes) { continue }
             if line.isTooLong && !followsCSV {
-                return .record(NumberedRecord(line: line.number, content: .malformed(tooLong)))
+                return .record(
+                    NumberedRecord(line: line.number, content: .malformed(RecordSteps.tooLong(lines))))
             }
-            switch format {
-            case .jsonl:
-                return .record(NumberedRecord(line: line.number, content: json.parse(line.bytes)))
-            case .csv:
-                if columns == nil {
-                    if let problem = readHeader(line) { return finish(problem) }
-                    continue
-                }
-                return csvRecord(line)
-            case nil:
+            if format == nil {
                 if line.bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") {
                     format = .jsonl
-                    return .record(NumberedRecord(line: line.number, content: json.parse(line.bytes)))
+                    return .record(NumberedRecord(line: line.number, content: records.json.parse(line.bytes)))
                 }
                 format = .csv
                 if let problem = readHeader(line) {
@@ -90,30 +113,35 @@ public final class RecordReader<Source: ByteSource> {
                     }
                     return finish(problem)
                 }
+            } else if let problem = readHeader(line) {
+                return finish(problem)
             }
         }
     }
 
+    /// The columns of a CSV input, once its header is read.
+    var csvColumns: CSVColumns? { columns }
+
+    /// What is left of the input for another reader, once ``readToRecords()`` returned nil.
+    ///
+    /// That is the bytes read but not yet taken, the source (nil when it has ended), and how many
+    /// lines and bytes were taken. This reader must not be used afterwards.
+    func handOver() -> (rest: [UInt8], source: Source?, lines: Int, bytesTaken: Int) {
+        lines.handOver()
+    }
+
     /// How many bytes the reader holds for the input, in its line buffer and the fields of the
     /// current CSV record: bounded by about twice the longest line, whatever the input.
-    public var bufferCapacity: Int { lines.bufferCapacity + csv.capacity }
-
-    private var tooLong: String {
-        "the line is longer than \(lines.maximumLineLength) bytes; not read"
-    }
+    public var bufferCapacity: Int { lines.bufferCapacity + records.csv.capacity }
 
     private func finish(_ event: RecordEvent) -> RecordEvent {
         finished = event
         return event
     }
 
-    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-    }
-
     /// Reads the CSV header; returns the event that ends the input when it is not usable.
     private func readHeader(_ line: Line) -> RecordEvent? {
-        switch csv.read(first: line, from: lines) {
+        switch records.csv.read(first: line, from: &lines) {
         case .stopped(let result):
             if case .failed(let code) = result { return .failed(code) }
             return .interrupted
@@ -123,8 +151,10 @@ public final class RecordReader<Source: ByteSource> {
             var name: Int?
             var points: Int?
             var found: [String] = []
-            for index in 0..<csv.count {
-                let title = csv.field(index) { String(decoding: Self.trimmed($0), as: UTF8.self) }
+            for index in 0..<records.csv.count {
+                let title = records.csv.field(index) {
+                    String(decoding: RecordSteps.trimmed($0), as: UTF8.self)
+                }
                 found.append(title)
                 if title == "name" || title == "points" {
                     guard (title == "name" ? name : points) == nil else {
@@ -138,47 +168,164 @@ public final class RecordReader<Source: ByteSource> {
                     "the CSV header row must name the columns name and points; found: "
                         + found.map { "\"\($0)\"" }.joined(separator: ", "))
             }
-            columns = (csv.count, name, points)
+            columns = CSVColumns(count: records.csv.count, name: name, points: points)
             return nil
         }
     }
+}
 
-    private func csvRecord(_ line: Line) -> RecordEvent {
-        let content: ParsedRecord
-        switch csv.read(first: line, from: lines) {
-        case .stopped(let result):
-            if case .failed(let code) = result { return finish(.failed(code)) }
-            return finish(.interrupted)
-        case .malformed(let message):
-            content = .malformed(message)
-        case .fields:
-            content = csvContent()
+/// Where the fields a record needs are in a CSV input, as its header row says.
+struct CSVColumns: Equatable {
+    /// How many fields each record must have.
+    var count: Int
+    /// The index of the `name` field.
+    var name: Int
+    /// The index of the `points` field.
+    var points: Int
+}
+
+/// Reads records from lines once the format (and for CSV the columns) is known: the one step that
+/// ``RecordReader`` takes for each record and that the chunks checked at the same time take, so
+/// both give the same records, line numbers and messages.
+struct RecordSteps {
+    var json = JSONRecordParser()
+    var csv = CSVFields()
+
+    /// The next JSON Lines record from `lines`, or `.end`, `.failed` or `.interrupted`.
+    mutating func nextJSON<Lines: LineSupply>(from lines: inout Lines) -> RecordEvent {
+        switch nextJSONLine(from: &lines) {
+        case .line(let line): .record(NumberedRecord(line: line.number, content: json.parse(line.bytes)))
+        case .event(let event): event
         }
-        return .record(NumberedRecord(line: line.number, content: content))
     }
 
-    private func csvContent() -> ParsedRecord {
-        guard let columns else { return .malformed("no header") }
-        guard csv.count == columns.count else {
-            return .malformed("expected \(columns.count) fields as in the header row, found \(csv.count)")
+    /// What ``nextJSONLine(from:)`` found: a line holding a record, still to be parsed, or the
+    /// event that comes instead.
+    enum JSONLineStep {
+        case line(Line)
+        case event(RecordEvent)
+    }
+
+    /// The next line of JSON Lines from `lines` that holds a record, blank lines skipped; an
+    /// over-long line comes as its malformed record, and the end of `lines` as its event.
+    mutating func nextJSONLine<Lines: LineSupply>(from lines: inout Lines) -> JSONLineStep {
+        while true {
+            var overlongIsBlank = true
+            let line: Line
+            switch lines.nextLine(passingOverlongPieces: {
+                overlongIsBlank = overlongIsBlank && Self.isBlank($0)
+            }) {
+            case .line(let next): line = next
+            case .end: return .event(.end)
+            case .failed(let code): return .event(.failed(code))
+            case .interrupted: return .event(.interrupted)
+            }
+            // Blank lines are skipped however long they are.
+            if line.isTooLong {
+                if overlongIsBlank { continue }
+                let content = ParsedRecord.malformed(Self.tooLong(lines))
+                return .event(.record(NumberedRecord(line: line.number, content: content)))
+            }
+            if Self.isBlank(line.bytes) { continue }
+            return .line(line)
         }
-        guard let name = csv.field(columns.name, UTF8Text.validated) else {
-            return .malformed("the name is not valid UTF-8; records must be UTF-8")
+    }
+
+    /// The next CSV record from `lines`, read over as many lines as it takes, or `.end`,
+    /// `.failed` or `.interrupted`.
+    mutating func nextCSV<Lines: LineSupply>(from lines: inout Lines, columns: CSVColumns) -> RecordEvent {
+        switch nextCSVFields(from: &lines) {
+        case .fields(let number): .record(NumberedRecord(line: number, content: csvContent(columns)))
+        case .event(let event): event
         }
-        return csv.field(columns.points) { text -> ParsedRecord in
-            switch CSVNumber.parse(Self.trimmed(text)) {
-            case .value(let points): .record(name: name, points: points)
-            case .empty: .malformed("\"points\" is empty; expected a number such as 12, -3.5 or 1e3")
-            case .invalid:
-                .malformed(
-                    "\"points\" must be a number such as 12, -3.5 or 1e3, not \""
-                        + String(decoding: text.prefix(40), as: UTF8.self)
-                        + (text.count > 40 ? "...\"" : "\""))
+    }
+
+    /// What ``nextCSVFields(from:)`` found: the fields of a record that starts on line `number`,
+    /// read into ``csv`` and still to be made into a record, or the event that comes instead.
+    enum CSVStep {
+        case fields(number: Int)
+        case event(RecordEvent)
+    }
+
+    /// Reads the next CSV record's fields from `lines` into ``csv``, over as many lines as it
+    /// takes; a record that cannot be split into fields comes as its malformed record, and the
+    /// end of `lines` as its event.
+    mutating func nextCSVFields<Lines: LineSupply>(from lines: inout Lines) -> CSVStep {
+        while true {
+            // A record may go on past an over-long first line: its pieces are followed as they are
+            // read, so that the record's end is found without holding it.
+            csv.begin(limit: lines.maximumLineLength)
+            var overlongIsBlank = true
+            let line: Line
+            switch lines.nextLine(passingOverlongPieces: { piece in
+                overlongIsBlank = overlongIsBlank && Self.isBlank(piece)
+                csv.scan(piece)
+            }) {
+            case .line(let next): line = next
+            case .end: return .event(.end)
+            case .failed(let code): return .event(.failed(code))
+            case .interrupted: return .event(.interrupted)
+            }
+            // Blank lines are skipped however long they are.
+            if line.isTooLong ? overlongIsBlank : Self.isBlank(line.bytes) { continue }
+            switch csv.read(first: line, from: &lines) {
+            case .stopped(.failed(let code)): return .event(.failed(code))
+            case .stopped: return .event(.interrupted)
+            case .malformed(let message):
+                return .event(.record(NumberedRecord(line: line.number, content: .malformed(message))))
+            case .fields: return .fields(number: line.number)
             }
         }
     }
 
-    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    private func csvContent(_ columns: CSVColumns) -> ParsedRecord {
+        csvRecord(
+            columns,
+            record: { name, points in .record(name: String(decoding: name, as: UTF8.self), points: points) },
+            malformed: { .malformed($0) })
+    }
+
+    /// The record of the fields in ``csv``, as the columns say, without making the name a String:
+    /// a record is handed to `record` with its name's bytes (valid UTF-8), which live only during
+    /// the call; fields that are not a player record hand `malformed` the reason.
+    func csvRecord<Answer>(
+        _ columns: CSVColumns, record: (UnsafeBufferPointer<UInt8>, Double) -> Answer,
+        malformed: (String) -> Answer
+    ) -> Answer {
+        guard csv.count == columns.count else {
+            return malformed("expected \(columns.count) fields as in the header row, found \(csv.count)")
+        }
+        return csv.field(columns.name) { name in
+            guard UTF8Text.isValid(name) else {
+                return malformed("the name is not valid UTF-8; records must be UTF-8")
+            }
+            return csv.field(columns.points) { text in
+                switch CSVNumber.parse(Self.trimmed(text)) {
+                case .value(let points): record(name, points)
+                case .empty: malformed("\"points\" is empty; expected a number such as 12, -3.5 or 1e3")
+                case .invalid:
+                    malformed(
+                        "\"points\" must be a number such as 12, -3.5 or 1e3, not \""
+                            + String(decoding: text.prefix(40), as: UTF8.self)
+                            + (text.count > 40 ? "...\"" : "\""))
+                }
+            }
+        }
+    }
+
+    /// The message for a line longer than the limit of `lines`.
+    static func tooLong(_ lines: some LineSupply) -> String {
+        "the line is longer than \(lines.maximumLineLength) bytes; not read"
+    }
+
+    /// Whether a line holds only spaces, tabs and carriage returns.
+    static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte != 0x20 && byte != 0x09 && byte != 0x0D { return false }
+        return true
+    }
+
+    /// `bytes` without spaces and tabs at either end.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         var first = 0
         var last = bytes.count
         while first < last && (bytes[first] == 0x20 || bytes[first] == 0x09) { first += 1 }
@@ -191,17 +338,25 @@ public final class RecordReader<Source: ByteSource> {
 enum UTF8Text {
     /// `bytes` as a String when they are valid UTF-8, else nil: the same answer as
     /// `String(validating:as:)`, without its generic path.
+    static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
+    }
+
+    /// Whether `bytes` are valid UTF-8: ASCII is answered on the bytes, anything else by decoding.
     ///
     /// Decoding replaces each invalid sequence, so the bytes are valid exactly when the decoded
     /// text holds the same bytes.
-    static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let text = String(decoding: bytes, as: UTF8.self)
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var isASCII = true
         for byte in bytes where byte >= 0x80 {
             isASCII = false
             break
         }
-        if isASCII { return text }
-        return text.utf8.elementsEqual(bytes) ? text : nil
+        if isASCII { return true }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let same = text.utf8.withContiguousStorageIfAvailable { decoded in
+            decoded.count == bytes.count && memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+        }
+        return same ?? text.utf8.elementsEqual(bytes)
     }
 }

@@ -86,15 +86,9 @@ public struct ValidationRun {
             let before = tally.invalid
             let size = Self.regularFileSize(descriptor)
             let progress = self.progress
-            let ending =
-                known == .jsonl
-                ? validator.validateJSONLinesInParallel(
-                    source, idle: idle, file: label, tally: &tally, report: report, flush: { output.flush() },
-                    progress: progress.map { progress in { progress($0, $1, size) } })
-                : validator.validateConcurrently(
-                    RecordReader(source: source, format: known), idle: idle, file: label, tally: &tally,
-                    report: report, flush: { output.flush() },
-                    progress: progress.map { progress in { progress($0, nil, nil) } })
+            let ending = validator.validateInParallel(
+                source, format: known, idle: idle, file: label, tally: &tally, report: report,
+                flush: { output.flush() }, progress: progress.map { progress in { progress($0, $1, size) } })
             if tally.invalid > before { status = max(status, .invalid) }
             output.flush()
             switch ending {

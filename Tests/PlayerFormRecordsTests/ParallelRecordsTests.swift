@@ -27,33 +27,68 @@ private let lineKinds: [String] = [
 private let inputs = Gen.element(of: lineKinds).map { $0! }.array(of: 0...24)
 
 /// What validating an input found.
-private struct Outcome: Equatable {
+struct Outcome: Equatable {
     var tally = ValidationTally()
     var findings: [Finding] = []
     var ending: RecordEvent = .end
     var flushes = 0
 }
 
-private func sequential(_ bytes: [UInt8], readSize: Int, limit: Int, reporting: Bool) -> Outcome {
+/// What the one-record-at-a-time reader finds in `bytes`, read `readSize` bytes at a time.
+func sequential(
+    _ bytes: [UInt8], format: RecordFormat? = .jsonl, readSize: Int, limit: Int, reporting: Bool
+) -> Outcome {
+    sequential(MemorySource(bytes, chunkSize: readSize), format: format, limit: limit, reporting: reporting)
+}
+
+/// What the one-record-at-a-time reader finds in `source`.
+func sequential<Source: ByteSource>(
+    _ source: Source, format: RecordFormat?, limit: Int = 8 << 20, reporting: Bool = true
+) -> Outcome {
     var outcome = Outcome()
     var findings: [Finding] = []
-    let reader = RecordReader(
-        source: MemorySource(bytes, chunkSize: readSize), format: .jsonl, bufferSize: 16,
-        maximumLineLength: limit)
+    let reader = RecordReader(source: source, format: format, bufferSize: 16, maximumLineLength: limit)
     outcome.ending = BatchValidator(rules: .defaults).validate(
         reader, file: "p.jsonl", tally: &outcome.tally, report: reporting ? { findings.append($0) } : nil)
     outcome.findings = findings
     return outcome
 }
 
-private func parallel<Source: ByteSource>(
-    _ source: Source, idle: IdleRelay = IdleRelay(), chunkSize: Int, limit: Int, reporting: Bool
+/// What `bytes`, read `readSize` bytes at a time, gives one record at a time (`expected`) and in
+/// chunks of `chunkSize` bytes on every core (`found`).
+func bothWays(
+    _ bytes: [UInt8], format: RecordFormat?, readSize: Int, chunkSize: Int, limit: Int, reporting: Bool = true
+) -> (expected: Outcome, found: Outcome) {
+    let expected = sequential(bytes, format: format, readSize: readSize, limit: limit, reporting: reporting)
+    let found = parallel(
+        MemorySource(bytes, chunkSize: readSize), format: format, chunkSize: chunkSize, limit: limit,
+        reporting: reporting)
+    return (expected, found)
+}
+
+/// A source that gives `text`, as much as fits at a time, and then fails with `EIO`.
+struct FailingSource: ByteSource {
+    var rest: MemorySource
+
+    init(_ text: String) { rest = MemorySource(Array(text.utf8)) }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        let result = rest.read(into: buffer)
+        return result == .end ? .failed(5) : result
+    }
+}
+
+/// What checking `source` in chunks of `chunkSize` bytes on every core finds.
+func parallel<Source: ByteSource>(
+    _ source: Source, format: RecordFormat? = .jsonl, idle: IdleRelay = IdleRelay(), chunkSize: Int,
+    limit: Int,
+    reporting: Bool
 ) -> Outcome {
     var outcome = Outcome()
     var findings: [Finding] = []
     var flushes = 0
-    outcome.ending = BatchValidator(rules: .defaults).validateJSONLinesInParallel(
-        source, idle: idle, file: "p.jsonl", tally: &outcome.tally,
+    outcome.ending = BatchValidator(rules: .defaults).validateInParallel(
+        source, format: format, idle: idle, file: "p.jsonl", tally: &outcome.tally,
         report: reporting ? { findings.append($0) } : nil, flush: { flushes += 1 }, chunkSize: chunkSize,
         maximumLineLength: limit)
     outcome.findings = findings
@@ -74,10 +109,20 @@ struct ParallelJSONLinesTests {
             let limit = [8 << 20, 120, 48, 300][variant]
             let bytes = Array(lines.joined().utf8)
             let reporting = variant != 3
-            let expected = sequential(bytes, readSize: readSize, limit: limit, reporting: reporting)
-            let found = parallel(
-                MemorySource(bytes, chunkSize: readSize), chunkSize: chunkSize, limit: limit,
+            let (expected, found) = bothWays(
+                bytes, format: .jsonl, readSize: readSize, chunkSize: chunkSize, limit: limit,
                 reporting: reporting)
+            #expect(found == expected, "\(lines)")
+        }
+    }
+
+    @Test("JSON Lines whose format is told from the first line is checked in chunks with the same answers")
+    func formatToldFromFirstLine() async {
+        await propertyCheck(count: 200, input: inputs, Gen.int(in: 1...97), Gen.int(in: 16...300)) {
+            lines, readSize, chunkSize in
+            let bytes = Array(lines.joined().utf8)
+            let (expected, found) = bothWays(
+                bytes, format: nil, readSize: readSize, chunkSize: chunkSize, limit: 120)
             #expect(found == expected, "\(lines)")
         }
     }
@@ -93,34 +138,17 @@ struct ParallelJSONLinesTests {
             if index % 1000 == 0 { text += "\n" }
         }
         let bytes = Array(text.utf8)
-        let expected = sequential(bytes, readSize: 4093, limit: 8 << 20, reporting: true)
-        let found = parallel(
-            MemorySource(bytes, chunkSize: 4093), chunkSize: 8192, limit: 8 << 20, reporting: true)
+        let (expected, found) = bothWays(
+            bytes, format: .jsonl, readSize: 4093, chunkSize: 8192, limit: 8 << 20)
         #expect(expected.tally.records == 20_000)
         #expect(found == expected)
     }
 
     @Test("reading that fails keeps the complete lines read before, like the one-line-at-a-time reader")
     func failureAfterLines() {
-        struct Failing: ByteSource {
-            var parts = [Array("{\"name\": \"\", \"points\": 1}\n{\"name\": \"cut".utf8)]
-            mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
-                guard !parts.isEmpty else { return .failed(5) }
-                let part = parts.removeFirst()
-                buffer.copyBytes(from: part)
-                return .bytes(part.count)
-            }
-        }
-        let expected: Outcome = {
-            var outcome = Outcome()
-            var findings: [Finding] = []
-            outcome.ending = BatchValidator(rules: .defaults).validate(
-                RecordReader(source: Failing(), format: .jsonl), file: "p.jsonl", tally: &outcome.tally,
-                report: { findings.append($0) })
-            outcome.findings = findings
-            return outcome
-        }()
-        let found = parallel(Failing(), chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
+        let input = FailingSource("{\"name\": \"\", \"points\": 1}\n{\"name\": \"cut")
+        let expected = sequential(input, format: .jsonl)
+        let found = parallel(input, chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
         #expect(expected.ending == .failed(5))
         #expect(expected.tally.records == 1)
         #expect(found == expected)
@@ -142,8 +170,8 @@ struct ParallelJSONLinesTests {
         let idle = IdleRelay()
         var tally = ValidationTally()
         var events: [String] = []
-        let ending = BatchValidator(rules: .defaults).validateJSONLinesInParallel(
-            Trickle(idle: idle), idle: idle, file: "f", tally: &tally,
+        let ending = BatchValidator(rules: .defaults).validateInParallel(
+            Trickle(idle: idle), format: .jsonl, idle: idle, file: "f", tally: &tally,
             report: { events.append("finding \($0.line)") }, flush: { events.append("flush") })
         #expect(ending == .end)
         #expect(

@@ -1,0 +1,572 @@
+import Foundation
+
+/// The lines of a chunk held in memory, given as ``LineReader`` gives the same bytes: without
+/// their line breaks (and a carriage return before one), without a byte order mark at the start of
+/// the input, and over-long lines as too long, their content given in one piece.
+struct ChunkLines: LineSupply {
+    let maximumLineLength: Int
+    private let base: UnsafePointer<UInt8>?
+    private let count: Int
+    /// Whether the chunk starts the input: its first line's byte order mark is not part of it.
+    private let startsInput: Bool
+    private var start = 0
+    /// The number of the line given last, counted over the whole input.
+    private var lineNumber: Int
+
+    /// The lines of `chunk`, whose last line may lack its line break, numbered on from
+    /// `linesBefore`, the lines of the input before the chunk (none: the chunk starts the input).
+    init(_ chunk: UnsafeBufferPointer<UInt8>, maximumLineLength: Int, linesBefore: Int) {
+        self.base = chunk.baseAddress
+        self.count = chunk.count
+        self.maximumLineLength = Swift.max(1, maximumLineLength)
+        self.lineNumber = linesBefore
+        self.startsInput = linesBefore == 0
+    }
+
+    mutating func nextLine(passingOverlongPieces overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> LineResult
+    {
+        guard start < count, let base else { return .end }
+        let stop =
+            memchr(base + start, 0x0A, count - start).map {
+                UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
+            } ?? count
+        lineNumber += 1
+        var first = start
+        var last = stop
+        start = stop + 1
+        if startsInput && lineNumber == 1 && last - first >= 3 && base[first] == 0xEF
+            && base[first + 1] == 0xBB
+            && base[first + 2] == 0xBF
+        {
+            first += 3
+        }
+        if last > first && base[last - 1] == 0x0D { last -= 1 }
+        let line = UnsafeBufferPointer(start: base + first, count: last - first)
+        guard line.count <= maximumLineLength else {
+            overlong(line)
+            return .line(
+                Line(bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true))
+        }
+        return .line(Line(bytes: line, number: lineNumber, isTooLong: false))
+    }
+}
+
+/// The format of the chunks of an input: JSON Lines, or CSV records with the columns its header,
+/// read before the first chunk, names.
+enum ChunkFormat {
+    case jsonLines
+    case csv(CSVColumns)
+}
+
+/// What checking one chunk found.
+struct ChunkOutcome {
+    var tally = ValidationTally()
+    /// Findings in input order.
+    var findings: [Finding] = []
+}
+
+/// Checks the records of a chunk as ``RecordReader`` and ``BatchValidator`` check them one by one:
+/// the same lines, blank lines skipped, the same records, messages and findings.
+struct ChunkChecker {
+    let validator: BatchValidator
+    let format: ChunkFormat
+    let maximumLineLength: Int
+    private var steps = RecordSteps()
+
+    init(validator: BatchValidator, format: ChunkFormat, maximumLineLength: Int) {
+        self.validator = validator
+        self.format = format
+        self.maximumLineLength = maximumLineLength
+    }
+
+    /// Checks every record of `chunk`, which ends where a record ends or at the end of the input;
+    /// `linesBefore` is how many lines of the input come before it, so that line numbers count
+    /// over the whole input, in findings and in messages alike.
+    mutating func check(
+        _ chunk: UnsafeBufferPointer<UInt8>, linesBefore: Int, file: String, reporting: Bool
+    ) -> ChunkOutcome {
+        var lines = ChunkLines(chunk, maximumLineLength: maximumLineLength, linesBefore: linesBefore)
+        var tally = ValidationTally()
+        var findings: [Finding] = []
+        while true {
+            let event: RecordEvent
+            switch format {
+            case .jsonLines:
+                // A record is checked on its name's bytes: a String is made only for a finding.
+                switch steps.nextJSONLine(from: &lines) {
+                case .line(let line):
+                    let finding = validator.check(
+                        jsonLine: line.bytes, number: line.number, parser: &steps.json, file: file,
+                        tally: &tally, reporting: reporting)
+                    if let finding { findings.append(finding) }
+                    continue
+                case .event(let next): event = next
+                }
+            case .csv(let columns):
+                // So is a CSV record.
+                switch steps.nextCSVFields(from: &lines) {
+                case .fields(let number):
+                    let finding = steps.csvRecord(
+                        columns,
+                        record: { name, points in
+                            validator.check(
+                                utf8Name: name, points: points, number: number, file: file, tally: &tally,
+                                reporting: reporting)
+                        },
+                        malformed: { reason in
+                            validator.check(
+                                NumberedRecord(line: number, content: .malformed(reason)), file: file,
+                                tally: &tally, reporting: reporting)
+                        })
+                    if let finding { findings.append(finding) }
+                    continue
+                case .event(let next): event = next
+                }
+            }
+            guard case .record(let record) = event else { break }
+            if let finding = validator.check(record, file: file, tally: &tally, reporting: reporting) {
+                findings.append(finding)
+            }
+        }
+        return ChunkOutcome(tally: tally, findings: findings)
+    }
+}
+
+/// Finds where the last complete record ends in the bytes gathered for a chunk, looking at each
+/// byte once however often it is asked, so that a chunk never ends inside a record.
+///
+/// In JSON Lines every line break ends a record. In CSV a line break ends a record unless a quoted
+/// field is open, as ``CSVFields`` reads it: a quote opens a field only at the start of a field (at
+/// the start of a line or after a comma); inside a quoted field, two quotes are one and a single
+/// quote closes it; a quote anywhere else, or text after a closing quote, is a mistake that ends
+/// the record with its line. Gathered bytes always start where a record starts.
+struct RecordEnds {
+    private enum Place {
+        /// Outside quotes: in an unquoted field or between fields.
+        case outside
+        /// Inside a quoted field.
+        case quoted
+        /// Just after a quote inside a quoted field: it closes the field or is doubled.
+        case afterQuote
+        /// After a mistake: the record ends with this line.
+        case restOfLine
+    }
+
+    private let isCSV: Bool
+    private var place = Place.outside
+    /// How many of the gathered bytes were looked at.
+    private var scanned = 0
+    /// Where the last complete record found ends, or 0 when none is.
+    private var end = 0
+
+    /// Ends of records in `format`.
+    init(format: ChunkFormat) {
+        if case .csv = format { isCSV = true } else { isCSV = false }
+    }
+
+    /// The length of the complete records at the start of `gathered` (0 when there is none): the
+    /// bytes gathered so far, the earlier ones the same as at the last call.
+    mutating func complete(in gathered: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = gathered.baseAddress, scanned < gathered.count else { return end }
+        let count = gathered.count
+        defer { scanned = count }
+        guard isCSV else {
+            if let newline = Self.last(0x0A, base, scanned, count) { end = newline + 1 }
+            return end
+        }
+        var index = scanned
+        while index < count {
+            switch place {
+            case .outside:
+                let quote = Self.first(UInt8(ascii: "\""), base, index, count)
+                if let newline = Self.last(0x0A, base, index, quote ?? count) { end = newline + 1 }
+                guard let quote else { return end }
+                let before = quote == 0 ? 0x0A : base[quote - 1]
+                place = before == 0x0A || before == UInt8(ascii: ",") ? .quoted : .restOfLine
+                index = quote + 1
+            case .quoted:
+                guard let quote = Self.first(UInt8(ascii: "\""), base, index, count) else { return end }
+                place = .afterQuote
+                index = quote + 1
+            case .afterQuote:
+                switch base[index] {
+                case UInt8(ascii: "\""):
+                    place = .quoted
+                    index += 1
+                case UInt8(ascii: ","), 0x0A: place = .outside
+                default: place = .restOfLine
+                }
+            case .restOfLine:
+                guard let newline = Self.first(0x0A, base, index, count) else { return end }
+                end = newline + 1
+                place = .outside
+                index = newline + 1
+            }
+        }
+        return end
+    }
+
+    /// The first `complete` bytes were handed over; the rest start the next chunk.
+    mutating func drop(_ complete: Int) {
+        scanned -= complete
+        end = 0
+    }
+
+    private static func first(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int? {
+        memchr(base + from, Int32(byte), to - from).map {
+            UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
+        }
+    }
+
+    private static func last(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int? {
+        var index = to
+        while index > from {
+            index -= 1
+            if base[index] == byte { return index }
+        }
+        return nil
+    }
+}
+
+/// A source that gives `prefix` first and then the rest of `source`, or nothing more when
+/// `source` is nil (it has ended).
+struct PrefixedSource<Source: ByteSource>: ByteSource {
+    private var prefix: [UInt8]
+    private var offset = 0
+    private var source: Source?
+
+    init(prefix: [UInt8], source: Source?) {
+        self.prefix = prefix
+        self.source = source
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        guard offset < prefix.count else {
+            if !prefix.isEmpty {
+                prefix = []
+                offset = 0
+            }
+            return source?.read(into: buffer) ?? .end
+        }
+        let count = Swift.min(buffer.count, prefix.count - offset)
+        prefix.withUnsafeBytes { all in
+            buffer.baseAddress!.copyMemory(from: all.baseAddress! + offset, byteCount: count)
+        }
+        offset += count
+        return .bytes(count)
+    }
+}
+
+/// Validates records on every core: one thread reads the input into chunks that end where a record
+/// ends, two threads parse and check chunks at the same time, and the calling thread hands the
+/// counts and findings on in input order.
+///
+/// At most `slotCount` chunks are held, so memory stays bounded. A record too long for a chunk
+/// hands the rest of the input to the one-record-at-a-time reader, which gives the same answers.
+final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
+    // @unchecked: the slots' states and the work cursor are read and written only while
+    // `condition` is locked; a slot's other contents belong to the one thread whose state (filling,
+    // working) says so; the reading thread's own fields are touched only by it.
+    private enum State { case free, filling, filled, working, done }
+
+    private final class Slot {
+        let buffer: UnsafeMutableRawBufferPointer
+        var count = 0
+        var state = State.free
+        /// How many lines of the input come before the chunk.
+        var linesBefore = 0
+        var inputIdle = false
+        var ending: RecordEvent?
+        /// The start of a record longer than a chunk, and the source to read its rest and what
+        /// follows from, when the one-record-at-a-time reader must take over.
+        var handOff: (prefix: [UInt8], source: Source)?
+        var outcome = ChunkOutcome()
+
+        init(capacity: Int) {
+            buffer = .allocate(byteCount: capacity, alignment: 64)
+        }
+
+        deinit { buffer.deallocate() }
+
+        var bytes: UnsafeBufferPointer<UInt8> {
+            UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+        }
+    }
+
+    private let validator: BatchValidator
+    private let format: ChunkFormat
+    private let maximumLineLength: Int
+    private let file: String
+    private let reporting: Bool
+    private let slots: [Slot]
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var nextToWork = 0
+    private var lastSequence: Int?
+    // The reading thread's own.
+    private var source: Source?
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private let carry: UnsafeMutableRawBufferPointer
+    private var carried = 0
+    private var filling = 0
+    /// Lines of the input before the chunk being filled.
+    private var linesBefore: Int
+    private var ends: RecordEnds
+
+    /// A pipeline over `source`, records in `format`; chunks hold `chunkSize` bytes at most.
+    ///
+    /// `linesBefore` is how many lines of the input were read before `source` starts; none means
+    /// `source` starts the input, where a byte order mark is not part of the first line.
+    init(
+        source: Source, format: ChunkFormat, linesBefore: Int, idle: IdleRelay, validator: BatchValidator,
+        file: String, reporting: Bool, chunkSize: Int = 1 << 20, slotCount: Int = 6,
+        maximumLineLength: Int = 8 << 20
+    ) {
+        let capacity = Swift.max(chunkSize, 16)
+        self.source = source
+        self.format = format
+        self.linesBefore = linesBefore
+        self.ends = RecordEnds(format: format)
+        self.validator = validator
+        self.file = file
+        self.reporting = reporting
+        self.maximumLineLength = maximumLineLength
+        self.slots = (0..<Swift.max(slotCount, 2)).map { _ in Slot(capacity: capacity) }
+        self.readBuffer = .allocate(byteCount: Swift.min(capacity, 1 << 18), alignment: 64)
+        self.carry = .allocate(byteCount: capacity, alignment: 64)
+        idle.action = { [unowned self] in publish(ending: nil, idle: true) }
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        carry.deallocate()
+    }
+
+    /// Reads, checks and hands on the whole input; returns the event that ended it.
+    ///
+    /// The bytes read told to `progress` count on from `bytesRead`, those taken before `source`
+    /// starts.
+    func run(
+        tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void, idle: IdleRelay,
+        bytesRead: Int, progress: ((_ records: Int, _ bytesRead: Int) -> Void)?
+    ) -> RecordEvent {
+        let reader = Thread { self.produce() }
+        reader.stackSize = 1 << 20
+        reader.start()
+        for _ in 0..<2 {
+            let worker = Thread { self.work() }
+            worker.stackSize = 4 << 20
+            worker.start()
+        }
+        var sequence = 0
+        var bytesRead = bytesRead
+        while true {
+            let slot = slots[sequence % slots.count]
+            condition.lock()
+            while slot.state != .done { condition.wait() }
+            condition.unlock()
+            tally.records += slot.outcome.tally.records
+            tally.invalid += slot.outcome.tally.invalid
+            if let report {
+                for finding in slot.outcome.findings { report(finding) }
+            }
+            bytesRead += slot.count
+            let inputIdle = slot.inputIdle
+            let ending = slot.ending
+            let handOff = slot.handOff
+            let linesBefore = slot.linesBefore
+            slot.outcome = ChunkOutcome()
+            slot.handOff = nil
+            condition.lock()
+            slot.state = .free
+            condition.broadcast()
+            condition.unlock()
+            progress?(tally.records, bytesRead)
+            if inputIdle { flush() }
+            if let handOff {
+                let columns: CSVColumns? =
+                    switch format {
+                    case .jsonLines: nil
+                    case .csv(let columns): columns
+                    }
+                let rest = RecordReader(
+                    source: PrefixedSource(prefix: handOff.prefix, source: handOff.source),
+                    format: columns == nil ? .jsonl : .csv, columns: columns,
+                    maximumLineLength: maximumLineLength,
+                    linesBefore: linesBefore)
+                return validator.validateConcurrently(
+                    rest, idle: idle, file: file, tally: &tally, report: report, flush: flush,
+                    progress: progress.map { progress in { progress($0, bytesRead) } })
+            }
+            if let ending { return ending }
+            sequence += 1
+        }
+    }
+
+    // MARK: The reading thread
+
+    private func produce() {
+        acquire()
+        while true {
+            guard var source else { return }
+            let result = source.read(into: readBuffer)
+            self.source = source
+            switch result {
+            case .bytes(let count):
+                if append(count) { return }
+            case .end:
+                publish(ending: .end, idle: false)
+                return
+            case .failed(let code):
+                publish(ending: .failed(code), idle: false)
+                return
+            case .interrupted:
+                publish(ending: .interrupted, idle: false)
+                return
+            }
+        }
+    }
+
+    /// Waits for the slot to fill next and starts it with the carried start of a record.
+    private func acquire() {
+        let slot = slots[filling % slots.count]
+        condition.lock()
+        while slot.state != .free { condition.wait() }
+        slot.state = .filling
+        condition.unlock()
+        if carried > 0 { slot.buffer.baseAddress!.copyMemory(from: carry.baseAddress!, byteCount: carried) }
+        slot.count = carried
+        carried = 0
+    }
+
+    /// Adds `count` bytes of the read buffer to the chunk being filled, handing full chunks over.
+    ///
+    /// Returns true when the rest of the input has been handed to the one-record-at-a-time reader.
+    private func append(_ count: Int) -> Bool {
+        var offset = 0
+        while offset < count {
+            let slot = slots[filling % slots.count]
+            let room = slot.buffer.count - slot.count
+            if room == 0 {
+                guard ends.complete(in: slot.bytes) > 0 else {
+                    // One record fills the chunk: the rest is read one record at a time.
+                    var prefix = Array(slot.bytes)
+                    prefix.append(
+                        contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[offset..<count]))
+                    slot.count = 0
+                    slot.linesBefore = linesBefore
+                    slot.handOff = (prefix, source!)
+                    source = nil
+                    finish(slot)
+                    return true
+                }
+                publish(ending: nil, idle: false)
+                continue
+            }
+            let taken = Swift.min(room, count - offset)
+            (slot.buffer.baseAddress! + slot.count).copyMemory(
+                from: readBuffer.baseAddress! + offset, byteCount: taken)
+            slot.count += taken
+            offset += taken
+        }
+        return false
+    }
+
+    /// Hands the chunk being filled over: up to the end of its last complete record, or all of it
+    /// at the end of the input.
+    ///
+    /// Records not yet complete when reading failed or was interrupted are dropped, as the
+    /// one-record-at-a-time reader drops them.
+    private func publish(ending: RecordEvent?, idle: Bool) {
+        let slot = slots[filling % slots.count]
+        if ending != .end {
+            let complete = ends.complete(in: slot.bytes)
+            ends.drop(complete)
+            if ending == nil {
+                carried = slot.count - complete
+                if carried > 0 {
+                    carry.baseAddress!.copyMemory(
+                        from: slot.buffer.baseAddress! + complete, byteCount: carried)
+                }
+            }
+            slot.count = complete
+        }
+        slot.inputIdle = idle
+        slot.ending = ending
+        slot.linesBefore = linesBefore
+        linesBefore += Self.lineBreaks(in: slot.bytes)
+        if ending != nil {
+            finish(slot)
+        } else {
+            hand(slot)
+            filling += 1
+            acquire()
+        }
+    }
+
+    /// How many line breaks `bytes` holds, counted eight bytes at a time.
+    private static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        var count = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            // A byte of `word` is zero where a line break was; the high bit of each byte of `zero`
+            // is set exactly for those (no carry crosses a byte).
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ (ones &* 0x0A)
+            let zero = ~(((word & (ones &* 0x7F)) &+ (ones &* 0x7F)) | word) & (ones &* 0x80)
+            count &+= zero.nonzeroBitCount
+            index += 8
+        }
+        while index < bytes.count {
+            if base[index] == 0x0A { count += 1 }
+            index += 1
+        }
+        return count
+    }
+
+    private func finish(_ slot: Slot) {
+        if slot.ending == nil && slot.handOff == nil { slot.ending = .end }
+        condition.lock()
+        lastSequence = filling
+        condition.unlock()
+        hand(slot)
+    }
+
+    private func hand(_ slot: Slot) {
+        condition.lock()
+        slot.state = .filled
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    // MARK: The checking threads
+
+    private func work() {
+        var checker = ChunkChecker(validator: validator, format: format, maximumLineLength: maximumLineLength)
+        while true {
+            condition.lock()
+            var slot: Slot?
+            while true {
+                if let lastSequence, nextToWork > lastSequence { break }
+                let next = slots[nextToWork % slots.count]
+                if next.state == .filled {
+                    slot = next
+                    next.state = .working
+                    nextToWork += 1
+                    break
+                }
+                condition.wait()
+            }
+            condition.unlock()
+            guard let slot else { return }
+            let outcome = checker.check(
+                slot.bytes, linesBefore: slot.linesBefore, file: file, reporting: reporting)
+            condition.lock()
+            slot.outcome = outcome
+            slot.state = .done
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}

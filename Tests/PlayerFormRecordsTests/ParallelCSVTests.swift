@@ -1,0 +1,106 @@
+import PlayerFormRecords
+import PropertyBased
+import Testing
+
+/// Header rows: plain, with a byte order mark and CRLF, after blank lines, quoted, and ones that
+/// make the input unusable (a title holding a line break, titles that are not name and points).
+private let headers: [String] = [
+    "name,points\n",
+    "\u{FEFF}team,points,name\r\n",
+    "\n  \t\r\n name , points \n",
+    "\"name\",\"points\"\r\n",
+    "\"na\nme\",points\n",
+    "nom,pts\n",
+]
+
+/// Records of every kind a CSV input may hold: valid and invalid ones, quoted fields with commas,
+/// doubled quotes and line breaks (LF and CRLF), blank lines, quotes where they may not be, wrong
+/// field counts, bad numbers and UTF-8, lines and multi-line records longer than the limits, and a
+/// last line without its line break.
+private let recordKinds: [[UInt8]] =
+    [
+        "Ann,1\n",
+        "darn,2\r\n",
+        "\"a,\"\"b\"\"\nc\",3\n",
+        "\"multi\r\nline\r\n\",4\r\n",
+        "\n",
+        "  \t\r\n",
+        "a\"b,5\n",
+        "\"x\"y,6\n",
+        "\"x\"\r,6\n",
+        "Zoë,7\n",
+        "ｄａｒｎ,8\n",
+        "bad,abc\n",
+        "empty,\n",
+        "nan,NaN\n",
+        "inf, -Infinity \n",
+        "x,1,2\n",
+        "\"\",1e3\n",
+        "\"" + String(repeating: "x", count: 60) + "\",9\n",
+        String(repeating: "y", count: 130) + ",9\n",
+        "\"" + String(repeating: "long line, \"\"q\"\"\n", count: 8) + "\",10\n",
+        "\"\n\n\n,\",11\n",
+        "last,12",
+    ].map { Array($0.utf8) } + [[0xC3, 0x28, 0x2C, 0x31, 0x0A], [0x22, 0xFF, 0x22, 0x2C, 0x32, 0x0A]]
+
+/// Characters that matter to CSV, for lines of random text: quotes may open fields that never
+/// close, which must then run to the end of the input in both readers.
+private let noise = Gen.element(of: Array("ab,\"\n\r 1é")).map { $0! }.string(of: 0...40)
+
+private let records = Gen.element(of: recordKinds).map { $0! }.array(of: 0...30)
+
+@Suite("CSV checked on every core")
+struct ParallelCSVTests {
+    @Test(
+        "chunks that end outside quotes give the counts, findings, line numbers and order of the one-record-at-a-time reader"
+    )
+    func sameAsSequential() async {
+        await propertyCheck(
+            count: 400, input: records, noise, Gen.int(in: 1...97), Gen.int(in: 16...300),
+            Gen.int(in: 0..<(headers.count * 12))
+        ) { records, noise, readSize, chunkSize, variant in
+            // Limits below and above some records' length, the format given or told from the header,
+            // findings reported or only counted, random text among the records or after them.
+            let limit = [8 << 20, 40, 100][variant % 3]
+            let format: RecordFormat? = variant / 3 % 2 == 0 ? .csv : nil
+            let reporting = variant / 6 % 2 == 0
+            let header = Array(headers[variant / 12].utf8)
+            let middle = reporting ? records.count / 2 : records.count
+            let bytes =
+                header + records[..<middle].joined() + Array(noise.utf8) + records[middle...].joined()
+            let (expected, found) = bothWays(
+                bytes, format: format, readSize: readSize, chunkSize: chunkSize, limit: limit,
+                reporting: reporting)
+            #expect(found == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+        }
+    }
+
+    @Test("a large CSV input with multi-line records over many chunks gives the same findings as one thread")
+    func manyChunks() {
+        var text = "name,points\n"
+        for index in 0..<20_000 {
+            switch index % 9 {
+            case 0: text += "darn,\(index)\n"
+            case 3: text += "\"p, \"\"\(index)\"\"\r\nsecond line\",\(index % 10_001)\r\n"
+            case 5: text += "\"\(index)\"x,1\n"
+            default: text += "p\(index),\(index % 10_001)\n"
+            }
+            if index % 1000 == 0 { text += "\n" }
+        }
+        let bytes = Array(text.utf8)
+        let (expected, found) = bothWays(bytes, format: .csv, readSize: 4093, chunkSize: 8192, limit: 8 << 20)
+        #expect(expected.tally.records == 20_000)
+        #expect(expected.findings.count > 4000)
+        #expect(found == expected)
+    }
+
+    @Test("reading that fails inside a quoted field keeps only the records complete before it")
+    func failureInsideQuotedField() {
+        let input = FailingSource("name,points\n\"\"\"a\"\"\",1\n\"open,\n\nstill open")
+        let expected = sequential(input, format: .csv)
+        let found = parallel(input, format: .csv, chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
+        #expect(expected.ending == .failed(5))
+        #expect(expected.tally.records == 1)
+        #expect(found == expected)
+    }
+}
