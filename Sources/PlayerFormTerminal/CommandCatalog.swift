@@ -12,7 +12,7 @@ public enum CommandCatalog {
                 + " (name \"\" clears it). Without TEXT, show the name.",
             rule: { $0.nameRule },
             arguments: CommandParser.optionalName, command: Command.name,
-            run: .session { session, text in session.editName(text) }),
+            run: .immediate { session, text in session.editName(text) }),
         Entry(
             "up", usage: "up [N]",
             summary:
@@ -21,7 +21,7 @@ public enum CommandCatalog {
                 + " left or a press is refused, saying how many presses counted.",
             rule: { $0.pressRule },
             arguments: CommandParser.pressCount, command: Command.up,
-            run: .session { session, times in session.pressUp(times: times) }),
+            run: .immediate { session, times in session.pressUp(times: times) }),
         Entry(
             "down", usage: "down [N]",
             summary:
@@ -30,7 +30,7 @@ public enum CommandCatalog {
                 + " left or a press is refused, saying how many presses counted.",
             rule: { $0.pressRule },
             arguments: CommandParser.pressCount, command: Command.down,
-            run: .session { session, times in session.pressDown(times: times) }),
+            run: .immediate { session, times in session.pressDown(times: times) }),
         Entry(
             "points", usage: "points [N]",
             summary:
@@ -38,7 +38,7 @@ public enum CommandCatalog {
                 + " update. Without N, show the points.",
             rule: { $0.pointsRule },
             arguments: CommandParser.optionalNumber, command: Command.points,
-            run: .session { session, value in session.setPoints(value) }),
+            run: .immediate { session, value in session.setPoints(value) }),
         Entry(
             "step", usage: "step N",
             summary:
@@ -47,17 +47,17 @@ public enum CommandCatalog {
                 + " or would not change them at all, is refused.",
             rule: { $0.stepperRule },
             arguments: CommandParser.oneNumber, command: Command.step,
-            run: .session { session, value in session.changeStep(to: value) }),
+            run: .immediate { session, value in session.changeStep(to: value) }),
         Entry(
             "min", usage: "min N", summary: "Change the lowest valid number of points.",
             rule: { $0.stepperRule },
             arguments: CommandParser.oneNumber, command: Command.min,
-            run: .session { session, value in session.changeMin(to: value) }),
+            run: .immediate { session, value in session.changeMin(to: value) }),
         Entry(
             "max", usage: "max N", summary: "Change the highest valid number of points.",
             rule: { $0.stepperRule },
             arguments: CommandParser.oneNumber, command: Command.max,
-            run: .session { session, value in session.changeMax(to: value) }),
+            run: .immediate { session, value in session.changeMax(to: value) }),
         Entry(
             "upload", usage: "upload", summary: "Upload the name and points (Ctrl-C cancels).",
             rule: { $0.uploadRule },
@@ -69,13 +69,13 @@ public enum CommandCatalog {
                 + " Spent point updates and uploads are not given back, so with no update left the"
                 + " stepper stays hidden.",
             rule: { $0.resetRule },
-            command: .reset, run: .session { session, _ in session.reset() }),
+            command: .reset, run: .immediate { session, _ in session.reset() }),
         Entry(
             "show", usage: "show [--json]",
             summary: "Draw the whole form; with --json, print it as one JSON object on one line.",
             pagesOutput: true,
             arguments: CommandParser.jsonFlag, command: Command.show(json:),
-            run: .session { session, json in session.show(json: json) }),
+            run: .immediate { session, json in session.show(json: json) }),
         Entry(
             "players", usage: "players [N | --page N | --all | --json | --csv]",
             summary:
@@ -124,7 +124,7 @@ public enum CommandCatalog {
                 + " object on one line.",
             pagesOutput: true,
             arguments: CommandParser.jsonFlag, command: Command.rules(json:),
-            run: .session { session, json in session.showRules(json: json) }),
+            run: .immediate { session, json in session.showRules(json: json) }),
         Entry(
             "source", aliases: ["\\i"], usage: "source FILE",
             summary:
@@ -139,21 +139,21 @@ public enum CommandCatalog {
                 + " pager off writes it directly, pager on pages again, pager alone says which. Scripts"
                 + " never page.",
             arguments: CommandParser.onOrOff, command: Command.pager,
-            run: .session { session, on in session.setPager(on) }),
+            run: .immediate { session, on in session.setPager(on) }),
         Entry(
             "help", usage: "help [COMMAND]",
             summary: "List the commands, or explain one and the rule of the form that governs it.",
             completes: { before, word in before.isEmpty ? CommandCatalog.completions(of: word) : [] },
             pagesOutput: true,
             arguments: CommandParser.helpTopic, command: Command.help,
-            run: .session { session, topic in session.help(topic) }),
+            run: .immediate { session, topic in session.help(topic) }),
         Entry(
             "quit", usage: "quit", summary: "End the session (also: exit, Ctrl-D).",
-            command: .quit, run: .session { _, _ in .quit }),
+            command: .quit, run: .immediate { _, _ in .quit }),
         // Listed and completed in its own right, as shells have it.
         Entry(
             "exit", usage: "exit", summary: "End the session (also: quit, Ctrl-D).",
-            command: .quit, run: .session { _, _ in .quit }),
+            command: .quit, run: .immediate { _, _ in .quit }),
     ]
 
     /// Every command word.

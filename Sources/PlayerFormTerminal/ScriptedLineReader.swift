@@ -109,7 +109,14 @@ public final class ScriptedLineReader: LineReader {
 
     private func take(_ bytes: ArraySlice<UInt8>, into line: inout [UInt8], length: inout Int) {
         length += bytes.count
-        if length <= maxBytes { line.append(contentsOf: bytes) } else { line.removeAll() }
+        if length > maxBytes {
+            line.removeAll()
+        } else if line.isEmpty {
+            // Most lines lie in the buffer whole: one allocation of the right size.
+            line = Array(bytes)
+        } else {
+            line.append(contentsOf: bytes)
+        }
     }
 
     /// Reads more input; false at the end.

@@ -1,0 +1,90 @@
+import Foundation
+import PlayerForm
+import PlayerFormScores
+import PlayerFormTerminalTesting
+import PropertyBased
+import Testing
+
+@testable import PlayerFormTerminal
+
+/// The quick ways a script's lines are read and run, each checked against the general way it
+/// stands next to, on random input.
+@Suite("Script lines: the quick paths agree with the general ones")
+struct ScriptSpeedPathTests {
+    @Test("a line's bytes read as text exactly as String(validating:) reads them")
+    func lineText() async {
+        await propertyCheck(count: 3000, input: generatedLineBytes) { bytes in
+            #expect(REPLSession.text(ofLine: bytes) == String(validating: bytes, as: UTF8.self), "\(bytes)")
+        }
+    }
+
+    @Test("a command run at once writes and returns what running its parsed invocation does")
+    func performedAsInvoked() async {
+        await propertyCheck(count: 300, input: generatedScripts) { lines in
+            let quick = SessionUnderTest()
+            let general = SessionUnderTest()
+            for line in lines {
+                let bytes = Array(line.utf8)
+                let quickResult: REPLSession.StepResult
+                switch quick.session.startLine(bytes) {
+                case .finished(let result): quickResult = result
+                case .pending(let rest): quickResult = await rest(quick.session)
+                }
+                // Blank lines and comments are ignored before any command is looked for.
+                let firstVisible = line.first { $0 != " " && $0 != "\t" }
+                let generalResult =
+                    firstVisible == nil || firstVisible == "#"
+                    ? .ignored : await general.session.runInvoked(line)
+                #expect(quickResult == generalResult, "\(line)")
+            }
+            #expect(quick.output.lines == general.output.lines, "\(lines)")
+        }
+    }
+}
+
+/// A session of a form and a roster in memory, whose output is kept.
+private struct SessionUnderTest {
+    let output = CapturedOutput()
+    let session: REPLSession
+
+    init() {
+        // One clock for both sessions, so that their uploads show the same times.
+        let store = InMemoryScoreStore(now: { Date(timeIntervalSince1970: 1_700_000_000) })
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        session = REPLSession(
+            form: form, roster: roster, reader: ScriptedLineReader(bytes: []), output: output)
+    }
+}
+
+/// Bytes of lines: ASCII, characters of two to four bytes, and bytes that are no UTF-8 (lone
+/// continuation bytes, lead bytes without their continuation, overlong forms, surrogates).
+private let linePieces: [[UInt8]] = [
+    Array("up 3".utf8), Array(" ".utf8), Array("\t".utf8), Array("a".utf8), Array("~".utf8), [0x7F], [0x00],
+    Array("é".utf8), Array("名".utf8), Array("👨".utf8), [0x80], [0xBF], [0xC0, 0xAF], [0xC2],
+    [0xE0, 0x80, 0x80],
+    [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xFF], [0xE2, 0x82],
+]
+
+private let generatedLineBytes = Gen.element(of: linePieces).map { $0 ?? [] }.array(of: 0...6).map {
+    $0.flatMap { $0 }
+}
+
+/// Command lines: every command word (in either case, mistyped, or none), with arguments that
+/// each command accepts or refuses, blanks, comments and quoted names.
+private let commandWords = [
+    "name", "up", "down", "points", "step", "min", "max", "upload", "reset", "show", "players", "add",
+    "select", "delete", "refresh", "rules", "source", "\\i", "pager", "help", "quit", "exit", "NAME", "Show",
+    "nmae", "shwo", "", "#", "xyz",
+]
+private let commandArguments = [
+    "", "3", "-1", "0.5", "1e3", "20000", "NaN", "--json", "--yes", "--all", "--csv", "Dana", "darn",
+    "\"  Ann \"",
+    "\"a\\u{1B}b\"", "\"open", "2 x", "on", "off", "/nonexistent/file", "Bob 120", "99999999999999999999",
+]
+
+private let generatedScripts = zip(
+    Gen.element(of: commandWords).map { $0 ?? "" }, Gen.element(of: commandArguments).map { $0 ?? "" },
+    Gen.element(of: ["", " ", "\t", "  "]).map { $0 ?? "" }
+)
+.map { word, argument, blank in blank + word + (argument.isEmpty ? "" : " " + argument) + blank }
+.array(of: 1...12)
