@@ -161,14 +161,12 @@ public enum CommandCatalog {
 
     private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
 
-    /// Where each command word and alias is in ``entries``.
-    private static let indexByWord: [String: Int] = {
-        var index: [String: Int] = [:]
-        for (position, entry) in entries.enumerated() {
-            for word in [entry.name] + entry.aliases where index[word] == nil { index[word] = position }
-        }
-        return index
-    }()
+    /// Every command word and alias as bytes, with the position of its entry in ``entries``, in
+    /// the order of the entries: looking a typed word up compares bytes, with no hashing, and the
+    /// first entry with the word wins.
+    private static let words: [(bytes: [UInt8], index: Int)] = entries.enumerated().flatMap {
+        position, entry in ([entry.name] + entry.aliases).map { (Array($0.utf8), position) }
+    }
 
     /// The entry for `name`, if it is a command.
     public static func entry(named name: String) -> Entry? {
@@ -177,7 +175,15 @@ public enum CommandCatalog {
 
     /// The entry of the command that `word`, a name or an alias in lower case, runs.
     static func entry(forWord word: some StringProtocol) -> Entry? {
-        indexByWord[String(word)].map { entries[$0] }
+        var word = String(word)
+        return word.withUTF8 { typed in
+            for candidate in words where candidate.bytes.count == typed.count {
+                if candidate.bytes.withUnsafeBufferPointer({ $0.elementsEqual(typed) }) {
+                    return entries[candidate.index]
+                }
+            }
+            return nil
+        }
     }
 
     /// Command words that start with `prefix`, ignoring case as the parser does, for tab
@@ -191,14 +197,15 @@ public enum CommandCatalog {
     /// away (one for words of up to three characters); nil when none is close.
     public static func suggestion(for word: String) -> String? {
         guard !word.isEmpty else { return nil }
-        if let prefixed = names.first(where: { $0.hasPrefix(word) }) { return prefixed }
         let limit = word.count <= 3 ? 1 : 2
         var typed = word
         // The first of the closest names wins; nothing is allocated per name.
         let best = typed.withUTF8 { typed -> (index: Int, distance: Int)? in
+            if let prefixed = nameBytes.firstIndex(where: { $0.starts(with: typed) }) { return (prefixed, 0) }
             var best: (index: Int, distance: Int)?
             for (index, name) in nameBytes.enumerated() {
-                let distance = editDistance(typed, name)
+                let distance = editDistance(
+                    typed, name, limit: Swift.min(limit, (best?.distance ?? .max) - 1))
                 if distance <= limit, distance < best?.distance ?? .max { best = (index, distance) }
             }
             return best
@@ -220,6 +227,33 @@ public enum CommandCatalog {
             distances[best] <= limit
         else { return nil }
         return names[best]
+    }
+
+    /// Levenshtein distance over UTF-8 bytes (command names are ASCII), or any number above
+    /// `limit` when it is above `limit`: the work stops as soon as every way of matching the two
+    /// has cost more than that, so that scoring an unknown word against every command is cheap.
+    static func editDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8], limit: Int) -> Int {
+        // The distance is at least the difference of the lengths.
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        let width = b.count + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * width) { rows in
+            var previous = rows.baseAddress!
+            var current = previous + width
+            for j in 0..<width { previous[j] = j }
+            for (i, left) in a.enumerated() {
+                current[0] = i + 1
+                var rowMinimum = current[0]
+                for (j, right) in b.enumerated() {
+                    current[j + 1] = Swift.min(
+                        previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+                    rowMinimum = Swift.min(rowMinimum, current[j + 1])
+                }
+                // Every later row only adds to the smallest value of this one.
+                if rowMinimum > limit { return limit + 1 }
+                swap(&previous, &current)
+            }
+            return Swift.min(previous[b.count], limit + 1)
+        }
     }
 
     /// Levenshtein distance over UTF-8 bytes (command names are ASCII), with an early exit for

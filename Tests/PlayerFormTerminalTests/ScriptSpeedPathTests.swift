@@ -40,6 +40,20 @@ struct ScriptSpeedPathTests {
             #expect(quick.output.lines == general.output.lines, "\(lines)")
         }
     }
+
+    @Test("the distance bounded by a limit is Levenshtein's, or above the limit when that is")
+    func boundedEditDistance() async {
+        await propertyCheck(count: 3000, input: generatedWord, generatedWord, Gen.int(in: 0...3)) {
+            word, name, limit in
+            var typed = word
+            let bounded = typed.withUTF8 {
+                CommandCatalog.editDistance($0, Array(name.utf8), limit: limit)
+            }
+            let exact = levenshtein(Array(word.utf8), Array(name.utf8))
+            #expect(Swift.min(bounded, limit + 1) == Swift.min(exact, limit + 1), "\(word) \(name) \(limit)")
+            #expect(exact > limit || bounded == exact, "\(word) \(name) \(limit)")
+        }
+    }
 }
 
 /// A session of a form and a roster in memory, whose output is kept.
@@ -56,6 +70,20 @@ private struct SessionUnderTest {
     }
 }
 
+/// Levenshtein distance, the textbook way.
+private func levenshtein(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, left) in a.enumerated() {
+        var current = [i + 1]
+        for (j, right) in b.enumerated() {
+            current.append(
+                Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1)))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}
+
 /// Bytes of lines: ASCII, characters of two to four bytes, and bytes that are no UTF-8 (lone
 /// continuation bytes, lead bytes without their continuation, overlong forms, surrogates).
 private let linePieces: [[UInt8]] = [
@@ -68,6 +96,12 @@ private let linePieces: [[UInt8]] = [
 private let generatedLineBytes = Gen.element(of: linePieces).map { $0 ?? [] }.array(of: 0...6).map {
     $0.flatMap { $0 }
 }
+
+/// Words near and far from the command words.
+private let generatedWord = Gen.element(of: [
+    "n", "a", "m", "e", "u", "p", "s", "h", "o", "w", "x", "é", "\\", "i",
+])
+.map { $0 ?? "" }.array(of: 0...8).map { $0.joined() }
 
 /// Command lines: every command word (in either case, mistyped, or none), with arguments that
 /// each command accepts or refuses, blanks, comments and quoted names.
