@@ -139,6 +139,29 @@ final class FormEventLog: Sendable {
         }
     }
 
+    /// Binds an output whose values can be compared: a value equal to the one last rendered
+    /// (the form announces many changes that change nothing shown) marks the slot changed without
+    /// being rendered again, since its line would be the same.
+    private func bind<Value: Equatable>(
+        _ property: Property<Value>, _ slot: Slot, _ render: @escaping @Sendable (Value) -> String
+    ) {
+        let index = slot.rawValue
+        let shared = shared
+        let rendered = Mutex<Value?>(nil)
+        property.values.observeValues(in: bindings) { value in
+            let repeated = rendered.withLock { rendered in
+                if rendered == value { return true }
+                rendered = value
+                return false
+            }
+            let line = repeated ? nil : render(value)
+            shared.state.withLock { state in
+                if let line { state.latest[index] = line }
+                state.changed[index] = true
+            }
+        }
+    }
+
     private func bind<Value>(
         _ property: Property<Value>, _ slot: Slot, _ render: @escaping @Sendable (Value) -> String
     ) {
