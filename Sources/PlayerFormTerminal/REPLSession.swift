@@ -5,6 +5,12 @@ import PlayerFormText
 import ReactiveCore
 import ReactiveTable
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A REPL session: reads commands, gives them to the view models, and shows what they say.
 ///
 /// It holds no rules: every refusal and every shown value comes from `PlayerViewModel` or
@@ -293,8 +299,8 @@ public final class REPLSession {
         return failedInside ? .failed : .succeeded
     }
 
-    /// When the store was last asked whether it changed.
-    private var lastCatchUp: ContinuousClock.Instant?
+    /// When the store was last asked whether it changed, by ``coarseNow()``.
+    private var lastCatchUp: Duration?
 
     /// How long a script's commands that do not touch the roster may run back to back before the
     /// store is asked again: asking before each of them would cost more than most commands do.
@@ -305,13 +311,36 @@ public final class REPLSession {
     private func catchUpIsDue() -> Bool {
         guard hasRoster else { return false }
         guard !interactive, let last = lastCatchUp else { return true }
-        return ContinuousClock.now - last >= Self.scriptedCatchUpInterval
+        // Two readings of the coarse clock may each be up to its resolution behind, so only an
+        // interval longer by that much is sure to be as long as asked.
+        return Self.coarseNow() - last >= Self.scriptedCatchUpInterval + Self.coarseResolution
     }
+
+    /// The monotonic time, from the clock that is updated at each tick of the kernel: asked on
+    /// every line of a script, it costs a fraction of the precise clock.
+    private static func coarseNow() -> Duration {
+        var time = timespec()
+        clock_gettime(coarseClock, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+
+    #if os(Linux)
+        private static let coarseClock = CLOCK_MONOTONIC_COARSE
+    #else
+        private static let coarseClock = CLOCK_MONOTONIC
+    #endif
+
+    /// How far ``coarseNow()`` may lag behind the time.
+    private static let coarseResolution: Duration = {
+        var resolution = timespec()
+        clock_getres(coarseClock, &resolution)
+        return .seconds(resolution.tv_sec) + .nanoseconds(resolution.tv_nsec)
+    }()
 
     /// Shows what changed in the store since the roster last read it.
     private func catchUp() async {
         guard let rosterView else { return }
-        lastCatchUp = ContinuousClock.now
+        lastCatchUp = Self.coarseNow()
         for line in await rosterView.catchUp() { output.write(line) }
     }
 
