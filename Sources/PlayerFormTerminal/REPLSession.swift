@@ -548,7 +548,7 @@ public final class REPLSession {
     /// Writes what the form's refusal changed, then the refusal, and fails the command.
     private func refused(_ refusal: PlayerRefusal) -> StepResult {
         log.flushState()
-        log.error(TerminalText.escaped(refusal.description))
+        log.error(FormRenderer.refusalText(refusal))
         return .failed
     }
 
@@ -736,7 +736,7 @@ public final class REPLSession {
         log.flushState()
         if let clamped = renderer.clampedLine(outcome) { output.write(clamped) }
         if let refusal = outcome.refusal {
-            log.error(TerminalText.escaped(refusal.description))
+            log.error(FormRenderer.refusalText(refusal))
             return .failed
         }
         return .succeeded
@@ -770,7 +770,7 @@ public final class REPLSession {
         case .uploaded:
             return .succeeded
         case .refused(let refusal):
-            log.error(TerminalText.escaped(refusal.description))
+            log.error(FormRenderer.refusalText(refusal))
             return .failed
         case .failed, .cancelled:
             // The view model's message has said what happened; report it once.

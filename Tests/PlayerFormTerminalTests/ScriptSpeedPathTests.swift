@@ -1,7 +1,9 @@
 import Foundation
 import PlayerForm
+import PlayerFormRules
 import PlayerFormScores
 import PlayerFormTerminalTesting
+import PlayerFormText
 import PropertyBased
 import Testing
 
@@ -122,3 +124,25 @@ private let generatedScripts = zip(
 )
 .map { word, argument, blank in blank + word + (argument.isEmpty ? "" : " " + argument) + blank }
 .array(of: 1...12)
+
+@Suite("Refusals: the kept text is the text worded afresh")
+struct RefusalTextTests {
+    @Test("a refusal's text is its words escaped, whether it repeats the last one or not")
+    func keptTextMatches() async {
+        let refusals: [PlayerRefusal] = [
+            .noPointUpdatesLeft(limit: 10), .noPointUpdatesLeft(limit: 1), .locked(uploads: 5),
+            .locked(uploads: 1),
+            .invalidPressCount(0), .invalidPressCount(-3), .uploadInProgress, .notANumber,
+            .invalid([.emptyName]), .stepTooSmall(step: 0.5, points: 1e20),
+            .stepNotExact(step: 0.1, points: 3),
+            .stepTooSmall(step: 0, points: -0.0), .stepTooSmall(step: 0, points: 0),
+        ]
+        await propertyCheck(count: 300, input: Gen.element(of: refusals).array(of: 1...20)) { picked in
+            for refusal in picked.compactMap({ $0 }) {
+                #expect(
+                    FormRenderer.refusalText(refusal) == TerminalText.escaped(refusal.description),
+                    "\(refusal)")
+            }
+        }
+    }
+}
