@@ -85,7 +85,10 @@ final class FormEventLog: Sendable {
 
         /// `line 3`, or `setup.txt:3` for a named script.
         var text: String {
-            name.map { "\($0):\(line)" } ?? "line \(line)"
+            var text = name ?? "line "
+            if name != nil { text += ":" }
+            text += String(line)
+            return text
         }
     }
 

@@ -94,7 +94,7 @@ public final class ScriptedLineReader: LineReader {
                 }
             }
             let available = buffer[position...]
-            if let newline = available.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = newlineIndex(from: position) {
                 take(available[..<newline], into: &line, length: &length)
                 position = newline + 1
                 break
@@ -105,6 +105,16 @@ public final class ScriptedLineReader: LineReader {
         if length > maxBytes { return .tooLong(byteCount: length) }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         return .line(line)
+    }
+
+    /// The index of the first line feed in the buffer at or after `start`, found by `memchr`.
+    private func newlineIndex(from start: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress,
+                let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
     }
 
     private func take(_ bytes: ArraySlice<UInt8>, into line: inout [UInt8], length: inout Int) {
