@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The commands the REPL understands: one table, from which the parser, `help`, `help COMMAND`,
 /// tab completion, "did you mean" suggestions and the session's dispatch are all derived.
 ///
@@ -161,11 +163,12 @@ public enum CommandCatalog {
 
     private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
 
-    /// Every command word and alias as bytes, with the position of its entry in ``entries``, in
-    /// the order of the entries: looking a typed word up compares bytes, with no hashing, and the
-    /// first entry with the word wins.
-    private static let words: [(bytes: [UInt8], index: Int)] = entries.enumerated().flatMap {
-        position, entry in ([entry.name] + entry.aliases).map { (Array($0.utf8), position) }
+    /// Every command word and alias, with the position of its entry in ``entries``, in the order
+    /// of the entries: looking a typed word up compares it with each, with no hashing (words this
+    /// short are held inline, and compare as two machine words), and the first entry with the word
+    /// wins.
+    private static let words: [(word: String, index: Int)] = entries.enumerated().flatMap {
+        position, entry in ([entry.name] + entry.aliases).map { ($0, position) }
     }
 
     /// The entry for `name`, if it is a command.
@@ -174,16 +177,9 @@ public enum CommandCatalog {
     }
 
     /// The entry of the command that `word`, a name or an alias in lower case, runs.
-    static func entry(forWord word: some StringProtocol) -> Entry? {
-        var word = String(word)
-        return word.withUTF8 { typed in
-            for candidate in words where candidate.bytes.count == typed.count {
-                if candidate.bytes.withUnsafeBufferPointer({ $0.elementsEqual(typed) }) {
-                    return entries[candidate.index]
-                }
-            }
-            return nil
-        }
+    static func entry(forWord word: String) -> Entry? {
+        for candidate in words where candidate.word == word { return entries[candidate.index] }
+        return nil
     }
 
     /// Command words that start with `prefix`, ignoring case as the parser does, for tab
@@ -195,7 +191,25 @@ public enum CommandCatalog {
 
     /// The command most likely meant by `word`: one that starts with it, or one at most two edits
     /// away (one for words of up to three characters); nil when none is close.
+    ///
+    /// A script that repeats a mistyped word asks again and again: the last answer is kept, for
+    /// a word of the same bytes.
     public static func suggestion(for word: String) -> String? {
+        let kept = lastSuggestion.withLock { last -> String?? in
+            guard let last, last.word.utf8.elementsEqual(word.utf8) else { return nil }
+            return .some(last.suggestion)
+        }
+        if let kept { return kept }
+        let suggestion = closestCommand(to: word)
+        lastSuggestion.withLock { $0 = (word, suggestion) }
+        return suggestion
+    }
+
+    /// The last word ``suggestion(for:)`` was asked about, and its answer.
+    private static let lastSuggestion = Mutex<(word: String, suggestion: String?)?>(nil)
+
+    /// The answer of ``suggestion(for:)``, worked out.
+    static func closestCommand(to word: String) -> String? {
         guard !word.isEmpty else { return nil }
         let limit = word.count <= 3 ? 1 : 2
         var typed = word

@@ -146,3 +146,22 @@ struct RefusalTextTests {
         }
     }
 }
+
+@Suite("Suggestions: the kept answer is the answer worked out")
+struct KeptSuggestionTests {
+    @Test("asked in any order, with repeats, a word is suggested what working it out suggests")
+    func keptSuggestionMatches() async {
+        // Canonically equivalent spellings (é as one scalar and as e with a combining accent) are
+        // equal strings with different bytes.
+        let words = [
+            "nmae", "shwo", "sh", "up", "x", "", "é", "e\u{301}", "shé", "she\u{301}", "pont", "NAME", "hlep",
+        ]
+        await propertyCheck(count: 300, input: Gen.element(of: words).array(of: 1...20)) { picked in
+            for word in picked.compactMap({ $0 }) {
+                #expect(
+                    CommandCatalog.suggestion(for: word) == CommandCatalog.closestCommand(to: word), "\(word)"
+                )
+            }
+        }
+    }
+}
