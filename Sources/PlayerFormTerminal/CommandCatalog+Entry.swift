@@ -22,6 +22,7 @@ extension CommandCatalog {
         private let governingRule: @Sendable (RulesInForce) -> String?
         private let argumentCompletions: @Sendable (_ before: [Substring], _ word: String) -> [String]
         private let read: @Sendable (CommandArguments) throws(CommandError) -> Reading
+        private let perform: @Sendable (REPLSession, CommandArguments) throws(CommandError) -> Performance
 
         /// What ``read`` makes of a line: the command, and its handler bound to its arguments.
         private typealias Reading = (command: Command, run: (REPLSession) async -> REPLSession.StepResult)
@@ -56,11 +57,25 @@ extension CommandCatalog {
             self.argumentCompletions = completes
             self.pagesOutput = pagesOutput
             switch handler {
+            case .immediate(let body):
+                usesRoster = false
+                read = { (text: CommandArguments) throws(CommandError) -> Reading in
+                    let parsed = try arguments(text)
+                    return (command(parsed), { session in body(session, parsed) })
+                }
+                perform = {
+                    (session: REPLSession, text: CommandArguments) throws(CommandError) -> Performance in
+                    .finished(body(session, try arguments(text)))
+                }
             case .session(let body):
                 usesRoster = false
                 read = { (text: CommandArguments) throws(CommandError) -> Reading in
                     let parsed = try arguments(text)
                     return (command(parsed), { session in await body(session, parsed) })
+                }
+                perform = { (_: REPLSession, text: CommandArguments) throws(CommandError) -> Performance in
+                    let parsed = try arguments(text)
+                    return .pending { session in await body(session, parsed) }
                 }
             case .roster(let body):
                 usesRoster = true
@@ -70,6 +85,12 @@ extension CommandCatalog {
                         command(parsed),
                         { session in await session.onRoster { view in await body(session, view, parsed) } }
                     )
+                }
+                perform = { (_: REPLSession, text: CommandArguments) throws(CommandError) -> Performance in
+                    let parsed = try arguments(text)
+                    return .pending { session in
+                        await session.onRoster { view in await body(session, view, parsed) }
+                    }
                 }
             }
         }
@@ -102,11 +123,34 @@ extension CommandCatalog {
             let reading = try read(arguments)
             return Invocation(entry: self, command: reading.command, run: reading.run)
         }
+
+        /// Reads the command's arguments and runs it in `session` as far as it runs without waiting.
+        ///
+        /// A command whose handler is immediate runs to the end, with nothing allocated for it;
+        /// for any other, what is left to await is returned. Nothing runs when the arguments are
+        /// refused.
+        /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
+        func perform(_ arguments: CommandArguments, in session: REPLSession) throws(CommandError)
+            -> Performance
+        {
+            try perform(session, arguments)
+        }
+    }
+
+    /// How far a command ran when ``Entry/perform(_:in:)`` returned.
+    enum Performance {
+        /// It ran to the end, with this result.
+        case finished(REPLSession.StepResult)
+        /// Its arguments were read; what is left to run must be awaited.
+        case pending((REPLSession) async -> REPLSession.StepResult)
     }
 
     /// How the session runs a command with its arguments.
     enum Handler<Arguments> {
-        /// A handler of the session alone, or of the form.
+        /// A handler of the session alone, or of the form, that never waits: a script runs it
+        /// with no asynchronous call.
+        case immediate(@Sendable (REPLSession, Arguments) -> REPLSession.StepResult)
+        /// A handler of the session alone, or of the form, that may wait (an upload, a file).
         case session(@Sendable (REPLSession, Arguments) async -> REPLSession.StepResult)
         /// A handler of the roster: a session without one refuses the command, and others'
         /// changes are read first, so that it works on the roster as it is.

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The commands the REPL understands: one table, from which the parser, `help`, `help COMMAND`,
 /// tab completion, "did you mean" suggestions and the session's dispatch are all derived.
 ///
@@ -12,7 +14,7 @@ public enum CommandCatalog {
                 + " (name \"\" clears it). Without TEXT, show the name.",
             rule: { $0.nameRule },
             arguments: CommandParser.optionalName, command: Command.name,
-            run: .session { session, text in session.editName(text) }),
+            run: .immediate { session, text in session.editName(text) }),
         Entry(
             "up", usage: "up [N]",
             summary:
@@ -21,7 +23,7 @@ public enum CommandCatalog {
                 + " left or a press is refused, saying how many presses counted.",
             rule: { $0.pressRule },
             arguments: CommandParser.pressCount, command: Command.up,
-            run: .session { session, times in session.pressUp(times: times) }),
+            run: .immediate { session, times in session.pressUp(times: times) }),
         Entry(
             "down", usage: "down [N]",
             summary:
@@ -30,7 +32,7 @@ public enum CommandCatalog {
                 + " left or a press is refused, saying how many presses counted.",
             rule: { $0.pressRule },
             arguments: CommandParser.pressCount, command: Command.down,
-            run: .session { session, times in session.pressDown(times: times) }),
+            run: .immediate { session, times in session.pressDown(times: times) }),
         Entry(
             "points", usage: "points [N]",
             summary:
@@ -38,7 +40,7 @@ public enum CommandCatalog {
                 + " update. Without N, show the points.",
             rule: { $0.pointsRule },
             arguments: CommandParser.optionalNumber, command: Command.points,
-            run: .session { session, value in session.setPoints(value) }),
+            run: .immediate { session, value in session.setPoints(value) }),
         Entry(
             "step", usage: "step N",
             summary:
@@ -47,17 +49,17 @@ public enum CommandCatalog {
                 + " or would not change them at all, is refused.",
             rule: { $0.stepperRule },
             arguments: CommandParser.oneNumber, command: Command.step,
-            run: .session { session, value in session.changeStep(to: value) }),
+            run: .immediate { session, value in session.changeStep(to: value) }),
         Entry(
             "min", usage: "min N", summary: "Change the lowest valid number of points.",
             rule: { $0.stepperRule },
             arguments: CommandParser.oneNumber, command: Command.min,
-            run: .session { session, value in session.changeMin(to: value) }),
+            run: .immediate { session, value in session.changeMin(to: value) }),
         Entry(
             "max", usage: "max N", summary: "Change the highest valid number of points.",
             rule: { $0.stepperRule },
             arguments: CommandParser.oneNumber, command: Command.max,
-            run: .session { session, value in session.changeMax(to: value) }),
+            run: .immediate { session, value in session.changeMax(to: value) }),
         Entry(
             "upload", usage: "upload", summary: "Upload the name and points (Ctrl-C cancels).",
             rule: { $0.uploadRule },
@@ -69,13 +71,13 @@ public enum CommandCatalog {
                 + " Spent point updates and uploads are not given back, so with no update left the"
                 + " stepper stays hidden.",
             rule: { $0.resetRule },
-            command: .reset, run: .session { session, _ in session.reset() }),
+            command: .reset, run: .immediate { session, _ in session.reset() }),
         Entry(
             "show", usage: "show [--json]",
             summary: "Draw the whole form; with --json, print it as one JSON object on one line.",
             pagesOutput: true,
             arguments: CommandParser.jsonFlag, command: Command.show(json:),
-            run: .session { session, json in session.show(json: json) }),
+            run: .immediate { session, json in session.show(json: json) }),
         Entry(
             "players", usage: "players [N | --page N | --all | --json | --csv]",
             summary:
@@ -124,7 +126,7 @@ public enum CommandCatalog {
                 + " object on one line.",
             pagesOutput: true,
             arguments: CommandParser.jsonFlag, command: Command.rules(json:),
-            run: .session { session, json in session.showRules(json: json) }),
+            run: .immediate { session, json in session.showRules(json: json) }),
         Entry(
             "source", aliases: ["\\i"], usage: "source FILE",
             summary:
@@ -139,21 +141,21 @@ public enum CommandCatalog {
                 + " pager off writes it directly, pager on pages again, pager alone says which. Scripts"
                 + " never page.",
             arguments: CommandParser.onOrOff, command: Command.pager,
-            run: .session { session, on in session.setPager(on) }),
+            run: .immediate { session, on in session.setPager(on) }),
         Entry(
             "help", usage: "help [COMMAND]",
             summary: "List the commands, or explain one and the rule of the form that governs it.",
             completes: { before, word in before.isEmpty ? CommandCatalog.completions(of: word) : [] },
             pagesOutput: true,
             arguments: CommandParser.helpTopic, command: Command.help,
-            run: .session { session, topic in session.help(topic) }),
+            run: .immediate { session, topic in session.help(topic) }),
         Entry(
             "quit", usage: "quit", summary: "End the session (also: exit, Ctrl-D).",
-            command: .quit, run: .session { _, _ in .quit }),
+            command: .quit, run: .immediate { _, _ in .quit }),
         // Listed and completed in its own right, as shells have it.
         Entry(
             "exit", usage: "exit", summary: "End the session (also: quit, Ctrl-D).",
-            command: .quit, run: .session { _, _ in .quit }),
+            command: .quit, run: .immediate { _, _ in .quit }),
     ]
 
     /// Every command word.
@@ -161,14 +163,13 @@ public enum CommandCatalog {
 
     private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
 
-    /// Where each command word and alias is in ``entries``.
-    private static let indexByWord: [String: Int] = {
-        var index: [String: Int] = [:]
-        for (position, entry) in entries.enumerated() {
-            for word in [entry.name] + entry.aliases where index[word] == nil { index[word] = position }
-        }
-        return index
-    }()
+    /// Every command word and alias, with the position of its entry in ``entries``, in the order
+    /// of the entries: looking a typed word up compares it with each, with no hashing (words this
+    /// short are held inline, and compare as two machine words), and the first entry with the word
+    /// wins.
+    private static let words: [(word: String, index: Int)] = entries.enumerated().flatMap {
+        position, entry in ([entry.name] + entry.aliases).map { ($0, position) }
+    }
 
     /// The entry for `name`, if it is a command.
     public static func entry(named name: String) -> Entry? {
@@ -176,8 +177,9 @@ public enum CommandCatalog {
     }
 
     /// The entry of the command that `word`, a name or an alias in lower case, runs.
-    static func entry(forWord word: some StringProtocol) -> Entry? {
-        indexByWord[String(word)].map { entries[$0] }
+    static func entry(forWord word: String) -> Entry? {
+        for candidate in words where candidate.word == word { return entries[candidate.index] }
+        return nil
     }
 
     /// Command words that start with `prefix`, ignoring case as the parser does, for tab
@@ -189,16 +191,35 @@ public enum CommandCatalog {
 
     /// The command most likely meant by `word`: one that starts with it, or one at most two edits
     /// away (one for words of up to three characters); nil when none is close.
+    ///
+    /// A script that repeats a mistyped word asks again and again: the last answer is kept, for
+    /// a word of the same bytes.
     public static func suggestion(for word: String) -> String? {
+        let kept = lastSuggestion.withLock { last -> String?? in
+            guard let last, last.word.utf8.elementsEqual(word.utf8) else { return nil }
+            return .some(last.suggestion)
+        }
+        if let kept { return kept }
+        let suggestion = closestCommand(to: word)
+        lastSuggestion.withLock { $0 = (word, suggestion) }
+        return suggestion
+    }
+
+    /// The last word ``suggestion(for:)`` was asked about, and its answer.
+    private static let lastSuggestion = Mutex<(word: String, suggestion: String?)?>(nil)
+
+    /// The answer of ``suggestion(for:)``, worked out.
+    static func closestCommand(to word: String) -> String? {
         guard !word.isEmpty else { return nil }
-        if let prefixed = names.first(where: { $0.hasPrefix(word) }) { return prefixed }
         let limit = word.count <= 3 ? 1 : 2
         var typed = word
         // The first of the closest names wins; nothing is allocated per name.
         let best = typed.withUTF8 { typed -> (index: Int, distance: Int)? in
+            if let prefixed = nameBytes.firstIndex(where: { $0.starts(with: typed) }) { return (prefixed, 0) }
             var best: (index: Int, distance: Int)?
             for (index, name) in nameBytes.enumerated() {
-                let distance = editDistance(typed, name)
+                let distance = editDistance(
+                    typed, name, limit: Swift.min(limit, (best?.distance ?? .max) - 1))
                 if distance <= limit, distance < best?.distance ?? .max { best = (index, distance) }
             }
             return best
@@ -220,6 +241,33 @@ public enum CommandCatalog {
             distances[best] <= limit
         else { return nil }
         return names[best]
+    }
+
+    /// Levenshtein distance over UTF-8 bytes (command names are ASCII), or any number above
+    /// `limit` when it is above `limit`: the work stops as soon as every way of matching the two
+    /// has cost more than that, so that scoring an unknown word against every command is cheap.
+    static func editDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8], limit: Int) -> Int {
+        // The distance is at least the difference of the lengths.
+        if abs(a.count - b.count) > limit { return limit + 1 }
+        let width = b.count + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * width) { rows in
+            var previous = rows.baseAddress!
+            var current = previous + width
+            for j in 0..<width { previous[j] = j }
+            for (i, left) in a.enumerated() {
+                current[0] = i + 1
+                var rowMinimum = current[0]
+                for (j, right) in b.enumerated() {
+                    current[j + 1] = Swift.min(
+                        previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
+                    rowMinimum = Swift.min(rowMinimum, current[j + 1])
+                }
+                // Every later row only adds to the smallest value of this one.
+                if rowMinimum > limit { return limit + 1 }
+                swap(&previous, &current)
+            }
+            return Swift.min(previous[b.count], limit + 1)
+        }
     }
 
     /// Levenshtein distance over UTF-8 bytes (command names are ASCII), with an early exit for

@@ -21,6 +21,14 @@ public enum CommandParser {
     /// ``CommandCatalog``.
     /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
     static func invocation(of line: String) throws(CommandError) -> Invocation {
+        let (entry, arguments) = try command(of: line)
+        return try entry.invocation(arguments)
+    }
+
+    /// The entry of the command that `line`'s first word names, and the arguments for it, not yet
+    /// read.
+    /// - Throws: ``CommandError`` when the word is no command, saying which it may have meant.
+    static func command(of line: String) throws(CommandError) -> (CommandCatalog.Entry, CommandArguments) {
         let (word, rest) = splitWord(line)
         let typed = word.utf8.contains(where: { (0x41...0x5A).contains($0) }) ? word.lowercased() : word
         guard let entry = CommandCatalog.entry(forWord: typed) else {
@@ -28,7 +36,7 @@ public enum CommandParser {
                 "Unknown command \(TerminalText.quoted(word)).\(hint(for: typed)) Type help for the list of commands."
             )
         }
-        return try entry.invocation(CommandArguments(word: typed, text: rest))
+        return (entry, CommandArguments(word: typed, text: rest))
     }
 
     // MARK: Arguments of the commands

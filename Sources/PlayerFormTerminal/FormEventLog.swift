@@ -18,7 +18,7 @@ final class FormEventLog: Sendable {
         /// The outputs that changed since the last flush, by slot.
         var changed: [Bool]
         /// Where the line being run is, for errors in scripted mode: `line 3`, `setup.txt:3`.
-        var location: String?
+        var location: Location?
         /// Whether a failed or cancelled upload was reported during the current command.
         var uploadFailed = false
     }
@@ -75,9 +75,26 @@ final class FormEventLog: Sendable {
         }
     }
 
+    /// Where a line of a script is: kept as its parts, and written out only when an error names
+    /// it, since most lines make no error.
+    struct Location: Equatable, Sendable {
+        /// The script's name (`stdin`, `-c`, a file's path, escaped); nil for `line N`.
+        var name: String?
+        /// The line's number, counting from 1.
+        var line: Int
+
+        /// `line 3`, or `setup.txt:3` for a named script.
+        var text: String {
+            var text = name ?? "line "
+            if name != nil { text += ":" }
+            text += String(line)
+            return text
+        }
+    }
+
     /// Where the line being run is (`line 3` in standard input, `setup.txt:3` in a file), used
     /// in errors; nil for a line typed at the terminal.
-    var location: String? {
+    var location: Location? {
         get { shared.state.withLock { $0.location } }
         set { shared.state.withLock { $0.location = newValue } }
     }
@@ -104,7 +121,7 @@ final class FormEventLog: Sendable {
     func error(_ message: String) {
         let location = location
         output.writeError(
-            location.map { "\($0): " + message } ?? renderer.errorLabel() + message)
+            location.map { $0.text + ": " + message } ?? renderer.errorLabel() + message)
     }
 
     /// Whether an upload failed or was cancelled since the last call; resets the flag.
@@ -122,6 +139,29 @@ final class FormEventLog: Sendable {
         case .uploadFailed, .uploadCancelled:
             shared.state.withLock { $0.uploadFailed = true }
             error(renderer.messageLine(message))
+        }
+    }
+
+    /// Binds an output whose values can be compared: a value equal to the one last rendered
+    /// (the form announces many changes that change nothing shown) marks the slot changed without
+    /// being rendered again, since its line would be the same.
+    private func bind<Value: Equatable>(
+        _ property: Property<Value>, _ slot: Slot, _ render: @escaping @Sendable (Value) -> String
+    ) {
+        let index = slot.rawValue
+        let shared = shared
+        let rendered = Mutex<Value?>(nil)
+        property.values.observeValues(in: bindings) { value in
+            let repeated = rendered.withLock { rendered in
+                if rendered == value { return true }
+                rendered = value
+                return false
+            }
+            let line = repeated ? nil : render(value)
+            shared.state.withLock { state in
+                if let line { state.latest[index] = line }
+                state.changed[index] = true
+            }
         }
     }
 

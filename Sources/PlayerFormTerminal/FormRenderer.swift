@@ -1,6 +1,7 @@
 import PlayerForm
 import PlayerFormRules
 import PlayerFormText
+import Synchronization
 
 /// Turns the view model's outputs into text: event lines, the whole screen, JSON and the prompt.
 ///
@@ -115,8 +116,29 @@ public struct FormRenderer: Sendable {
         guard let refusal = outcome.refusal else { return nil }
         let asked = outcome.presses
         return "\(pressed(command, asked)): \(outcome.updatesUsed) of \(Self.presses(asked)) counted. "
-            + TerminalText.escaped(refusal.description)
+            + Self.refusalText(refusal)
     }
+
+    /// The view model's words for `refusal`, escaped.
+    ///
+    /// A script that runs into a limit meets the same refusal on line after line, so the text of
+    /// the last refusal worded by whole numbers alone is kept and given again while the refusal
+    /// repeats. Refusals that carry other values are worded afresh: equal Doubles (0 and -0) need
+    /// not be shown alike.
+    static func refusalText(_ refusal: PlayerRefusal) -> String {
+        switch refusal {
+        case .noPointUpdatesLeft, .locked, .invalidPressCount, .uploadInProgress, .notANumber:
+            if let kept = lastRefusal.withLock({ $0?.refusal == refusal ? $0?.text : nil }) { return kept }
+            let text = TerminalText.escaped(refusal.description)
+            lastRefusal.withLock { $0 = (refusal, text) }
+            return text
+        case .invalid, .rejectedRules, .stepTooSmall, .stepNotExact:
+            return TerminalText.escaped(refusal.description)
+        }
+    }
+
+    /// The last refusal worded by ``refusalText(_:)`` from whole numbers alone, and its text.
+    private static let lastRefusal = Mutex<(refusal: PlayerRefusal, text: String)?>(nil)
 
     private func pressed(_ command: String, _ times: Int) -> String {
         times == 1 ? command : "\(command) \(times)"

@@ -5,6 +5,12 @@ import PlayerFormText
 import ReactiveCore
 import ReactiveTable
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A REPL session: reads commands, gives them to the view models, and shows what they say.
 ///
 /// It holds no rules: every refusal and every shown value comes from `PlayerViewModel` or
@@ -44,6 +50,11 @@ public final class REPLSession {
     /// The prompt, bound to the form; scripted sessions show none, so they have none.
     private let prompt: Property<String>?
     private let rosterView: RosterView?
+    /// Whether there is a roster view: asked on every line, and cheaper to read than the view,
+    /// whose reference count lives in a side table.
+    private let hasRoster: Bool
+    /// Whether the session's reader is interactive, asked on every line.
+    private let interactive: Bool
     private let idleTicks: (@Sendable () -> AsyncStream<Void>)?
     private let echo: Bool
     /// The output that pages long results at a terminal; nil when nothing is paged.
@@ -102,6 +113,8 @@ public final class REPLSession {
         self.rosterView = roster.map {
             RosterView(roster: $0, output: routed, log: log, pageSize: pageSize)
         }
+        self.hasRoster = roster != nil
+        self.interactive = reader.isInteractive
         roster?.follow(form)
         let renderer = self.renderer
         self.prompt =
@@ -202,14 +215,22 @@ public final class REPLSession {
     /// and not at a terminal.
     private func runLines(from reader: any LineReader, name: String?, linesBefore: Int = 0) async -> LoopEnd {
         let atTerminal = reader === self.reader && reader.isInteractive
+        // A script's lines are read without an asynchronous call: they are in memory or come from
+        // a descriptor that is read synchronously anyway.
+        let script = atTerminal ? nil : reader as? ScriptedLineReader
         var lineNumber = linesBefore
         while true {
             // Changes by others show before the prompt, and again before the command.
             if atTerminal { await catchUp() }
-            let input = atTerminal ? await read() : await reader.read(prompt: "")
-            await catchUp(ifDue: true)
+            let input: LineInput
+            if let script {
+                input = script.nextLine()
+            } else {
+                input = atTerminal ? await read() : await reader.read(prompt: "")
+            }
+            if catchUpIsDue() { await catchUp() }
             lineNumber += 1
-            let location = atTerminal ? nil : (name.map { "\($0):\(lineNumber)" } ?? "line \(lineNumber)")
+            let location = atTerminal ? nil : FormEventLog.Location(name: name, line: lineNumber)
             log.location = location
             let result: StepResult
             switch input {
@@ -224,8 +245,14 @@ public final class REPLSession {
                 result = .failed
             case .line(let bytes):
                 if echo, !atTerminal { output.write(Self.echoed(bytes)) }
-                result = await runLine(bytes)
-                log.location = location
+                switch startLine(bytes) {
+                case .finished(let finished):
+                    result = finished
+                case .pending(let rest):
+                    result = await rest(self)
+                    // A sourced file may have moved the location.
+                    log.location = location
+                }
             }
             switch result {
             case .quit: return .stopped
@@ -272,24 +299,48 @@ public final class REPLSession {
         return failedInside ? .failed : .succeeded
     }
 
-    /// When the store was last asked whether it changed.
-    private var lastCatchUp: ContinuousClock.Instant?
+    /// When the store was last asked whether it changed, by ``coarseNow()``.
+    private var lastCatchUp: Duration?
 
     /// How long a script's commands that do not touch the roster may run back to back before the
     /// store is asked again: asking before each of them would cost more than most commands do.
     static let scriptedCatchUpInterval = Duration.milliseconds(10)
 
+    /// Whether the store is to be asked before a command: with a roster, at a terminal always, in
+    /// a script when the last asking is older than ``scriptedCatchUpInterval``.
+    private func catchUpIsDue() -> Bool {
+        guard hasRoster else { return false }
+        guard !interactive, let last = lastCatchUp else { return true }
+        // Two readings of the coarse clock may each be up to its resolution behind, so only an
+        // interval longer by that much is sure to be as long as asked.
+        return Self.coarseNow() - last >= Self.scriptedCatchUpInterval + Self.coarseResolution
+    }
+
+    /// The monotonic time, from the clock that is updated at each tick of the kernel: asked on
+    /// every line of a script, it costs a fraction of the precise clock.
+    private static func coarseNow() -> Duration {
+        var time = timespec()
+        clock_gettime(coarseClock, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+
+    #if os(Linux)
+        private static let coarseClock = CLOCK_MONOTONIC_COARSE
+    #else
+        private static let coarseClock = CLOCK_MONOTONIC
+    #endif
+
+    /// How far ``coarseNow()`` may lag behind the time.
+    private static let coarseResolution: Duration = {
+        var resolution = timespec()
+        clock_getres(coarseClock, &resolution)
+        return .seconds(resolution.tv_sec) + .nanoseconds(resolution.tv_nsec)
+    }()
+
     /// Shows what changed in the store since the roster last read it.
-    ///
-    /// With `ifDue`, in a script only when the last asking is older than
-    /// ``scriptedCatchUpInterval``; at a terminal, and before every roster command, always.
-    private func catchUp(ifDue: Bool = false) async {
+    private func catchUp() async {
         guard let rosterView else { return }
-        let now = ContinuousClock.now
-        if ifDue, !reader.isInteractive, let last = lastCatchUp, now - last < Self.scriptedCatchUpInterval {
-            return
-        }
-        lastCatchUp = now
+        lastCatchUp = Self.coarseNow()
         for line in await rosterView.catchUp() { output.write(line) }
     }
 
@@ -324,15 +375,33 @@ public final class REPLSession {
         case succeeded, failed, ignored, quit
     }
 
-    private func runLine(_ bytes: [UInt8]) async -> StepResult {
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+    /// Runs a line as far as it runs without waiting: to the end for a command that never waits
+    /// (most do), with no asynchronous call; otherwise the rest is returned to be awaited.
+    func startLine(_ bytes: [UInt8]) -> CommandCatalog.Performance {
+        guard let text = Self.text(ofLine: bytes) else {
             let shown = TerminalText.escaped(bytes: bytes.prefix(80))
             log.error(
                 "The line is not valid UTF-8: \(shown)\(bytes.count > 80 ? "..." : ""). Type UTF-8 text.")
-            return .failed
+            return .finished(.failed)
         }
         let firstVisible = text.utf8.first { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
-        if firstVisible == nil || firstVisible == UInt8(ascii: "#") { return .ignored }
+        if firstVisible == nil || firstVisible == UInt8(ascii: "#") { return .finished(.ignored) }
+        do {
+            let (entry, arguments) = try CommandParser.command(of: text)
+            if paging != nil, !pagerOff, entry.pagesOutput {
+                return .pending { session in await session.runInvoked(text) }
+            }
+            return try entry.perform(arguments, in: self)
+        } catch {
+            log.error(error.message)
+            return .finished(.failed)
+        }
+    }
+
+    /// Runs a line that is not blank or a comment by its parsed ``Invocation``, through the pager
+    /// when the command's output may be long: the general way, which ``startLine(_:)`` takes for
+    /// paged output and which does the same for every other command.
+    func runInvoked(_ text: String) async -> StepResult {
         let invocation: Invocation
         do {
             invocation = try CommandParser.invocation(of: text)
@@ -345,6 +414,17 @@ public final class REPLSession {
         let result = await invocation.run(self)
         if let note = paging.end() { output.writeError("note: " + note) }
         return result
+    }
+
+    /// A line's bytes as text; nil when they are not valid UTF-8.
+    ///
+    /// Lines of ASCII, which almost every line of a script is, need no decoding: checking that
+    /// every byte is below 0x80 is enough.
+    static func text(ofLine bytes: [UInt8]) -> String? {
+        var ascii: UInt8 = 0
+        for byte in bytes { ascii |= byte }
+        if ascii < 0x80 { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     // MARK: Commands (the handlers that the entries of CommandCatalog name)
@@ -468,7 +548,7 @@ public final class REPLSession {
     /// Writes what the form's refusal changed, then the refusal, and fails the command.
     private func refused(_ refusal: PlayerRefusal) -> StepResult {
         log.flushState()
-        log.error(TerminalText.escaped(refusal.description))
+        log.error(FormRenderer.refusalText(refusal))
         return .failed
     }
 
@@ -656,7 +736,7 @@ public final class REPLSession {
         log.flushState()
         if let clamped = renderer.clampedLine(outcome) { output.write(clamped) }
         if let refusal = outcome.refusal {
-            log.error(TerminalText.escaped(refusal.description))
+            log.error(FormRenderer.refusalText(refusal))
             return .failed
         }
         return .succeeded
@@ -690,7 +770,7 @@ public final class REPLSession {
         case .uploaded:
             return .succeeded
         case .refused(let refusal):
-            log.error(TerminalText.escaped(refusal.description))
+            log.error(FormRenderer.refusalText(refusal))
             return .failed
         case .failed, .cancelled:
             // The view model's message has said what happened; report it once.

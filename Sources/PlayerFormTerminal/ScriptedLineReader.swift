@@ -94,7 +94,7 @@ public final class ScriptedLineReader: LineReader {
                 }
             }
             let available = buffer[position...]
-            if let newline = available.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = newlineIndex(from: position) {
                 take(available[..<newline], into: &line, length: &length)
                 position = newline + 1
                 break
@@ -107,9 +107,26 @@ public final class ScriptedLineReader: LineReader {
         return .line(line)
     }
 
+    /// The index of the first line feed in the buffer at or after `start`, found by `memchr`.
+    private func newlineIndex(from start: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress,
+                let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
     private func take(_ bytes: ArraySlice<UInt8>, into line: inout [UInt8], length: inout Int) {
         length += bytes.count
-        if length <= maxBytes { line.append(contentsOf: bytes) } else { line.removeAll() }
+        if length > maxBytes {
+            line.removeAll()
+        } else if line.isEmpty {
+            // Most lines lie in the buffer whole: one allocation of the right size.
+            line = Array(bytes)
+        } else {
+            line.append(contentsOf: bytes)
+        }
     }
 
     /// Reads more input; false at the end.

@@ -1,0 +1,167 @@
+import Foundation
+import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
+import PlayerFormTerminalTesting
+import PlayerFormText
+import PropertyBased
+import Testing
+
+@testable import PlayerFormTerminal
+
+/// The quick ways a script's lines are read and run, each checked against the general way it
+/// stands next to, on random input.
+@Suite("Script lines: the quick paths agree with the general ones")
+struct ScriptSpeedPathTests {
+    @Test("a line's bytes read as text exactly as String(validating:) reads them")
+    func lineText() async {
+        await propertyCheck(count: 3000, input: generatedLineBytes) { bytes in
+            #expect(REPLSession.text(ofLine: bytes) == String(validating: bytes, as: UTF8.self), "\(bytes)")
+        }
+    }
+
+    @Test("a command run at once writes and returns what running its parsed invocation does")
+    func performedAsInvoked() async {
+        await propertyCheck(count: 300, input: generatedScripts) { lines in
+            let quick = SessionUnderTest()
+            let general = SessionUnderTest()
+            for line in lines {
+                let bytes = Array(line.utf8)
+                let quickResult: REPLSession.StepResult
+                switch quick.session.startLine(bytes) {
+                case .finished(let result): quickResult = result
+                case .pending(let rest): quickResult = await rest(quick.session)
+                }
+                // Blank lines and comments are ignored before any command is looked for.
+                let firstVisible = line.first { $0 != " " && $0 != "\t" }
+                let generalResult =
+                    firstVisible == nil || firstVisible == "#"
+                    ? .ignored : await general.session.runInvoked(line)
+                #expect(quickResult == generalResult, "\(line)")
+            }
+            #expect(quick.output.lines == general.output.lines, "\(lines)")
+        }
+    }
+
+    @Test("the distance bounded by a limit is Levenshtein's, or above the limit when that is")
+    func boundedEditDistance() async {
+        await propertyCheck(count: 3000, input: generatedWord, generatedWord, Gen.int(in: 0...3)) {
+            word, name, limit in
+            var typed = word
+            let bounded = typed.withUTF8 {
+                CommandCatalog.editDistance($0, Array(name.utf8), limit: limit)
+            }
+            let exact = levenshtein(Array(word.utf8), Array(name.utf8))
+            #expect(Swift.min(bounded, limit + 1) == Swift.min(exact, limit + 1), "\(word) \(name) \(limit)")
+            #expect(exact > limit || bounded == exact, "\(word) \(name) \(limit)")
+        }
+    }
+}
+
+/// A session of a form and a roster in memory, whose output is kept.
+private struct SessionUnderTest {
+    let output = CapturedOutput()
+    let session: REPLSession
+
+    init() {
+        // One clock for both sessions, so that their uploads show the same times.
+        let store = InMemoryScoreStore(now: { Date(timeIntervalSince1970: 1_700_000_000) })
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        session = REPLSession(
+            form: form, roster: roster, reader: ScriptedLineReader(bytes: []), output: output)
+    }
+}
+
+/// Levenshtein distance, the textbook way.
+private func levenshtein(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    var previous = Array(0...b.count)
+    for (i, left) in a.enumerated() {
+        var current = [i + 1]
+        for (j, right) in b.enumerated() {
+            current.append(
+                Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1)))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}
+
+/// Bytes of lines: ASCII, characters of two to four bytes, and bytes that are no UTF-8 (lone
+/// continuation bytes, lead bytes without their continuation, overlong forms, surrogates).
+private let linePieces: [[UInt8]] = [
+    Array("up 3".utf8), Array(" ".utf8), Array("\t".utf8), Array("a".utf8), Array("~".utf8), [0x7F], [0x00],
+    Array("é".utf8), Array("名".utf8), Array("👨".utf8), [0x80], [0xBF], [0xC0, 0xAF], [0xC2],
+    [0xE0, 0x80, 0x80],
+    [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xF5], [0xFF], [0xE2, 0x82],
+]
+
+private let generatedLineBytes = Gen.element(of: linePieces).map { $0 ?? [] }.array(of: 0...6).map {
+    $0.flatMap { $0 }
+}
+
+/// Words near and far from the command words.
+private let generatedWord = Gen.element(of: [
+    "n", "a", "m", "e", "u", "p", "s", "h", "o", "w", "x", "é", "\\", "i",
+])
+.map { $0 ?? "" }.array(of: 0...8).map { $0.joined() }
+
+/// Command lines: every command word (in either case, mistyped, or none), with arguments that
+/// each command accepts or refuses, blanks, comments and quoted names.
+private let commandWords = [
+    "name", "up", "down", "points", "step", "min", "max", "upload", "reset", "show", "players", "add",
+    "select", "delete", "refresh", "rules", "source", "\\i", "pager", "help", "quit", "exit", "NAME", "Show",
+    "nmae", "shwo", "", "#", "xyz",
+]
+private let commandArguments = [
+    "", "3", "-1", "0.5", "1e3", "20000", "NaN", "--json", "--yes", "--all", "--csv", "Dana", "darn",
+    "\"  Ann \"",
+    "\"a\\u{1B}b\"", "\"open", "2 x", "on", "off", "/nonexistent/file", "Bob 120", "99999999999999999999",
+]
+
+private let generatedScripts = zip(
+    Gen.element(of: commandWords).map { $0 ?? "" }, Gen.element(of: commandArguments).map { $0 ?? "" },
+    Gen.element(of: ["", " ", "\t", "  "]).map { $0 ?? "" }
+)
+.map { word, argument, blank in blank + word + (argument.isEmpty ? "" : " " + argument) + blank }
+.array(of: 1...12)
+
+@Suite("Refusals: the kept text is the text worded afresh")
+struct RefusalTextTests {
+    @Test("a refusal's text is its words escaped, whether it repeats the last one or not")
+    func keptTextMatches() async {
+        let refusals: [PlayerRefusal] = [
+            .noPointUpdatesLeft(limit: 10), .noPointUpdatesLeft(limit: 1), .locked(uploads: 5),
+            .locked(uploads: 1),
+            .invalidPressCount(0), .invalidPressCount(-3), .uploadInProgress, .notANumber,
+            .invalid([.emptyName]), .stepTooSmall(step: 0.5, points: 1e20),
+            .stepNotExact(step: 0.1, points: 3),
+            .stepTooSmall(step: 0, points: -0.0), .stepTooSmall(step: 0, points: 0),
+        ]
+        await propertyCheck(count: 300, input: Gen.element(of: refusals).array(of: 1...20)) { picked in
+            for refusal in picked.compactMap({ $0 }) {
+                #expect(
+                    FormRenderer.refusalText(refusal) == TerminalText.escaped(refusal.description),
+                    "\(refusal)")
+            }
+        }
+    }
+}
+
+@Suite("Suggestions: the kept answer is the answer worked out")
+struct KeptSuggestionTests {
+    @Test("asked in any order, with repeats, a word is suggested what working it out suggests")
+    func keptSuggestionMatches() async {
+        // Canonically equivalent spellings (é as one scalar and as e with a combining accent) are
+        // equal strings with different bytes.
+        let words = [
+            "nmae", "shwo", "sh", "up", "x", "", "é", "e\u{301}", "shé", "she\u{301}", "pont", "NAME", "hlep",
+        ]
+        await propertyCheck(count: 300, input: Gen.element(of: words).array(of: 1...20)) { picked in
+            for word in picked.compactMap({ $0 }) {
+                #expect(
+                    CommandCatalog.suggestion(for: word) == CommandCatalog.closestCommand(to: word), "\(word)"
+                )
+            }
+        }
+    }
+}
