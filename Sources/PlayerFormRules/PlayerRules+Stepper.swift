@@ -168,7 +168,14 @@ extension PlayerRules {
             let towardZero = (first > 0) != (grid.increment > 0)
             let normal = { (k: Int) in grid.value(k).magnitude >= Double.leastNormalMagnitude }
             guard first != 0, normal(1) else { return nil }
-            if towardZero { count = Self.lastTrue(upTo: count, normal) }
+            if towardZero {
+                // Normal only on this side of zero: past it the values grow normal again, but the
+                // single presses stopped before it.
+                let side = first.signum()
+                count = Self.lastTrue(upTo: count) { k in
+                    (grid.start + Int64(k) * grid.increment).signum() == side && normal(k)
+                }
+            }
         }
         // Within min...max: the values move one way, so the last one inside is found by halving.
         let inside = { (k: Int) in

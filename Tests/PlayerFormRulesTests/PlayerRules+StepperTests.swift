@@ -36,3 +36,37 @@ struct StepperDecimalTests {
         #expect(StepperDecimal.shortest(.infinity) == nil)
     }
 }
+
+@Suite("Stepper runs near zero")
+struct StepperRunsNearZeroTests {
+    /// `times` single presses, one after another, up to the first that does not move.
+    static func singlePresses(_ rules: PlayerRules, _ direction: StepperDirection, times: Int) -> (
+        Double, Int
+    ) {
+        var points = rules.points
+        var counted = 0
+        for _ in 0..<times {
+            guard case .moved(let next, _) = rules.press(direction, from: points) else { break }
+            points = next
+            counted += 1
+        }
+        return (points, counted)
+    }
+
+    @Test("a run toward zero below the smallest normal number stops where single presses stop")
+    func runTowardZeroStopsBeforeSubnormals() throws {
+        for (step, points, direction) in [
+            (1e-308, -3.1e-307, StepperDirection.up), (1e-308, 3.1e-307, .down), (8e-309, -2.4e-307, .up),
+        ] {
+            let rules = try PlayerRules(
+                points: points, step: step, min: -1e300, max: 1e300, maxPointUpdates: 200)
+            for times in 1...80 {
+                let run = rules.press(direction, from: points, times: times, updatesLeft: 200)
+                let single = Self.singlePresses(rules, direction, times: times)
+                #expect(
+                    run.points == single.0 && run.counted == single.1,
+                    "\(times) × \(step) from \(points) \(direction)")
+            }
+        }
+    }
+}
