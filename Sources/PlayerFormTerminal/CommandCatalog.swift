@@ -236,7 +236,9 @@ public enum CommandCatalog {
         guard !word.isEmpty else { return nil }
         let limit = word.count <= 3 ? 1 : 2
         var typed = word
-        let distances = typed.withUTF8 { typed in names.map { editDistance(typed, Array($0.utf8)) } }
+        let distances = typed.withUTF8 { typed in
+            names.map { editDistance(typed, Array($0.utf8), limit: limit) }
+        }
         guard let best = distances.indices.min(by: { distances[$0] < distances[$1] }),
             distances[best] <= limit
         else { return nil }
@@ -267,29 +269,6 @@ public enum CommandCatalog {
                 swap(&previous, &current)
             }
             return Swift.min(previous[b.count], limit + 1)
-        }
-    }
-
-    /// Levenshtein distance over UTF-8 bytes (command names are ASCII), with an early exit for
-    /// words far longer than any command.
-    ///
-    /// The two rows live on the stack.
-    static func editDistance(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Int {
-        if abs(a.count - b.count) > 2 { return Swift.max(a.count, b.count) }
-        let width = b.count + 1
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * width) { rows in
-            var previous = rows.baseAddress!
-            var current = previous + width
-            for j in 0..<width { previous[j] = j }
-            for (i, left) in a.enumerated() {
-                current[0] = i + 1
-                for (j, right) in b.enumerated() {
-                    current[j + 1] = Swift.min(
-                        previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
-                }
-                swap(&previous, &current)
-            }
-            return previous[b.count]
         }
     }
 }
