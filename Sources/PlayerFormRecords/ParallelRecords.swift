@@ -305,7 +305,6 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
     private var lastSequence: Int?
     // The reading thread's own.
     private var source: Source?
-    private let readBuffer: UnsafeMutableRawBufferPointer
     private let carry: UnsafeMutableRawBufferPointer
     private var carried = 0
     private var filling = 0
@@ -332,13 +331,11 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         self.reporting = reporting
         self.maximumLineLength = maximumLineLength
         self.slots = (0..<Swift.max(slotCount, 2)).map { _ in Slot(capacity: capacity) }
-        self.readBuffer = .allocate(byteCount: Swift.min(capacity, 1 << 18), alignment: 64)
         self.carry = .allocate(byteCount: capacity, alignment: 64)
         idle.action = { [unowned self] in publish(ending: nil, idle: true) }
     }
 
     deinit {
-        readBuffer.deallocate()
         carry.deallocate()
     }
 
@@ -409,11 +406,25 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         acquire()
         while true {
             guard var source else { return }
-            let result = source.read(into: readBuffer)
+            let slot = slots[filling % slots.count]
+            if slot.count == slot.buffer.count {
+                if append(UnsafeRawBufferPointer(start: nil, count: 0)) { return }
+                continue
+            }
+            // Read straight into the chunk, so that nothing is copied on the way.
+            let chunk = filling
+            let space = UnsafeMutableRawBufferPointer(rebasing: slot.buffer[slot.count...])
+            let result = source.read(into: space)
             self.source = source
             switch result {
+            case .bytes(let count) where chunk == filling:
+                slot.count += count
             case .bytes(let count):
-                if append(count) { return }
+                // The input ran dry while reading and the chunk was handed over: what was read
+                // belongs to the next one. It is copied out first, as filling the next chunks
+                // may come round to this one.
+                let read = Array(UnsafeRawBufferPointer(rebasing: space[..<count]))
+                if read.withUnsafeBytes({ append($0) }) { return }
             case .end:
                 publish(ending: .end, idle: false)
                 return
@@ -439,20 +450,20 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         carried = 0
     }
 
-    /// Adds `count` bytes of the read buffer to the chunk being filled, handing full chunks over.
+    /// Adds `bytes` to the chunk being filled, handing full chunks over; with no bytes, hands
+    /// over the chunk being filled when it is full.
     ///
     /// Returns true when the rest of the input has been handed to the one-record-at-a-time reader.
-    private func append(_ count: Int) -> Bool {
+    private func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
-        while offset < count {
+        while offset < bytes.count || (bytes.isEmpty && offset == 0) {
             let slot = slots[filling % slots.count]
             let room = slot.buffer.count - slot.count
             if room == 0 {
                 guard ends.complete(in: slot.bytes) > 0 else {
                     // One record fills the chunk: the rest is read one record at a time.
                     var prefix = Array(slot.bytes)
-                    prefix.append(
-                        contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[offset..<count]))
+                    prefix.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
                     slot.count = 0
                     slot.linesBefore = linesBefore
                     slot.handOff = (prefix, source!)
@@ -461,11 +472,13 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
                     return true
                 }
                 publish(ending: nil, idle: false)
+                if bytes.isEmpty { return false }
                 continue
             }
-            let taken = Swift.min(room, count - offset)
+            if bytes.isEmpty { return false }
+            let taken = Swift.min(room, bytes.count - offset)
             (slot.buffer.baseAddress! + slot.count).copyMemory(
-                from: readBuffer.baseAddress! + offset, byteCount: taken)
+                from: bytes.baseAddress! + offset, byteCount: taken)
             slot.count += taken
             offset += taken
         }
