@@ -44,19 +44,24 @@ final class FormEventLog: Sendable {
     init(form: PlayerViewModel, output: any TerminalOutput, renderer: FormRenderer) {
         self.output = output
         self.renderer = renderer
-        bind(form.name, .name) { renderer.nameLine($0) }
-        bind(form.pointsText, .points) { renderer.pointsLine($0) }
-        bind(form.step, .step) { renderer.numberLine("step", $0) }
-        bind(form.min, .min) { renderer.numberLine("min", $0) }
-        bind(form.max, .max) { renderer.numberLine("max", $0) }
+        // Text is the same when its bytes are: String's == is canonical equivalence, and two
+        // equivalent names can show differently once escaped.
+        let sameText: @Sendable (String, String) -> Bool = { $0.utf8.elementsEqual($1.utf8) }
+        bind(form.name, .name, same: sameText) { renderer.nameLine($0) }
+        bind(form.pointsText, .points, same: sameText) { renderer.pointsLine($0) }
+        // Doubles equal by == (0 and -0 among them) show alike.
+        bind(form.step, .step, same: ==) { renderer.numberLine("step", $0) }
+        bind(form.min, .min, same: ==) { renderer.numberLine("min", $0) }
+        bind(form.max, .max, same: ==) { renderer.numberLine("max", $0) }
+        // Issues hold names: rendered each time.
         bind(form.issues, .validity) { renderer.validityLine($0) }
-        bind(form.pointUpdatesRemaining, .updates) { renderer.updatesLine($0) }
-        bind(form.canChangePoints, .stepper) { renderer.stepperLine($0) }
-        bind(form.canEditName, .nameField) { renderer.nameFieldLine($0) }
-        bind(Property.combineLatest(form.canUpload, form.isLocked), .uploadButton) {
+        bind(form.pointUpdatesRemaining, .updates, same: ==) { renderer.updatesLine($0) }
+        bind(form.canChangePoints, .stepper, same: ==) { renderer.stepperLine($0) }
+        bind(form.canEditName, .nameField, same: ==) { renderer.nameFieldLine($0) }
+        bind(Property.combineLatest(form.canUpload, form.isLocked), .uploadButton, same: ==) {
             renderer.uploadButtonLine(canUpload: $0.0, locked: $0.1)
         }
-        bind(Property.combineLatest(form.uploadsDone, form.uploadsRemaining), .uploads) {
+        bind(Property.combineLatest(form.uploadsDone, form.uploadsRemaining), .uploads, same: ==) {
             renderer.uploadsLine(done: $0.0, remaining: $0.1)
         }
         shared.state.withLock { state in
@@ -142,18 +147,21 @@ final class FormEventLog: Sendable {
         }
     }
 
-    /// Binds an output whose values can be compared: a value equal to the one last rendered
-    /// (the form announces many changes that change nothing shown) marks the slot changed without
-    /// being rendered again, since its line would be the same.
-    private func bind<Value: Equatable>(
-        _ property: Property<Value>, _ slot: Slot, _ render: @escaping @Sendable (Value) -> String
+    /// Binds an output whose values can be compared, rendering a value only when it differs.
+    ///
+    /// A value for which `same` holds with the one last rendered (the form announces many changes
+    /// that change nothing shown) marks the slot changed without being rendered again; `same`
+    /// must hold only for values shown alike.
+    private func bind<Value>(
+        _ property: Property<Value>, _ slot: Slot, same: @escaping @Sendable (Value, Value) -> Bool,
+        _ render: @escaping @Sendable (Value) -> String
     ) {
         let index = slot.rawValue
         let shared = shared
         let rendered = Mutex<Value?>(nil)
         property.values.observeValues(in: bindings) { value in
             let repeated = rendered.withLock { rendered in
-                if rendered == value { return true }
+                if let last = rendered, same(last, value) { return true }
                 rendered = value
                 return false
             }

@@ -307,7 +307,8 @@ public final class REPLSession {
     static let scriptedCatchUpInterval = Duration.milliseconds(10)
 
     /// Whether the store is to be asked before a command: with a roster, at a terminal always, in
-    /// a script when the last asking is older than ``scriptedCatchUpInterval``.
+    /// a script when the last asking is surely older than ``scriptedCatchUpInterval`` (older by
+    /// that and the coarse clock's resolution).
     private func catchUpIsDue() -> Bool {
         guard hasRoster else { return false }
         guard !interactive, let last = lastCatchUp else { return true }

@@ -56,6 +56,17 @@ struct EscapingSessionTests {
         #expect(reader.prompts.last == #"a\\b 100 ok> "#)
     }
 
+    @Test("a name equivalent to the last one but made of other characters is shown again, as it is")
+    func equivalentNamesShowTheirOwnCharacters() async {
+        // U+2000 EN QUAD is canonically U+2002 EN SPACE: equal as Strings, escaped apart.
+        let (outcome, _) = await run(["name \"a\u{2000}b\"", "name \"a\u{2002}b\"", "name \"a\u{2002}b\""])
+        #expect(outcome == .succeeded)
+        #expect(
+            output.results.filter { $0.hasPrefix("name:") } == [
+                #"name: "a\u{2000}b""#, #"name: "a\u{2002}b""#,
+            ])
+    }
+
     @Test("invisible characters in a roster row and in the delete question are escaped")
     func rowsAndQuestion() async {
         let (outcome, reader) = await run(
