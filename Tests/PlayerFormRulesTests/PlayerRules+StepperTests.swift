@@ -56,7 +56,8 @@ struct StepperRunsNearZeroTests {
     @Test("a run toward zero below the smallest normal number stops where single presses stop")
     func runTowardZeroStopsBeforeSubnormals() throws {
         for (step, points, direction) in [
-            (1e-308, -3.1e-307, StepperDirection.up), (1e-308, 3.1e-307, .down), (8e-309, -2.4e-307, .up),
+            (1e-308, -3.1e-307, StepperDirection.up), (1e-308, 3.1e-307, .down),
+            (Double("8e-309")!, -2.4e-307, .up),
         ] {
             let rules = try PlayerRules(
                 points: points, step: step, min: -1e300, max: 1e300, maxPointUpdates: 200)
