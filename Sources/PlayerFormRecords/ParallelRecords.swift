@@ -408,7 +408,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             guard var source else { return }
             let slot = slots[filling % slots.count]
             if slot.count == slot.buffer.count {
-                if append(UnsafeRawBufferPointer(start: nil, count: 0)) { return }
+                if handOverFull(slot, rest: UnsafeRawBufferPointer(start: nil, count: 0)) { return }
                 continue
             }
             // Read straight into the chunk, so that nothing is copied on the way.
@@ -450,38 +450,44 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         carried = 0
     }
 
-    /// Adds `bytes` to the chunk being filled, handing full chunks over; with no bytes, hands
-    /// over the chunk being filled when it is full.
+    /// Adds `bytes` to the chunk being filled, handing full chunks over.
     ///
     /// Returns true when the rest of the input has been handed to the one-record-at-a-time reader.
     private func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var offset = 0
-        while offset < bytes.count || (bytes.isEmpty && offset == 0) {
+        while offset < bytes.count {
             let slot = slots[filling % slots.count]
             let room = slot.buffer.count - slot.count
             if room == 0 {
-                guard ends.complete(in: slot.bytes) > 0 else {
-                    // One record fills the chunk: the rest is read one record at a time.
-                    var prefix = Array(slot.bytes)
-                    prefix.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[offset...]))
-                    slot.count = 0
-                    slot.linesBefore = linesBefore
-                    slot.handOff = (prefix, source!)
-                    source = nil
-                    finish(slot)
+                if handOverFull(slot, rest: UnsafeRawBufferPointer(rebasing: bytes[offset...])) {
                     return true
                 }
-                publish(ending: nil, idle: false)
-                if bytes.isEmpty { return false }
                 continue
             }
-            if bytes.isEmpty { return false }
             let taken = Swift.min(room, bytes.count - offset)
             (slot.buffer.baseAddress! + slot.count).copyMemory(
                 from: bytes.baseAddress! + offset, byteCount: taken)
             slot.count += taken
             offset += taken
         }
+        return false
+    }
+
+    /// Hands over the full chunk `slot`, up to the end of its last complete record; when one
+    /// record fills it, hands it with `rest`, the bytes read after it, and the rest of the input
+    /// to the one-record-at-a-time reader, and returns true.
+    private func handOverFull(_ slot: Slot, rest: UnsafeRawBufferPointer) -> Bool {
+        guard ends.complete(in: slot.bytes) > 0 else {
+            var prefix = Array(slot.bytes)
+            prefix.append(contentsOf: rest)
+            slot.count = 0
+            slot.linesBefore = linesBefore
+            slot.handOff = (prefix, source!)
+            source = nil
+            finish(slot)
+            return true
+        }
+        publish(ending: nil, idle: false)
         return false
     }
 

@@ -338,25 +338,26 @@ struct RecordSteps {
 enum UTF8Text {
     /// `bytes` as a String when they are valid UTF-8, else nil: the same answer as
     /// `String(validating:as:)`, without its generic path.
-    static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        isValid(bytes) ? String(decoding: bytes, as: UTF8.self) : nil
-    }
-
-    /// Whether `bytes` are valid UTF-8: ASCII is answered on the bytes, anything else by decoding.
     ///
     /// Decoding replaces each invalid sequence, so the bytes are valid exactly when the decoded
-    /// text holds the same bytes.
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var isASCII = true
-        for byte in bytes where byte >= 0x80 {
-            isASCII = false
-            break
-        }
-        if isASCII { return true }
+    /// text holds the same bytes; ASCII needs no comparing.
+    static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let text = String(decoding: bytes, as: UTF8.self)
+        if isASCII(bytes) { return text }
         let same = text.utf8.withContiguousStorageIfAvailable { decoded in
             decoded.count == bytes.count && memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
         }
-        return same ?? text.utf8.elementsEqual(bytes)
+        return (same ?? text.utf8.elementsEqual(bytes)) ? text : nil
+    }
+
+    /// Whether `bytes` are valid UTF-8: ASCII is answered on the bytes, anything else as
+    /// ``validated(_:)`` answers it.
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        isASCII(bytes) || validated(bytes) != nil
+    }
+
+    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in bytes where byte >= 0x80 { return false }
+        return true
     }
 }

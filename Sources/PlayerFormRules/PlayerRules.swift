@@ -135,16 +135,11 @@ public struct PlayerRules: Sendable, Equatable {
             return nameIssue(String(decoding: name, as: UTF8.self)) == nil
         }
         if forbidden { return false }
-        // C0 and DEL; C1 (C2 80...C2 9F); the line and paragraph separators (E2 80 A8, E2 80 A9).
-        for index in name.indices {
-            let byte = name[index]
-            if byte < 0x20 || byte == 0x7F { return false }
-            if byte == 0xC2 && index + 1 < name.count && name[index + 1] < 0xA0 { return false }
-            if byte == 0xE2 && index + 2 < name.count && name[index + 1] == 0x80
-                && (name[index + 2] == 0xA8 || name[index + 2] == 0xA9)
-            {
-                return false
-            }
+        // The control rule itself, on the scalars decoded from the bytes.
+        var bytes = name.makeIterator()
+        var decoder = Unicode.UTF8()
+        while case .scalarValue(let scalar) = decoder.decode(&bytes) {
+            if Self.isControl(scalar) { return false }
         }
         return true
     }
