@@ -163,13 +163,21 @@ public enum CommandCatalog {
 
     private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
 
-    /// Every command word and alias, with the position of its entry in ``entries``, in the order
-    /// of the entries: looking a typed word up compares it with each, with no hashing (words this
-    /// short are held inline, and compare as two machine words), and the first entry with the word
-    /// wins.
-    private static let words: [(word: String, index: Int)] = entries.enumerated().flatMap {
-        position, entry in ([entry.name] + entry.aliases).map { ($0, position) }
-    }
+    /// Every command word and alias, one after another in `bytes`, each with where its bytes
+    /// start, how many there are and the position of its entry in ``entries``, in the order of the
+    /// entries: looking a typed word up compares its bytes with each, with no hashing, no String
+    /// comparison and no reference counting, and the first entry with the word wins.
+    private static let wordTable: (bytes: [UInt8], words: [(start: Int, count: Int, index: Int)]) = {
+        var bytes: [UInt8] = []
+        var words: [(start: Int, count: Int, index: Int)] = []
+        for (position, entry) in entries.enumerated() {
+            for word in [entry.name] + entry.aliases {
+                words.append((bytes.count, word.utf8.count, position))
+                bytes.append(contentsOf: word.utf8)
+            }
+        }
+        return (bytes, words)
+    }()
 
     /// The entry for `name`, if it is a command.
     public static func entry(named name: String) -> Entry? {
@@ -178,8 +186,20 @@ public enum CommandCatalog {
 
     /// The entry of the command that `word`, a name or an alias in lower case, runs.
     static func entry(forWord word: String) -> Entry? {
-        for candidate in words where candidate.word == word { return entries[candidate.index] }
-        return nil
+        var word = word
+        let table = wordTable
+        let index = word.withUTF8 { typed -> Int? in
+            table.bytes.withUnsafeBufferPointer { bytes in
+                for candidate in table.words where candidate.count == typed.count {
+                    let end = candidate.start + candidate.count
+                    if UnsafeBufferPointer(rebasing: bytes[candidate.start..<end]).elementsEqual(typed) {
+                        return candidate.index
+                    }
+                }
+                return nil
+            }
+        }
+        return index.map { entries[$0] }
     }
 
     /// Command words that start with `prefix`, ignoring case as the parser does, for tab
