@@ -43,6 +43,24 @@ struct ScriptSpeedPathTests {
         }
     }
 
+    @Test("a number typed plainly is read as the general reading reads it, to the bit")
+    func plainNumbers() async {
+        await propertyCheck(count: 3000, input: generatedNumberText) { text in checkNumber(text) }
+        await propertyCheck(count: 3000, input: generatedWellFormedNumber) { text in checkNumber(text) }
+        func checkNumber(_ text: String) {
+            let quick = Result { () throws(CommandError) in try CommandParser.number(text) }
+            let general = Result { () throws(CommandError) in try CommandParser.literalNumber(text) }
+            switch (quick, general) {
+            case (.success(let a), .success(let b)):
+                #expect(a.bitPattern == b.bitPattern, "\(text): \(a) against \(b)")
+            case (.failure(let a), .failure(let b)):
+                #expect(a.message == b.message, "\(text)")
+            default:
+                Issue.record("\(text): \(quick) against \(general)")
+            }
+        }
+    }
+
     @Test("the distance bounded by a limit is Levenshtein's, or above the limit when that is")
     func boundedEditDistance() async {
         await propertyCheck(count: 3000, input: generatedWord, generatedWord, Gen.int(in: 0...3)) {
@@ -98,6 +116,24 @@ private let linePieces: [[UInt8]] = [
 private let generatedLineBytes = Gen.element(of: linePieces).map { $0 ?? [] }.array(of: 0...6).map {
     $0.flatMap { $0 }
 }
+
+/// Texts of numbers: mostly digits, with signs, points and exponents where they belong and where
+/// they do not, up to 20 characters, so that both sides of the 15-digit limit are met.
+private let generatedNumberText = Gen.element(of: [
+    "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "9", "0", ".", "-", "+", "e", " ", "x",
+])
+.map { $0 ?? "" }.array(of: 0...20).map { $0.joined() }
+
+private let generatedDigits = Gen.element(of: Array("0123456789")).map { $0.map(String.init) ?? "" }
+    .array(of: 0...18).map { $0.joined() }
+
+/// Numbers the way scripts type them, a sign, digits, a point and more digits, each part there or
+/// not, from none to 18 digits before the point.
+private let generatedWellFormedNumber = zip(
+    Gen.element(of: ["", "-", "+"]).map { $0 ?? "" }, generatedDigits,
+    Gen.element(of: ["", "."]).map { $0 ?? "" }, generatedDigits
+)
+.map { sign, whole, point, fraction in sign + whole + point + fraction }
 
 /// Words near and far from the command words.
 private let generatedWord = Gen.element(of: [
