@@ -88,11 +88,20 @@ final class FormEventLog: Sendable {
         /// The line's number, counting from 1.
         var line: Int
 
-        /// `line 3`, or `setup.txt:3` for a named script.
-        var text: String {
-            var text = name ?? "line "
-            if name != nil { text += ":" }
+        /// `message` after the location and a colon, such as `line 3: message` or
+        /// `setup.txt:3: message`, made in one string.
+        func prefixing(_ message: String) -> String {
+            var text = ""
+            text.reserveCapacity((name?.utf8.count ?? 5) + 22 + message.utf8.count)
+            if let name {
+                text += name
+                text += ":"
+            } else {
+                text += "line "
+            }
             text += String(line)
+            text += ": "
+            text += message
             return text
         }
     }
@@ -126,7 +135,7 @@ final class FormEventLog: Sendable {
     func error(_ message: String) {
         let location = location
         output.writeError(
-            location.map { $0.text + ": " + message } ?? renderer.errorLabel() + message)
+            location.map { $0.prefixing(message) } ?? renderer.errorLabel() + message)
     }
 
     /// Whether an upload failed or was cancelled since the last call; resets the flag.
