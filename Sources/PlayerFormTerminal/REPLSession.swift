@@ -299,8 +299,11 @@ public final class REPLSession {
         return failedInside ? .failed : .succeeded
     }
 
-    /// When the store was last asked whether it changed, by ``coarseNow()``.
-    private var lastCatchUp: Duration?
+    /// When a script may next ask the store, in nanoseconds of ``coarseNanoseconds()``.
+    ///
+    /// The last asking, plus ``scriptedCatchUpInterval`` and the coarse clock's resolution; nil
+    /// before the first asking.
+    private var nextCatchUp: Int64?
 
     /// How long a script's commands that do not touch the roster may run back to back before the
     /// store is asked again: asking before each of them would cost more than most commands do.
@@ -311,18 +314,17 @@ public final class REPLSession {
     /// that and the coarse clock's resolution).
     private func catchUpIsDue() -> Bool {
         guard hasRoster else { return false }
-        guard !interactive, let last = lastCatchUp else { return true }
-        // Two readings of the coarse clock may each be up to its resolution behind, so only an
-        // interval longer by that much is sure to be as long as asked.
-        return Self.coarseNow() - last >= Self.scriptedCatchUpInterval + Self.coarseResolution
+        guard !interactive, let nextCatchUp else { return true }
+        return Self.coarseNanoseconds() >= nextCatchUp
     }
 
-    /// The monotonic time, from the clock that is updated at each tick of the kernel: asked on
-    /// every line of a script, it costs a fraction of the precise clock.
-    private static func coarseNow() -> Duration {
+    /// The monotonic time in nanoseconds, from the clock that is updated at each tick of the
+    /// kernel: asked on every line of a script, it costs a fraction of the precise clock, and a
+    /// plain integer compares at once.
+    private static func coarseNanoseconds() -> Int64 {
         var time = timespec()
         clock_gettime(coarseClock, &time)
-        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     #if os(Linux)
@@ -331,17 +333,21 @@ public final class REPLSession {
         private static let coarseClock = CLOCK_MONOTONIC
     #endif
 
-    /// How far ``coarseNow()`` may lag behind the time.
-    private static let coarseResolution: Duration = {
+    /// How long after an asking a script asks again, in nanoseconds: the interval, and as much
+    /// again as the coarse clock may lag, since two readings may each be up to its resolution
+    /// behind and only a longer interval is sure to be as long as asked.
+    private static let catchUpSpacing: Int64 = {
         var resolution = timespec()
         clock_getres(coarseClock, &resolution)
-        return .seconds(resolution.tv_sec) + .nanoseconds(resolution.tv_nsec)
+        let (seconds, attoseconds) = scriptedCatchUpInterval.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+            + Int64(resolution.tv_sec) * 1_000_000_000 + Int64(resolution.tv_nsec)
     }()
 
     /// Shows what changed in the store since the roster last read it.
     private func catchUp() async {
         guard let rosterView else { return }
-        lastCatchUp = Self.coarseNow()
+        nextCatchUp = Self.coarseNanoseconds() + Self.catchUpSpacing
         for line in await rosterView.catchUp() { output.write(line) }
     }
 
