@@ -11,6 +11,9 @@ extension PlayerFormCommand {
     /// subcommand a mistyped one most likely meant (`playerform vaildate`: did you mean
     /// validate?), exit 64; help, the version and exit codes as ArgumentParser gives them.
     static func exit(reporting error: any Error, root: any ParsableCommand.Type) -> Never {
+        // A session or a validation that ends with a status says nothing more: exit at once,
+        // without asking the parser, which would first build its whole tree of options.
+        if let status = error as? ExitCode { Glibc.exit(status.rawValue) }
         let code = root.exitCode(for: error)
         let text = root.fullMessage(for: error)
         // Help, the version and completion scripts, and exits with a status and no message.
