@@ -29,14 +29,25 @@ public enum CommandParser {
     /// read.
     /// - Throws: ``CommandError`` when the word is no command, saying which it may have meant.
     static func command(of line: String) throws(CommandError) -> (CommandCatalog.Entry, CommandArguments) {
-        let (word, rest) = splitWord(line)
-        let typed = word.utf8.contains(where: { (0x41...0x5A).contains($0) }) ? word.lowercased() : word
+        let (word, rest, hasCapitals) = splitWord(line)
+        let typed = hasCapitals ? word.lowercased() : word
         guard let entry = CommandCatalog.entry(forWord: typed) else {
-            throw CommandError(
-                "Unknown command \(TerminalText.quoted(word)).\(hint(for: typed)) Type help for the list of commands."
-            )
+            throw CommandError(unknownCommand(word, typed: typed))
         }
         return (entry, CommandArguments(word: typed, text: rest))
+    }
+
+    /// `Unknown command "nmae". Did you mean name? Type help for the list of commands.`, made in
+    /// one string: scripts with a mistyped word meet it on line after line.
+    static func unknownCommand(_ word: String, typed: String) -> String {
+        var message = ""
+        message.reserveCapacity(112 + 2 * word.utf8.count)
+        message += "Unknown command "
+        TerminalText.appendQuoted(word, to: &message)
+        message += "."
+        message += hint(for: typed)
+        message += " Type help for the list of commands."
+        return message
     }
 
     // MARK: Arguments of the commands
@@ -221,15 +232,20 @@ public enum CommandParser {
     // MARK: Pieces
 
     /// The first word (up to a space or tab) and the rest of the line, both without surrounding
-    /// spaces and tabs.
-    static func splitWord(_ line: String) -> (word: String, rest: String) {
+    /// spaces and tabs, and whether the word has capital ASCII letters (the command words are
+    /// matched without them), in one pass.
+    static func splitWord(_ line: String) -> (word: String, rest: String, hasCapitals: Bool) {
         var line = line
         return line.withUTF8 { bytes in
             var start = 0
             while start < bytes.count && isBlank(bytes[start]) { start += 1 }
             var wordEnd = start
-            while wordEnd < bytes.count && !isBlank(bytes[wordEnd]) { wordEnd += 1 }
-            return (string(bytes, start..<wordEnd), trimmedString(bytes, from: wordEnd))
+            var hasCapitals = false
+            while wordEnd < bytes.count && !isBlank(bytes[wordEnd]) {
+                hasCapitals = hasCapitals || (bytes[wordEnd] >= 0x41 && bytes[wordEnd] <= 0x5A)
+                wordEnd += 1
+            }
+            return (string(bytes, start..<wordEnd), trimmedString(bytes, from: wordEnd), hasCapitals)
         }
     }
 

@@ -58,10 +58,16 @@ public enum TerminalText {
     /// `text` in double quotes, escaped as ``escaped(_:)`` and with `"` escaped as `\"`, so it reads
     /// back unchanged when typed after a command such as `name`.
     public static func quoted(_ text: String) -> String {
-        var result = "\""
+        var result = ""
+        appendQuoted(text, to: &result)
+        return result
+    }
+
+    /// Appends `text` to `result` as ``quoted(_:)`` shows it, for messages built in one string.
+    public static func appendQuoted(_ text: String, to result: inout String) {
+        result.append("\"")
         TextEscaping.append(text, notation: .quotedTerminal, to: &result)
         result.append("\"")
-        return result
     }
 
     /// Bytes that may not be valid UTF-8, escaped: each run of valid UTF-8 as ``escaped(_:)``
