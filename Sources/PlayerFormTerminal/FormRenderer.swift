@@ -157,25 +157,62 @@ public struct FormRenderer: Sendable {
 
     /// The sample's screen, one widget a line.
     public func screen(of form: PlayerViewModel) -> [String] {
+        // Each line is made in one string of the right size: `show` is among the commands scripts
+        // run most.
+        func line(_ label: String, _ build: (inout String) -> Void) -> String {
+            var line = label
+            line.reserveCapacity(96)
+            build(&line)
+            return line
+        }
         let locked = form.isLocked.value
-        let stepper =
-            form.canChangePoints.value
-            ? "[-] [+]  step \(PointsFormat.text(form.step.value)), min \(PointsFormat.text(form.min.value)), "
-                + "max \(PointsFormat.text(form.max.value)), \(Self.updatesLeft(form.pointUpdatesRemaining.value))"
-            : "hidden (\(Self.updatesLeft(form.pointUpdatesRemaining.value)))"
+        let updatesLeft = Self.updatesLeft(form.pointUpdatesRemaining.value)
         let button = uploadButtonState(canUpload: form.canUpload.value, locked: locked)
+        let issues = form.issues.value
         return [
-            "Name:    [" + TerminalText.escaped(form.name.value) + "]"
-                + (form.canEditName.value ? "" : " (disabled)"),
-            "Points:  " + form.pointsText.value,
-            "Stepper: " + stepper,
-            "Upload:  " + (button == "hidden" ? "hidden" : "[Upload] " + button)
-                + " (\(form.uploadsDone.value) done, \(form.uploadsRemaining.value) left)"
-                + (form.isUploading.value ? ", uploading..." : ""),
-            "Valid:   "
-                + (form.issues.value.isEmpty
-                    ? style.paint("yes", .green)
-                    : style.paint("no", .red) + ": " + reasons(form.issues.value)),
+            line("Name:    [") { line in
+                line += TerminalText.escaped(form.name.value)
+                line += form.canEditName.value ? "]" : "] (disabled)"
+            },
+            line("Points:  ") { $0 += form.pointsText.value },
+            line("Stepper: ") { line in
+                guard form.canChangePoints.value else {
+                    line += "hidden ("
+                    line += updatesLeft
+                    line += ")"
+                    return
+                }
+                line += "[-] [+]  step "
+                line += PointsFormat.text(form.step.value)
+                line += ", min "
+                line += PointsFormat.text(form.min.value)
+                line += ", max "
+                line += PointsFormat.text(form.max.value)
+                line += ", "
+                line += updatesLeft
+            },
+            line("Upload:  ") { line in
+                if button == "hidden" {
+                    line += "hidden"
+                } else {
+                    line += "[Upload] "
+                    line += button
+                }
+                line += " ("
+                line += String(form.uploadsDone.value)
+                line += " done, "
+                line += String(form.uploadsRemaining.value)
+                line += form.isUploading.value ? " left), uploading..." : " left)"
+            },
+            line("Valid:   ") { line in
+                if issues.isEmpty {
+                    line += style.paint("yes", .green)
+                } else {
+                    line += style.paint("no", .red)
+                    line += ": "
+                    line += reasons(issues)
+                }
+            },
         ]
     }
 
