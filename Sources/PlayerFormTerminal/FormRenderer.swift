@@ -157,13 +157,12 @@ public struct FormRenderer: Sendable {
 
     /// The sample's screen, one widget a line.
     public func screen(of form: PlayerViewModel) -> [String] {
-        // Each line is made in one string of the right size: `show` is among the commands scripts
-        // run most.
-        func line(_ label: String, _ build: (inout String) -> Void) -> String {
-            var line = label
-            line.reserveCapacity(96)
+        // Each line is made as bytes: `show` is among the commands scripts run most.
+        func line(_ label: String, _ build: (inout LineBuilder) -> Void) -> String {
+            var line = LineBuilder(capacity: 96)
+            line += label
             build(&line)
-            return line
+            return line.text
         }
         let locked = form.isLocked.value
         let updatesLeft = Self.updatesLeft(form.pointUpdatesRemaining.value)
@@ -220,28 +219,35 @@ public struct FormRenderer: Sendable {
     /// `max`, `valid`, `issues` (reason codes), `pointUpdatesRemaining`, `uploads`,
     /// `uploadsRemaining`, `canEditName`, `canChangePoints`, `canUpload`, `locked`, in that order.
     public func json(of form: PlayerViewModel) -> String {
-        // Written into one string: `show --json` is the command scripts run most.
-        var json = "{\"name\":"
-        json.reserveCapacity(320)
+        // Made as bytes: `show --json` is the command scripts run most.
+        var json = LineBuilder(capacity: 320)
+        json += "{\"name\":"
         json += JSONText.quoted(form.name.value)
-        json += ",\"points\":" + Self.jsonNumber(form.points.value)
-        json += ",\"step\":" + Self.jsonNumber(form.step.value)
-        json += ",\"min\":" + Self.jsonNumber(form.min.value)
-        json += ",\"max\":" + Self.jsonNumber(form.max.value)
+        json += ",\"points\":"
+        json += Self.jsonNumber(form.points.value)
+        json += ",\"step\":"
+        json += Self.jsonNumber(form.step.value)
+        json += ",\"min\":"
+        json += Self.jsonNumber(form.min.value)
+        json += ",\"max\":"
+        json += Self.jsonNumber(form.max.value)
         json += form.isValid.value ? ",\"valid\":true,\"issues\":[" : ",\"valid\":false,\"issues\":["
         for (index, issue) in form.issues.value.enumerated() {
             json += index == 0 ? "\"" : ",\""
             json += issue.code.rawValue
             json += "\""
         }
-        json += "],\"pointUpdatesRemaining\":" + String(form.pointUpdatesRemaining.value)
-        json += ",\"uploads\":" + String(form.uploadsDone.value)
-        json += ",\"uploadsRemaining\":" + String(form.uploadsRemaining.value)
+        json += "],\"pointUpdatesRemaining\":"
+        json += String(form.pointUpdatesRemaining.value)
+        json += ",\"uploads\":"
+        json += String(form.uploadsDone.value)
+        json += ",\"uploadsRemaining\":"
+        json += String(form.uploadsRemaining.value)
         json += form.canEditName.value ? ",\"canEditName\":true" : ",\"canEditName\":false"
         json += form.canChangePoints.value ? ",\"canChangePoints\":true" : ",\"canChangePoints\":false"
         json += form.canUpload.value ? ",\"canUpload\":true" : ",\"canUpload\":false"
         json += form.isLocked.value ? ",\"locked\":true}" : ",\"locked\":false}"
-        return json
+        return json.text
     }
 
     // MARK: Prompt and help

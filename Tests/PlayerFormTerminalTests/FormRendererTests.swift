@@ -55,6 +55,19 @@ struct FormRendererTests {
             ])
     }
 
+    @Test("the screen says an upload is running while it runs", .timeLimit(.minutes(1)))
+    func uploadingScreen() async throws {
+        let store = EndlessStore()
+        let form = PlayerViewModel(store: store)
+        try form.nameEdited("Colin")
+        let upload = Task { await form.uploadTapped() }
+        for await _ in store.started.stream { break }
+        #expect(renderer.screen(of: form)[3] == "Upload:  [Upload] disabled (0 done, 5 left), uploading...")
+        upload.cancel()
+        _ = await upload.value
+        #expect(renderer.screen(of: form)[3] == "Upload:  [Upload] enabled (0 done, 5 left)")
+    }
+
     @Test("the screen shows the reasons of an invalid form")
     func invalidScreen() throws {
         try form.nameEdited(" ")
