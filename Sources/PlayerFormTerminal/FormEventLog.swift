@@ -88,21 +88,11 @@ final class FormEventLog: Sendable {
         /// The line's number, counting from 1.
         var line: Int
 
-        /// `message` after the location and a colon, such as `line 3: message` or
-        /// `setup.txt:3: message`, made in one string.
-        func prefixing(_ message: String) -> String {
-            var text = ""
-            text.reserveCapacity((name?.utf8.count ?? 5) + 22 + message.utf8.count)
-            if let name {
-                text += name
-                text += ":"
-            } else {
-                text += "line "
-            }
-            text += String(line)
-            text += ": "
-            text += message
-            return text
+        /// What comes before an error's message: `line 3: `, or `setup.txt:3: ` in a named
+        /// script; short enough to make no allocation for a line of standard input.
+        var prefix: String {
+            guard let name else { return "line \(line): " }
+            return name + ":" + String(line) + ": "
         }
     }
 
@@ -133,9 +123,12 @@ final class FormEventLog: Sendable {
     /// Writes an error: `line N: message` in scripted mode, `FILE:LINE: message` in a file that
     /// was sourced or given with -f, `error: message` at a terminal.
     func error(_ message: String) {
-        let location = location
-        output.writeError(
-            location.map { $0.prefixing(message) } ?? renderer.errorLabel() + message)
+        if let location {
+            // Written in pieces: joining them would copy the message once more.
+            output.writeError(message, prefix: location.prefix)
+        } else {
+            output.writeError(message, prefix: renderer.errorLabel())
+        }
     }
 
     /// Whether an upload failed or was cancelled since the last call; resets the flag.

@@ -130,6 +130,10 @@ final class PagingOutput: TerminalOutput {
         base.writeError(line)
     }
 
+    func writeError(_ message: String, prefix: String) {
+        base.writeError(message, prefix: prefix)
+    }
+
     func flush() {
         base.flush()
     }

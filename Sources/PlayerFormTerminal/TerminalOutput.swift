@@ -16,8 +16,18 @@ public protocol TerminalOutput: Sendable {
     func writePart(_ text: String)
     /// Writes one line about an error.
     func writeError(_ line: String)
+    /// Writes one line about an error made of `prefix` and then `message`, such as `line 3: ` and
+    /// what went wrong, as ``writeError(_:)`` writes `prefix + message`.
+    func writeError(_ message: String, prefix: String)
     /// Makes everything written so far visible.
     func flush()
+}
+
+extension TerminalOutput {
+    /// Writes `prefix + message` with ``writeError(_:)``.
+    public func writeError(_ message: String, prefix: String) {
+        writeError(prefix + message)
+    }
 }
 
 /// Writes results to standard output and errors to standard error.
@@ -66,14 +76,22 @@ public final class StandardOutput: TerminalOutput {
 
     /// Writes one line to standard error, or with the results when both go to the same place.
     public func writeError(_ line: String) {
+        writeError(line, prefix: "")
+    }
+
+    /// Writes `prefix` and `message` as one line, as ``writeError(_:)`` does, without first
+    /// joining them into one string.
+    public func writeError(_ message: String, prefix: String) {
         pending.withLock { buffers in
             if merged {
                 // One destination: keep the order by queueing errors with the results.
-                buffers.out.append(contentsOf: line.utf8)
+                buffers.out.append(contentsOf: prefix.utf8)
+                buffers.out.append(contentsOf: message.utf8)
                 buffers.out.append(UInt8(ascii: "\n"))
                 if !buffered || buffers.out.count >= 64 * 1024 { Self.writeOut(&buffers) }
             } else {
-                buffers.error.append(contentsOf: line.utf8)
+                buffers.error.append(contentsOf: prefix.utf8)
+                buffers.error.append(contentsOf: message.utf8)
                 buffers.error.append(UInt8(ascii: "\n"))
                 if !buffered || buffers.error.count >= 64 * 1024 { Self.writeAll(&buffers.error, to: 2) }
             }
