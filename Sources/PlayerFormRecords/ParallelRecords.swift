@@ -88,6 +88,9 @@ struct ChunkChecker {
         var lines = ChunkLines(chunk, maximumLineLength: maximumLineLength, linesBefore: linesBefore)
         var tally = ValidationTally()
         var findings: [Finding] = []
+        // The closures below capture this copy, not `self`: capturing `self` while `steps` is read
+        // made the compiler copy all of `steps`, scratch buffers and all, for every CSV record.
+        let validator = validator
         while true {
             let event: RecordEvent
             switch format {
