@@ -53,8 +53,9 @@ final class FormEventLog: Sendable {
         bind(form.step, .step, same: ==) { renderer.numberLine("step", $0) }
         bind(form.min, .min, same: ==) { renderer.numberLine("min", $0) }
         bind(form.max, .max, same: ==) { renderer.numberLine("max", $0) }
-        // Issues hold names: rendered each time.
-        bind(form.issues, .validity) { renderer.validityLine($0) }
+        // Issues hold names, which equal Strings may show differently: rendered again unless both
+        // lists are empty, which show alike (`valid: yes`).
+        bind(form.issues, .validity, same: { $0.isEmpty && $1.isEmpty }) { renderer.validityLine($0) }
         bind(form.pointUpdatesRemaining, .updates, same: ==) { renderer.updatesLine($0) }
         bind(form.canChangePoints, .stepper, same: ==) { renderer.stepperLine($0) }
         bind(form.canEditName, .nameField, same: ==) { renderer.nameFieldLine($0) }
@@ -170,20 +171,6 @@ final class FormEventLog: Sendable {
             let line = repeated ? nil : render(value)
             shared.state.withLock { state in
                 if let line { state.latest[index] = line }
-                state.changed[index] = true
-            }
-        }
-    }
-
-    private func bind<Value>(
-        _ property: Property<Value>, _ slot: Slot, _ render: @escaping @Sendable (Value) -> String
-    ) {
-        let index = slot.rawValue
-        let shared = shared
-        property.values.observeValues(in: bindings) { value in
-            let line = render(value)
-            shared.state.withLock { state in
-                state.latest[index] = line
                 state.changed[index] = true
             }
         }
