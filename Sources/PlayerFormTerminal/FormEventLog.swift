@@ -15,8 +15,8 @@ final class FormEventLog: Sendable {
         var latest: [String?]
         /// The line last written for each state output.
         var written: [String?]
-        /// The outputs that changed since the last flush, by slot.
-        var changed: [Bool]
+        /// The outputs that changed since the last flush: bit `slot` for each.
+        var changed = 0
         /// Where the line being run is, for errors in scripted mode: `line 3`, `setup.txt:3`.
         var location: Location?
         /// Whether a failed or cancelled upload was reported during the current command.
@@ -30,10 +30,7 @@ final class FormEventLog: Sendable {
     /// A class, so the bindings hold it and not the log: they run on every change, and a weak
     /// reference to the log would cost a side-table load each time.
     private final class Shared: Sendable {
-        let state = Mutex(
-            State(
-                latest: Array(repeating: nil, count: Slot.allCases.count), written: [],
-                changed: Array(repeating: false, count: Slot.allCases.count)))
+        let state = Mutex(State(latest: Array(repeating: nil, count: Slot.allCases.count), written: []))
     }
 
     private let shared = Shared()
@@ -67,7 +64,7 @@ final class FormEventLog: Sendable {
         }
         shared.state.withLock { state in
             state.written = state.latest
-            state.changed = Array(repeating: false, count: state.latest.count)
+            state.changed = 0
         }
 
         form.isUploading.changes.observeValues(in: bindings) { [output] uploading in
@@ -110,8 +107,11 @@ final class FormEventLog: Sendable {
         // next change copy them again.
         let lines = shared.state.withLock { state -> [String] in
             var lines: [String] = []
-            for index in state.changed.indices where state.changed[index] {
-                state.changed[index] = false
+            var changed = state.changed
+            state.changed = 0
+            while changed != 0 {
+                let index = changed.trailingZeroBitCount
+                changed &= changed - 1
                 guard state.latest[index] != state.written[index] else { continue }
                 if let line = state.latest[index] { lines.append(line) }
                 state.written[index] = state.latest[index]
@@ -153,8 +153,8 @@ final class FormEventLog: Sendable {
     /// Binds an output whose values can be compared, rendering a value only when it differs.
     ///
     /// A value for which `same` holds with the one last rendered (the form announces many changes
-    /// that change nothing shown) marks the slot changed without being rendered again; `same`
-    /// must hold only for values shown alike.
+    /// that change nothing shown) is passed over: its line is the latest line already, written or
+    /// marked changed when it was rendered. `same` must hold only for values shown alike.
     private func bind<Value>(
         _ property: Property<Value>, _ slot: Slot, same: @escaping @Sendable (Value, Value) -> Bool,
         _ render: @escaping @Sendable (Value) -> String
@@ -168,10 +168,11 @@ final class FormEventLog: Sendable {
                 rendered = value
                 return false
             }
-            let line = repeated ? nil : render(value)
+            guard !repeated else { return }
+            let line = render(value)
             shared.state.withLock { state in
-                if let line { state.latest[index] = line }
-                state.changed[index] = true
+                state.latest[index] = line
+                state.changed |= 1 << index
             }
         }
     }
