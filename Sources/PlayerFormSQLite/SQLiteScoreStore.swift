@@ -120,6 +120,20 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// Closes the database now, rather than when the store is released.
+    ///
+    /// The last connection checkpoints the WAL into the database and removes the `-wal` file.
+    /// Every operation after this fails. For a program about to end, which then need not release
+    /// the store and what holds it.
+    /// - Throws: ``SQLiteStoreError`` when SQLite cannot close the connection (it stays open).
+    public func close() throws(SQLiteStoreError) {
+        do {
+            try queue.close()
+        } catch {
+            throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
+        }
+    }
+
     /// What is said while a database of an earlier version is brought up to date.
     static func updatingSentence(_ path: String) -> String {
         "updating \(path) for this version of playerform, once; a large database takes a while"
