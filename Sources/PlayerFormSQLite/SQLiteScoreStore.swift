@@ -92,24 +92,21 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
         }
         if state == .missing { StoreFile.syncParent(of: path) }
-        let migrator = Self.migrator
         do {
-            let (complete, earlier) = try queue.writeWithoutTransaction { db in
+            let applied = try queue.writeWithoutTransaction { db in
                 do {
-                    try Self.checkOwnership(db, path: path, migrator: migrator)
-                    return (
-                        try migrator.hasCompletedMigrations(db),
-                        !(try migrator.appliedIdentifiers(db).isEmpty)
-                    )
+                    return try Self.checkOwnership(db, path: path)
                 } catch {
                     let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
                     throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
                 }
             }
+            // Every migration of this version applied, as GRDB's `hasCompletedMigrations` says.
+            let complete = Self.migrationIdentifiers.allSatisfy(applied.contains)
             // Rewriting a database of an earlier version takes a while when it is large: said once.
-            let updating = complete || !earlier ? nil : Self.updatingSentence(path)
+            let updating = complete || applied.isEmpty ? nil : Self.updatingSentence(path)
             if let updating { waiting(updating) }
-            if !complete { try migrator.migrate(queue) }
+            if !complete { try Self.migrator.migrate(queue) }
             try queue.writeWithoutTransaction { db in
                 do {
                     try Self.followKeyRule(db) { if updating == nil { waiting(Self.updatingSentence(path)) } }
@@ -118,6 +115,20 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                     throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
                 }
             }
+        } catch {
+            throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
+        }
+    }
+
+    /// Closes the database now, rather than when the store is released.
+    ///
+    /// The last connection checkpoints the WAL into the database and removes the `-wal` file.
+    /// Every operation after this fails. For a program about to end, which then need not release
+    /// the store and what holds it.
+    /// - Throws: ``SQLiteStoreError`` when SQLite cannot close the connection (it stays open).
+    public func close() throws(SQLiteStoreError) {
+        do {
+            try queue.close()
         } catch {
             throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
         }
@@ -141,12 +152,21 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     // MARK: Schema
 
-    /// The versioned schema.
+    /// The identifiers of the migrations of ``migrator``, in order: what GRDB keeps in
+    /// `grdb_migrations` once each is applied.
+    static let migrationIdentifiers = [
+        "v1: players and scores",
+        "v2: the name rule the player keys were made with",
+        "v3: players by first score, 16-byte ids, block counts",
+    ]
+
+    /// The versioned schema, built only when a database needs a migration.
     ///
     /// A migration, once released, is never edited; a change is a new one.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: players and scores") { db in
+        let identifiers = migrationIdentifiers
+        migrator.registerMigration(identifiers[0]) { db in
             try db.execute(
                 sql: """
                     PRAGMA application_id = \(applicationID);
@@ -178,10 +198,10 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                     CREATE INDEX score_player ON score (player_id, seq);
                     """)
         }
-        migrator.registerMigration("v2: the name rule the player keys were made with") { db in
+        migrator.registerMigration(identifiers[1]) { db in
             try db.execute(sql: "ALTER TABLE meta ADD COLUMN key_rule TEXT")
         }
-        migrator.registerMigration("v3: players by first score, 16-byte ids, block counts") { db in
+        migrator.registerMigration(identifiers[2]) { db in
             // Ids kept as text by v1 become their 16 bytes; a text that is not a UUID fails the
             // migration, which leaves the database as it was, saying which score it is.
             db.add(
@@ -337,15 +357,39 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                 """)
     }
 
-    /// Refuses a database of another program, or of a newer schema.
-    private static func checkOwnership(_ db: Database, path: String, migrator: DatabaseMigrator) throws {
+    /// Refuses a database of another program, or of a newer schema (one that applied a migration
+    /// this version does not know, as GRDB's `hasBeenSuperseded` says); returns the identifiers
+    /// of the migrations applied, none for a new database.
+    private static func checkOwnership(_ db: Database, path: String) throws -> [String] {
         let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         if application == applicationID {
-            if try migrator.hasBeenSuperseded(db) { throw SQLiteStoreError.newerSchema(path: path) }
-            return
+            let applied = try appliedMigrations(db)
+            if applied.contains(where: { !migrationIdentifiers.contains($0) }) {
+                throw SQLiteStoreError.newerSchema(path: path)
+            }
+            return applied
         }
         let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
         if application != 0 || objects > 0 { throw SQLiteStoreError.foreignDatabase(path: path) }
+        // No table at all: nothing was migrated.
+        return []
+    }
+
+    /// The identifiers in `grdb_migrations`, none when it is missing.
+    ///
+    /// One statement through SQLite's C interface: opening asked GRDB's migrator three times
+    /// (superseded, completed, any applied), each reading the table through generic cursors.
+    private static func appliedMigrations(_ db: Database) throws -> [String] {
+        let statement: RawStatement
+        do {
+            statement = try RawStatement(try connection(of: db), "SELECT identifier FROM grdb_migrations")
+        } catch {
+            if try !db.tableExists("grdb_migrations") { return [] }
+            throw error
+        }
+        var identifiers: [String] = []
+        while try statement.step() { identifiers.append(statement.text(0)) }
+        return identifiers
     }
 
     // MARK: ScoreStore

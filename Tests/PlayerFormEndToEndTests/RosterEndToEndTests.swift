@@ -38,6 +38,26 @@ struct RosterEndToEndTests {
         #expect(fourth.outputLines.map(timeless) == ["Players: rows 1-2 of 2"] + table)
     }
 
+    @Test(
+        "a script, from standard input or -c, ends with its database closed: no -wal file, the uploads kept")
+    func scriptClosesDatabase() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("scores.sqlite").path
+        let piped = try BuiltBinary.run(["--store", path], input: Data("upload\nquit\n".utf8))
+        #expect(piped.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        let commands = try BuiltBinary.run(["--store", path, "-c", "add Bob 120"], input: Data())
+        #expect(commands.status == 0)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let read = try BuiltBinary.run(["--store", path], input: Data("players\n".utf8))
+        #expect(
+            read.outputLines.map(timeless).suffix(2) == [
+                "    1  Colin     100  1970-01-01 00:00:00", "    2  Bob       120  1970-01-01 00:00:00",
+            ])
+    }
+
     @Test("two sessions at once on the same --store: one's upload reaches the other before its next command")
     func concurrentSessions() throws {
         let folder = try BuiltBinary.temporaryFolder()

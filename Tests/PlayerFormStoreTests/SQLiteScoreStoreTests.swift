@@ -49,6 +49,19 @@ struct SQLiteScoreStoreTests {
         #expect(try await SQLiteScoreStore(path: path).records() == [colin])
     }
 
+    @Test("close() checkpoints while the store is still held: no -wal file is left, the records are kept")
+    func closeCheckpoints() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        let colin = try await store.upload(name: "Colin", points: 100)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        try store.close()
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+        await #expect(throws: ScoreStoreError.self) { try await store.records() }
+        #expect(try await SQLiteScoreStore(path: path).records() == [colin])
+        withExtendedLifetime(store) {}
+    }
+
     @Test(
         "a folder, a name ending in a slash, a FIFO or a device is refused at once, naming it",
         arguments: ["folder", "slash", "fifo", "device"])
