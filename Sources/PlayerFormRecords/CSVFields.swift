@@ -43,8 +43,8 @@ struct CSVFields {
     /// How many fields the last record read has.
     var count: Int { ends.count }
 
-    /// How many bytes the stored fields may take before more memory is needed: bounded by the
-    /// limit (plus one line break) whatever the input.
+    /// How many bytes the stored fields (or a line kept whole, commas and all) may take before
+    /// more memory is needed: bounded by the limit (plus one line break) whatever the input.
     var capacity: Int { bytes.capacity }
 
     /// Calls `body` with the bytes of field `index`.
@@ -192,7 +192,6 @@ struct CSVFields {
             index = comma + 1
         }
         ends.append(line.count)
-        column = line.count
         return true
     }
 

@@ -122,8 +122,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     /// Closes the database now, rather than when the store is released.
     ///
-    /// The last connection checkpoints the WAL into the database and removes the `-wal` file.
-    /// Every operation after this fails. For a program about to end, which then need not release
+    /// The last connection to the database, in this process or another, checkpoints the WAL into
+    /// it and removes the `-wal` file. Every operation after this fails. For a program about to end, which then need not release
     /// the store and what holds it.
     /// - Throws: ``SQLiteStoreError`` when SQLite cannot close the connection (it stays open).
     public func close() throws(SQLiteStoreError) {
@@ -384,7 +384,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         do {
             statement = try RawStatement(try connection(of: db), "SELECT identifier FROM grdb_migrations")
         } catch {
-            if try !db.tableExists("grdb_migrations") { return [] }
+            // As GRDB's migrator does: a table that cannot be seen is none; any other failure is
+            // the statement's own.
+            if (try? db.tableExists("grdb_migrations")) == false { return [] }
             throw error
         }
         var identifiers: [String] = []

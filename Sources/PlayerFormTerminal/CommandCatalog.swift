@@ -165,8 +165,9 @@ public enum CommandCatalog {
 
     /// Every command word and alias, one after another in `bytes`, each with where its bytes
     /// start, how many there are and the position of its entry in ``entries``, in the order of the
-    /// entries: looking a typed word up compares its bytes with each, with no hashing, no String
-    /// comparison and no reference counting, and the first entry with the word wins.
+    /// entries: looking a typed word up compares its bytes with each, with no hashing and no
+    /// String comparison (every command word is ASCII, so equal bytes are equal words), and the
+    /// first entry with the word wins.
     private static let wordTable: (bytes: [UInt8], words: [(start: Int, count: Int, index: Int)]) = {
         var bytes: [UInt8] = []
         var words: [(start: Int, count: Int, index: Int)] = []

@@ -87,7 +87,7 @@ final class FormEventLog: Sendable {
         var line: Int
 
         /// What comes before an error's message: `line 3: `, or `setup.txt:3: ` in a named
-        /// script; short enough to make no allocation for a line of standard input.
+        /// script; for standard input, short enough to be held inline.
         var prefix: String {
             guard let name else { return "line \(line): " }
             return name + ":" + String(line) + ": "
@@ -124,12 +124,8 @@ final class FormEventLog: Sendable {
     /// Writes an error: `line N: message` in scripted mode, `FILE:LINE: message` in a file that
     /// was sourced or given with -f, `error: message` at a terminal.
     func error(_ message: String) {
-        if let location {
-            // Written in pieces: joining them would copy the message once more.
-            output.writeError(message, prefix: location.prefix)
-        } else {
-            output.writeError(message, prefix: renderer.errorLabel())
-        }
+        // Written in pieces: joining them would copy the message once more.
+        output.writeError(message, prefix: location?.prefix ?? renderer.errorLabel())
     }
 
     /// Whether an upload failed or was cancelled since the last call; resets the flag.
@@ -153,8 +149,8 @@ final class FormEventLog: Sendable {
     /// Binds an output whose values can be compared, rendering a value only when it differs.
     ///
     /// A value for which `same` holds with the one last rendered (the form announces many changes
-    /// that change nothing shown) is passed over: its line is the latest line already, written or
-    /// marked changed when it was rendered. `same` must hold only for values shown alike.
+    /// that change nothing shown) is passed over: the line rendered for it was stored and marked
+    /// changed then, and is written or still waits. `same` must hold only for values shown alike.
     private func bind<Value>(
         _ property: Property<Value>, _ slot: Slot, same: @escaping @Sendable (Value, Value) -> Bool,
         _ render: @escaping @Sendable (Value) -> String

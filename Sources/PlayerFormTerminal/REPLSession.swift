@@ -333,9 +333,9 @@ public final class REPLSession {
         private static let coarseClock = CLOCK_MONOTONIC
     #endif
 
-    /// How long after an asking a script asks again, in nanoseconds: the interval, and as much
-    /// again as the coarse clock may lag, since two readings may each be up to its resolution
-    /// behind and only a longer interval is sure to be as long as asked.
+    /// How long after an asking a script asks again, in nanoseconds: the interval plus the coarse
+    /// clock's resolution, since either reading may be up to that much behind, and only a longer
+    /// interval is sure to be as long as asked.
     private static let catchUpSpacing: Int64 = {
         var resolution = timespec()
         clock_getres(coarseClock, &resolution)

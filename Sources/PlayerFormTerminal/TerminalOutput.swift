@@ -82,18 +82,18 @@ public final class StandardOutput: TerminalOutput {
     /// Writes `prefix` and `message` as one line, as ``writeError(_:)`` does, without first
     /// joining them into one string.
     public func writeError(_ message: String, prefix: String) {
+        func append(to bytes: inout [UInt8]) -> Bool {
+            bytes.append(contentsOf: prefix.utf8)
+            bytes.append(contentsOf: message.utf8)
+            bytes.append(UInt8(ascii: "\n"))
+            return !buffered || bytes.count >= 64 * 1024
+        }
         pending.withLock { buffers in
+            // One destination: keep the order by queueing errors with the results.
             if merged {
-                // One destination: keep the order by queueing errors with the results.
-                buffers.out.append(contentsOf: prefix.utf8)
-                buffers.out.append(contentsOf: message.utf8)
-                buffers.out.append(UInt8(ascii: "\n"))
-                if !buffered || buffers.out.count >= 64 * 1024 { Self.writeOut(&buffers) }
-            } else {
-                buffers.error.append(contentsOf: prefix.utf8)
-                buffers.error.append(contentsOf: message.utf8)
-                buffers.error.append(UInt8(ascii: "\n"))
-                if !buffered || buffers.error.count >= 64 * 1024 { Self.writeAll(&buffers.error, to: 2) }
+                if append(to: &buffers.out) { Self.writeOut(&buffers) }
+            } else if append(to: &buffers.error) {
+                Self.writeAll(&buffers.error, to: 2)
             }
         }
     }

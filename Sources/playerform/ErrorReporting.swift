@@ -9,7 +9,8 @@ extension PlayerFormCommand {
     /// Ends the program for `error`, thrown while parsing or running under `root`: usage errors in
     /// the program's one style, `error: MESSAGE` (as the REPL and `validate` do), suggesting the
     /// subcommand a mistyped one most likely meant (`playerform vaildate`: did you mean
-    /// validate?), exit 64; help, the version and exit codes as ArgumentParser gives them.
+    /// validate?), exit 64; help and the version as ArgumentParser gives them; a thrown exit code
+    /// ends the program with its status at once.
     static func exit(reporting error: any Error, root: any ParsableCommand.Type) -> Never {
         // A session or a validation that ends with a status says nothing more: exit at once,
         // without asking the parser, which would first build its whole tree of options.

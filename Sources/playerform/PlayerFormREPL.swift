@@ -178,6 +178,9 @@ public enum PlayerFormREPL {
     /// Runs a session on standard input and output and returns the exit status: 0 when every
     /// command succeeded (always at a terminal), 1 when a scripted command failed or standard
     /// output could not be written.
+    ///
+    /// The last thing a process does: a scripted session closes a SQLite store and keeps the view
+    /// models until the process ends (see ``endingProcess(_:store:keeping:)``).
     public static func run(_ options: Options, environment: [String: String]) async -> Int32 {
         let interactive = isatty(0) == 1 && isatty(1) == 1
         let output = StandardOutput(buffered: !interactive)

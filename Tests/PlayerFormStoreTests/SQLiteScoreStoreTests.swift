@@ -49,6 +49,11 @@ struct SQLiteScoreStoreTests {
         #expect(try await SQLiteScoreStore(path: path).records() == [colin])
     }
 
+    @Test("the identifiers opening compares with are the migrator's migrations, in order")
+    func migrationIdentifiersMatch() {
+        #expect(SQLiteScoreStore.migrator.migrations == SQLiteScoreStore.migrationIdentifiers)
+    }
+
     @Test("close() checkpoints while the store is still held: no -wal file is left, the records are kept")
     func closeCheckpoints() async throws {
         let store = try SQLiteScoreStore(path: path)

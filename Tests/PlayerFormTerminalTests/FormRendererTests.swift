@@ -55,6 +55,23 @@ struct FormRendererTests {
             ])
     }
 
+    @Test("a locked form shows its name field disabled and its stepper and upload button hidden")
+    func lockedScreen() async throws {
+        try form.nameEdited("Colin")
+        for _ in 1...5 { _ = await form.uploadTapped() }
+        #expect(
+            renderer.screen(of: form) == [
+                "Name:    [Colin] (disabled)",
+                "Points:  100",
+                "Stepper: hidden (10 updates left)",
+                "Upload:  hidden (5 done, 0 left)",
+                "Valid:   yes",
+            ])
+        #expect(
+            renderer.json(of: form).hasSuffix(
+                #""canEditName":false,"canChangePoints":false,"canUpload":false,"locked":true}"#))
+    }
+
     @Test("the screen says an upload is running while it runs", .timeLimit(.minutes(1)))
     func uploadingScreen() async throws {
         let store = EndlessStore()
