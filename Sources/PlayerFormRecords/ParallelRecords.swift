@@ -49,6 +49,31 @@ struct ChunkLines: LineSupply {
         }
         return .line(Line(bytes: line, number: lineNumber, isTooLong: false))
     }
+
+    /// How many line breaks `bytes` holds, counted 32 bytes at a time in vector lanes.
+    static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let newline = SIMD32<UInt8>(repeating: 0x0A)
+        var count = 0
+        var index = 0
+        while bytes.count - index >= 32 {
+            // Each lane counts the line breaks at its place; 255 rounds cannot overflow a byte.
+            var lanes = SIMD32<UInt8>()
+            let rounds = Swift.min((bytes.count - index) / 32, 255)
+            for _ in 0..<rounds {
+                let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD32<UInt8>.self)
+                // A lane of the comparison is all ones (-1 as a byte) where a line break is.
+                lanes &-= unsafeBitCast(block .== newline, to: SIMD32<UInt8>.self)
+                index += 32
+            }
+            count += Int(SIMD32<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
+        }
+        while index < bytes.count {
+            if base[index] == 0x0A { count += 1 }
+            index += 1
+        }
+        return count
+    }
 }
 
 /// The format of the chunks of an input: JSON Lines, or CSV records with the columns its header,
@@ -513,7 +538,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         slot.inputIdle = idle
         slot.ending = ending
         slot.linesBefore = linesBefore
-        linesBefore += Self.lineBreaks(in: slot.bytes)
+        linesBefore += ChunkLines.lineBreaks(in: slot.bytes)
         if ending != nil {
             finish(slot)
         } else {
@@ -521,27 +546,6 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             filling += 1
             acquire()
         }
-    }
-
-    /// How many line breaks `bytes` holds, counted eight bytes at a time.
-    private static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        var count = 0
-        var index = 0
-        while index + 8 <= bytes.count {
-            // A byte of `word` is zero where a line break was; the high bit of each byte of `zero`
-            // is set exactly for those (no carry crosses a byte).
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ (ones &* 0x0A)
-            let zero = ~(((word & (ones &* 0x7F)) &+ (ones &* 0x7F)) | word) & (ones &* 0x80)
-            count &+= zero.nonzeroBitCount
-            index += 8
-        }
-        while index < bytes.count {
-            if base[index] == 0x0A { count += 1 }
-            index += 1
-        }
-        return count
     }
 
     private func finish(_ slot: Slot) {
