@@ -97,7 +97,7 @@ public struct JSONCursor {
     /// Returns true when the string has no escapes: its content is then exactly the bytes between
     /// the quotes, and `text` is left alone. Otherwise `text` is replaced by the decoded content.
     @inlinable
-    public mutating func scanString(into text: inout [UInt8]) throws(JSONSyntaxError) -> Bool {
+    public mutating func scanString(into text: inout some JSONDecodedText) throws(JSONSyntaxError) -> Bool {
         let quote = index
         index += 1
         let start = index
@@ -106,7 +106,9 @@ public struct JSONCursor {
             // Runs of bytes that stand for themselves are passed eight at a time.
             let run = index
             index = Self.endOfPlainRun(bytes, from: index)
-            if !plain && index > run { text.append(contentsOf: bytes[run..<index]) }
+            if !plain && index > run {
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+            }
             guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -115,8 +117,8 @@ public struct JSONCursor {
             }
             if byte == UInt8(ascii: "\\") {
                 if plain {
-                    text.removeAll(keepingCapacity: true)
-                    text.append(contentsOf: bytes[start..<index])
+                    text.removeAll()
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                     plain = false
                 }
                 try decodeEscape(into: &text)
@@ -127,7 +129,9 @@ public struct JSONCursor {
                 index += 1
             } else {
                 let length = try utf8SequenceLength()
-                if !plain { text.append(contentsOf: bytes[index..<(index + length)]) }
+                if !plain {
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+                }
                 index += length
             }
         }
@@ -160,8 +164,8 @@ public struct JSONCursor {
         return index
     }
 
-    @usableFromInline
-    mutating func decodeEscape(into text: inout [UInt8]) throws(JSONSyntaxError) {
+    @inlinable
+    mutating func decodeEscape(into text: inout some JSONDecodedText) throws(JSONSyntaxError) {
         guard index + 1 < bytes.count else { throw JSONSyntaxError(offset: index, .unknownEscape) }
         let decoded: UInt8
         switch bytes[index + 1] {
@@ -201,8 +205,8 @@ public struct JSONCursor {
     }
 
     /// Appends the UTF-8 encoding of `scalar`, a Unicode scalar value (never a surrogate).
-    @usableFromInline
-    static func appendUTF8(of scalar: UInt32, to text: inout [UInt8]) {
+    @inlinable
+    static func appendUTF8(of scalar: UInt32, to text: inout some JSONDecodedText) {
         switch scalar {
         case ..<0x80:
             text.append(UInt8(truncatingIfNeeded: scalar))
@@ -310,7 +314,9 @@ public struct JSONCursor {
     /// Arrays and objects are followed with an explicit stack, so deep nesting cannot overflow the
     /// call stack.
     @inlinable
-    public mutating func skipValue(nesting: inout [UInt8], scratch: inout [UInt8]) throws(JSONSyntaxError) {
+    public mutating func skipValue(nesting: inout [UInt8], scratch: inout some JSONDecodedText)
+        throws(JSONSyntaxError)
+    {
         nesting.removeAll(keepingCapacity: true)
         while true {
             // A value starts at the cursor.
@@ -374,8 +380,8 @@ public struct JSONCursor {
     }
 
     /// Skips `"key" :` and the whitespace after it, inside an object.
-    @usableFromInline
-    mutating func skipMemberKey(scratch: inout [UInt8]) throws(JSONSyntaxError) {
+    @inlinable
+    mutating func skipMemberKey(scratch: inout some JSONDecodedText) throws(JSONSyntaxError) {
         guard peek == UInt8(ascii: "\"") else { throw unexpected("a key in double quotes") }
         _ = try scanString(into: &scratch)
         skipWhitespace()

@@ -17,15 +17,13 @@ public struct JSONRecordParser {
     /// The deepest nesting of arrays and objects accepted in an ignored value.
     public static let maximumNesting = JSONCursor.maximumNesting
 
-    private var text: [UInt8] = []
+    private var text = LineScratch(capacity: 256)
     /// The last name that had escapes, unescaped.
-    private var unescapedName: [UInt8] = []
+    private var unescapedName = LineScratch(capacity: 256)
     private var nesting: [UInt8] = []
 
     /// A parser; reuse it for every line to reuse its scratch storage.
     public init() {
-        text.reserveCapacity(256)
-        unescapedName.reserveCapacity(256)
         nesting.reserveCapacity(64)
     }
 
@@ -56,7 +54,7 @@ public struct JSONRecordParser {
         case .record(.inLine(let range), let points):
             return record(UnsafeBufferPointer(rebasing: line[range]), points)
         case .record(.unescaped, let points):
-            return unescapedName.withUnsafeBufferPointer { record($0, points) }
+            return record(unescapedName.bytes, points)
         }
     }
 
@@ -87,6 +85,9 @@ public struct JSONRecordParser {
     /// The record on `line`; a record that is valid JSON but not a player record is returned as
     /// `.malformed`, a line that is not valid JSON throws.
     private mutating func parseRecord(_ line: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Found {
+        // No string of the line decodes to more bytes than the line has.
+        text.reserve(line.count)
+        unescapedName.reserve(line.count)
         var cursor = JSONCursor(line)
         cursor.skipWhitespace()
         guard cursor.peek == UInt8(ascii: "{") else {
@@ -160,7 +161,7 @@ public struct JSONRecordParser {
         if try cursor.scanString(into: &text) {
             return Self.key(UnsafeBufferPointer(rebasing: cursor.bytes[start..<(cursor.index - 1)]))
         }
-        return text.withUnsafeBufferPointer { Self.key($0) }
+        return Self.key(text.bytes)
     }
 
     /// `.name` or `.points` when the bytes at `start` are `"name"` or `"points"` with their quotes,

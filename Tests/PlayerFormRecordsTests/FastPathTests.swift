@@ -218,3 +218,64 @@ struct LineBreakCountTests {
         }
     }
 }
+
+/// String text with escapes of every kind, valid and not, plain runs, and bytes beyond ASCII.
+private let stringPieces: [String] = [
+    "a", "plain text", "\\\"", "\\\\", "\\/", "\\b", "\\n", "\\t", "\\u00e9", "\\u540D", "\\ud83d\\ude00",
+    "\\ud83d",
+    "\\udc00", "\\u12", "\\x", "é", "名前", "\u{1F600}", "\u{1}", "\"", " ",
+]
+
+private enum StringRead: Equatable {
+    case string(plain: Bool, content: [UInt8], end: Int)
+    case error(JSONSyntaxError)
+}
+
+@Suite("Strings decoded into a parser's own storage")
+struct LineScratchTests {
+    @Test("a string decoded into line storage gives the content, end and error of decoding it into an array")
+    func sameAsArray() async {
+        await propertyCheck(count: 3000, input: Gen.element(of: stringPieces).map { $0! }.array(of: 0...8)) {
+            pieces in
+            let bytes = Array(("\"" + pieces.joined()).utf8)
+            let intoArray = bytes.withUnsafeBufferPointer { line -> StringRead in
+                var cursor = JSONCursor(line)
+                var text: [UInt8] = [0x41]
+                do throws(JSONSyntaxError) {
+                    let plain = try cursor.scanString(into: &text)
+                    return .string(plain: plain, content: plain ? [] : text, end: cursor.index)
+                } catch {
+                    return .error(error)
+                }
+            }
+            let intoScratch = bytes.withUnsafeBufferPointer { line -> StringRead in
+                var cursor = JSONCursor(line)
+                // Room for the line only, as a parser reserves it.
+                var text = LineScratch(capacity: 1)
+                text.reserve(line.count)
+                text.append(0x41)
+                text.removeAll()
+                do throws(JSONSyntaxError) {
+                    let plain = try cursor.scanString(into: &text)
+                    return .string(plain: plain, content: plain ? [] : Array(text.bytes), end: cursor.index)
+                } catch {
+                    return .error(error)
+                }
+            }
+            #expect(intoScratch == intoArray, "\(pieces.joined())")
+        }
+    }
+
+    @Test(
+        "a copy of a scratch gets storage of its own when it makes room, leaving the original's bytes alone")
+    func copiesKeepTheirBytes() {
+        var original = LineScratch(capacity: 4)
+        [1, 2, 3].withUnsafeBufferPointer { original.append(contentsOf: $0) }
+        var copy = original
+        copy.reserve(4)
+        copy.removeAll()
+        copy.append(9)
+        #expect(Array(original.bytes) == [1, 2, 3])
+        #expect(Array(copy.bytes) == [9])
+    }
+}
