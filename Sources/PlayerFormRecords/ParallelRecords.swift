@@ -26,10 +26,7 @@ struct ChunkLines: LineSupply {
     mutating func nextLine(passingOverlongPieces overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> LineResult
     {
         guard start < count, let base else { return .end }
-        let stop =
-            memchr(base + start, 0x0A, count - start).map {
-                UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
-            } ?? count
+        let stop = Self.firstLineBreak(base, from: start, count: count)
         lineNumber += 1
         var first = start
         var last = stop
@@ -48,6 +45,30 @@ struct ChunkLines: LineSupply {
                 Line(bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true))
         }
         return .line(Line(bytes: line, number: lineNumber, isTooLong: false))
+    }
+
+    /// The offset of the first line break in `base[from..<count]`, or `count` when there is none,
+    /// looked for 16 bytes at a time: lines are short, and a call to memchr costs more than the
+    /// search.
+    static func firstLineBreak(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+        var index = from
+        let newline = SIMD16<UInt8>(repeating: 0x0A)
+        while count - index >= 16 {
+            let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            // Each byte of the comparison is all ones where a line break is; in each half, the
+            // lowest set bit is in the first such byte.
+            let halves = unsafeBitCast(block .== newline, to: SIMD2<UInt64>.self)
+            let low = UInt64(littleEndian: halves[0])
+            if low != 0 { return index + low.trailingZeroBitCount / 8 }
+            let high = UInt64(littleEndian: halves[1])
+            if high != 0 { return index + 8 + high.trailingZeroBitCount / 8 }
+            index += 16
+        }
+        while index < count {
+            if base[index] == 0x0A { return index }
+            index += 1
+        }
+        return count
     }
 
     /// How many line breaks `bytes` holds, counted 32 bytes at a time in vector lanes.

@@ -279,3 +279,21 @@ struct LineScratchTests {
         #expect(Array(copy.bytes) == [9])
     }
 }
+
+@Suite("Line breaks found 16 bytes at a time")
+struct LineBreakSearchTests {
+    @Test(
+        "the first line break found is the first line feed byte from the start, or the end when there is none"
+    )
+    func findsTheFirstLineFeed() async {
+        let bytes = Gen.element(of: [0x0A, 0x0B, 0x09, 0x8A, 0x41, 0x00, 0xFF] as [UInt8]).map { $0! }
+        await propertyCheck(count: 2000, input: bytes.array(of: 0...80), Gen.int(in: 0...80)) { bytes, from in
+            let start = min(from, bytes.count)
+            let found = bytes.withUnsafeBufferPointer { buffer in
+                ChunkLines.firstLineBreak(
+                    buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!, from: start, count: buffer.count)
+            }
+            #expect(found == (bytes[start...].firstIndex(of: 0x0A) ?? bytes.count), "\(bytes) from \(start)")
+        }
+    }
+}
