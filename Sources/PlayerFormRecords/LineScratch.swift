@@ -30,6 +30,7 @@ struct LineScratch: JSONDecodedText {
 
     /// Makes room for `capacity` bytes in all, in storage no copy of this scratch shares; the
     /// bytes held may be lost.
+    @inline(__always)
     mutating func reserve(_ capacity: Int) {
         guard capacity > self.capacity || !isKnownUniquelyReferenced(&storage) else { return }
         storage = Storage(capacity: Swift.max(capacity, self.capacity * 2))

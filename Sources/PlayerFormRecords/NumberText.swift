@@ -137,7 +137,8 @@ enum NumberText {
             return value(of: UnsafeBufferPointer(rebasing: bytes[start..<cursor.index]))
         }
         cursor.index = index
-        let value = Double(mantissa) / exactPower(fractionDigits)
+        // An integer needs no division (by 1, which would change nothing).
+        let value = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / exactPower(fractionDigits)
         return negative ? -value : value
     }
 
