@@ -3,38 +3,19 @@ import PlayerFormJSON
 
 /// Converts number text whose grammar has already been checked into a Double.
 enum NumberText {
-    /// The largest integer below which every integer is a Double exactly: 2^53.
+    /// 2^53: every integer up to it is a Double exactly.
     private static let exactIntegerLimit: UInt64 = 1 << 53
 
-    /// 10^exponent for 0...22, the powers of ten a Double holds exactly.
+    /// 10^0 through 10^22, the powers of ten a Double holds exactly; a literal, so the table is
+    /// laid out by the compiler rather than made when first used.
+    private static let exactPowers: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// 10^exponent, for an exponent in 0...22.
     @inline(__always)
-    private static func exactPower(_ exponent: Int) -> Double {
-        switch exponent {
-        case 0: 1e0
-        case 1: 1e1
-        case 2: 1e2
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        case 15: 1e15
-        case 16: 1e16
-        case 17: 1e17
-        case 18: 1e18
-        case 19: 1e19
-        case 20: 1e20
-        case 21: 1e21
-        default: 1e22
-        }
-    }
+    private static func exactPower(_ exponent: Int) -> Double { exactPowers[exponent] }
 
     /// The value of `text`, a decimal number made of an optional sign, digits with an optional
     /// fraction, and an optional exponent (JSON's grammar, or the CSV grammar, already checked).
