@@ -117,7 +117,7 @@ public struct JSONCursor {
             }
             if byte == UInt8(ascii: "\\") {
                 if plain {
-                    text.removeAll()
+                    text.removeAllKeepingStorage()
                     text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                     plain = false
                 }

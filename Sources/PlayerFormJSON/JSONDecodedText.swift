@@ -5,7 +5,7 @@
 /// reader whose storage holds as many bytes as its input never runs out of room.
 public protocol JSONDecodedText {
     /// Forgets the bytes held, keeping the storage.
-    mutating func removeAll()
+    mutating func removeAllKeepingStorage()
     /// Appends `byte`.
     mutating func append(_ byte: UInt8)
     /// Appends `bytes`.
@@ -15,5 +15,5 @@ public protocol JSONDecodedText {
 extension Array: JSONDecodedText where Element == UInt8 {
     /// Forgets the bytes held, keeping the storage.
     @inlinable
-    public mutating func removeAll() { removeAll(keepingCapacity: true) }
+    public mutating func removeAllKeepingStorage() { removeAll(keepingCapacity: true) }
 }

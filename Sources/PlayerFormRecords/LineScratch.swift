@@ -42,7 +42,7 @@ struct LineScratch: JSONDecodedText {
     /// The bytes held; they stay until the scratch is next changed.
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
-    mutating func removeAll() { count = 0 }
+    mutating func removeAllKeepingStorage() { count = 0 }
 
     @inline(__always)
     mutating func append(_ byte: UInt8) {

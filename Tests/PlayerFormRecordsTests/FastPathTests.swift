@@ -254,7 +254,7 @@ struct LineScratchTests {
                 var text = LineScratch(capacity: 1)
                 text.reserve(line.count)
                 text.append(0x41)
-                text.removeAll()
+                text.removeAllKeepingStorage()
                 do throws(JSONSyntaxError) {
                     let plain = try cursor.scanString(into: &text)
                     return .string(plain: plain, content: plain ? [] : Array(text.bytes), end: cursor.index)
@@ -273,7 +273,7 @@ struct LineScratchTests {
         [1, 2, 3].withUnsafeBufferPointer { original.append(contentsOf: $0) }
         var copy = original
         copy.reserve(4)
-        copy.removeAll()
+        copy.removeAllKeepingStorage()
         copy.append(9)
         #expect(Array(original.bytes) == [1, 2, 3])
         #expect(Array(copy.bytes) == [9])
