@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "PlayerFormRecordsTests",
             dependencies: [
-                "PlayerFormRecords", "PlayerFormRules",
+                "PlayerFormRecords", "PlayerFormJSON", "PlayerFormRules",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         .testTarget(

@@ -97,12 +97,19 @@ public struct JSONCursor {
     /// Returns true when the string has no escapes: its content is then exactly the bytes between
     /// the quotes, and `text` is left alone. Otherwise `text` is replaced by the decoded content.
     @inlinable
-    public mutating func scanString(into text: inout [UInt8]) throws(JSONSyntaxError) -> Bool {
+    public mutating func scanString(into text: inout some JSONDecodedText) throws(JSONSyntaxError) -> Bool {
         let quote = index
         index += 1
         let start = index
         var plain = true
         while index < bytes.count {
+            // Runs of bytes that stand for themselves are passed eight at a time.
+            let run = index
+            index = Self.endOfPlainRun(bytes, from: index)
+            if !plain && index > run {
+                text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+            }
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
@@ -110,8 +117,8 @@ public struct JSONCursor {
             }
             if byte == UInt8(ascii: "\\") {
                 if plain {
-                    text.removeAll(keepingCapacity: true)
-                    text.append(contentsOf: bytes[start..<index])
+                    text.removeAllKeepingStorage()
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
                     plain = false
                 }
                 try decodeEscape(into: &text)
@@ -122,15 +129,43 @@ public struct JSONCursor {
                 index += 1
             } else {
                 let length = try utf8SequenceLength()
-                if !plain { text.append(contentsOf: bytes[index..<(index + length)]) }
+                if !plain {
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<(index + length)]))
+                }
                 index += length
             }
         }
         throw JSONSyntaxError(offset: quote, .unclosedString)
     }
 
-    @usableFromInline
-    mutating func decodeEscape(into text: inout [UInt8]) throws(JSONSyntaxError) {
+    /// The offset of the first byte at or after `start` that is a quote, a backslash, a control
+    /// character (below 0x20) or not ASCII (0x80 or above), or the offset of the last few bytes,
+    /// fewer than eight, when none of the words before them holds one.
+    ///
+    /// Eight bytes are tested at once: for each kind, the high bit of a byte of a mask is set where
+    /// the byte is of that kind; a borrow can set high bits above the first true one, never below
+    /// it, so the lowest set bit of all the masks is the first byte that is of some kind.
+    @inlinable
+    static func endOfPlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while bytes.count - index >= 8 {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let quotes = word ^ (ones &* 0x22)
+            let backslashes = word ^ (ones &* 0x5C)
+            // Taking n (at most 0x80) from an ASCII byte sets its high bit exactly when the byte is
+            // below n; a byte of 0x80 or more is found whatever the subtractions give.
+            let found = ((word &- ones &* 0x20) | (quotes &- ones) | (backslashes &- ones) | word) & highs
+            if found != 0 { return index + found.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        return index
+    }
+
+    @inlinable
+    mutating func decodeEscape(into text: inout some JSONDecodedText) throws(JSONSyntaxError) {
         guard index + 1 < bytes.count else { throw JSONSyntaxError(offset: index, .unknownEscape) }
         let decoded: UInt8
         switch bytes[index + 1] {
@@ -160,13 +195,34 @@ public struct JSONCursor {
                 index += 6
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             }
-            text.append(contentsOf: UTF8.encode(Unicode.Scalar(scalar)!)!)
+            Self.appendUTF8(of: scalar, to: &text)
             return
         default:
             throw JSONSyntaxError(offset: index, .unknownEscape)
         }
         text.append(decoded)
         index += 2
+    }
+
+    /// Appends the UTF-8 encoding of `scalar`, a Unicode scalar value (never a surrogate).
+    @inlinable
+    static func appendUTF8(of scalar: UInt32, to text: inout some JSONDecodedText) {
+        switch scalar {
+        case ..<0x80:
+            text.append(UInt8(truncatingIfNeeded: scalar))
+        case ..<0x800:
+            text.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
+            text.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        case ..<0x1_0000:
+            text.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+            text.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            text.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        default:
+            text.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
+            text.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+            text.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+            text.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+        }
     }
 
     /// The value of the four hexadecimal digits at `start`, which follow the `\u` of an escape.
@@ -258,7 +314,9 @@ public struct JSONCursor {
     /// Arrays and objects are followed with an explicit stack, so deep nesting cannot overflow the
     /// call stack.
     @inlinable
-    public mutating func skipValue(nesting: inout [UInt8], scratch: inout [UInt8]) throws(JSONSyntaxError) {
+    public mutating func skipValue(nesting: inout [UInt8], scratch: inout some JSONDecodedText)
+        throws(JSONSyntaxError)
+    {
         nesting.removeAll(keepingCapacity: true)
         while true {
             // A value starts at the cursor.
@@ -322,8 +380,8 @@ public struct JSONCursor {
     }
 
     /// Skips `"key" :` and the whitespace after it, inside an object.
-    @usableFromInline
-    mutating func skipMemberKey(scratch: inout [UInt8]) throws(JSONSyntaxError) {
+    @inlinable
+    mutating func skipMemberKey(scratch: inout some JSONDecodedText) throws(JSONSyntaxError) {
         guard peek == UInt8(ascii: "\"") else { throw unexpected("a key in double quotes") }
         _ = try scanString(into: &scratch)
         skipWhitespace()

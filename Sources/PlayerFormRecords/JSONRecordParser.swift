@@ -17,15 +17,13 @@ public struct JSONRecordParser {
     /// The deepest nesting of arrays and objects accepted in an ignored value.
     public static let maximumNesting = JSONCursor.maximumNesting
 
-    private var text: [UInt8] = []
+    private var text = LineScratch(capacity: 256)
     /// The last name that had escapes, unescaped.
-    private var unescapedName: [UInt8] = []
+    private var unescapedName = LineScratch(capacity: 256)
     private var nesting: [UInt8] = []
 
     /// A parser; reuse it for every line to reuse its scratch storage.
     public init() {
-        text.reserveCapacity(256)
-        unescapedName.reserveCapacity(256)
         nesting.reserveCapacity(64)
     }
 
@@ -56,7 +54,7 @@ public struct JSONRecordParser {
         case .record(.inLine(let range), let points):
             return record(UnsafeBufferPointer(rebasing: line[range]), points)
         case .record(.unescaped, let points):
-            return unescapedName.withUnsafeBufferPointer { record($0, points) }
+            return record(unescapedName.bytes, points)
         }
     }
 
@@ -82,11 +80,14 @@ public struct JSONRecordParser {
         }
     }
 
-    private enum Key { case name, points, other }
+    enum Key { case name, points, other }
 
     /// The record on `line`; a record that is valid JSON but not a player record is returned as
     /// `.malformed`, a line that is not valid JSON throws.
     private mutating func parseRecord(_ line: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> Found {
+        // No string of the line decodes to more bytes than the line has.
+        text.reserve(line.count)
+        unescapedName.reserve(line.count)
         var cursor = JSONCursor(line)
         cursor.skipWhitespace()
         guard cursor.peek == UInt8(ascii: "{") else {
@@ -130,9 +131,7 @@ public struct JSONRecordParser {
                     guard cursor.isAtNumber else {
                         return .malformed(try mistyped("points", "a number", &cursor))
                     }
-                    let start = cursor.index
-                    try cursor.scanNumber()
-                    points = NumberText.value(of: UnsafeBufferPointer(rebasing: line[start..<cursor.index]))
+                    points = try NumberText.scanJSON(&cursor)
                 case .other:
                     try cursor.skipValue(nesting: &nesting, scratch: &text)
                 }
@@ -146,12 +145,43 @@ public struct JSONRecordParser {
         return .record(name: name, points: points)
     }
 
-    private mutating func readKey(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> Key {
+    /// Reads the key in quotes at the cursor: `"name"` and `"points"` written plainly are told
+    /// from their bytes at once, any other key is scanned as a string.
+    mutating func readKey(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> Key {
+        if let key = Self.plainKey(cursor.bytes, at: cursor.index) {
+            cursor.index += key == .name ? 6 : 8
+            return key
+        }
+        return try scanKey(&cursor)
+    }
+
+    /// Reads the key in quotes at the cursor as a string, the general way.
+    mutating func scanKey(_ cursor: inout JSONCursor) throws(JSONSyntaxError) -> Key {
         let start = cursor.index + 1
         if try cursor.scanString(into: &text) {
             return Self.key(UnsafeBufferPointer(rebasing: cursor.bytes[start..<(cursor.index - 1)]))
         }
-        return text.withUnsafeBufferPointer { Self.key($0) }
+        return Self.key(text.bytes)
+    }
+
+    /// `.name` or `.points` when the bytes at `start` are `"name"` or `"points"` with their quotes,
+    /// else nil.
+    static func plainKey(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Key? {
+        guard let base = bytes.baseAddress, start >= 0, bytes.count - start >= 6 else { return nil }
+        let word = UnsafeRawPointer(base + start)
+        // The words are the bytes as a little-endian load gives them: `"nam`, then `e"`.
+        if UInt32(littleEndian: word.loadUnaligned(as: UInt32.self)) == 0x6D61_6E22
+            && UInt16(littleEndian: word.loadUnaligned(fromByteOffset: 4, as: UInt16.self)) == 0x2265
+        {
+            return .name
+        }
+        // `"points"`.
+        if bytes.count - start >= 8
+            && UInt64(littleEndian: word.loadUnaligned(as: UInt64.self)) == 0x2273_746E_696F_7022
+        {
+            return .points
+        }
+        return nil
     }
 
     private static func key(_ raw: UnsafeBufferPointer<UInt8>) -> Key {

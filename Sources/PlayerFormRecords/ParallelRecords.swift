@@ -26,10 +26,7 @@ struct ChunkLines: LineSupply {
     mutating func nextLine(passingOverlongPieces overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> LineResult
     {
         guard start < count, let base else { return .end }
-        let stop =
-            memchr(base + start, 0x0A, count - start).map {
-                UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
-            } ?? count
+        let stop = Self.firstLineBreak(base, from: start, count: count)
         lineNumber += 1
         var first = start
         var last = stop
@@ -48,6 +45,55 @@ struct ChunkLines: LineSupply {
                 Line(bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true))
         }
         return .line(Line(bytes: line, number: lineNumber, isTooLong: false))
+    }
+
+    /// The offset of the first line break in `base[from..<count]`, or `count` when there is none,
+    /// looked for 16 bytes at a time: lines are short, and a call to memchr costs more than the
+    /// search.
+    static func firstLineBreak(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int {
+        var index = from
+        let newline = SIMD16<UInt8>(repeating: 0x0A)
+        while count - index >= 16 {
+            let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            // Each byte of the comparison is all ones where a line break is; in each half, the
+            // lowest set bit is in the first such byte.
+            let halves = unsafeBitCast(block .== newline, to: SIMD2<UInt64>.self)
+            let low = UInt64(littleEndian: halves[0])
+            if low != 0 { return index + low.trailingZeroBitCount / 8 }
+            let high = UInt64(littleEndian: halves[1])
+            if high != 0 { return index + 8 + high.trailingZeroBitCount / 8 }
+            index += 16
+        }
+        while index < count {
+            if base[index] == 0x0A { return index }
+            index += 1
+        }
+        return count
+    }
+
+    /// How many line breaks `bytes` holds, counted 32 bytes at a time in vector lanes.
+    static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let newline = SIMD32<UInt8>(repeating: 0x0A)
+        var count = 0
+        var index = 0
+        while bytes.count - index >= 32 {
+            // Each lane counts the line breaks at its place; 255 rounds cannot overflow a byte.
+            var lanes = SIMD32<UInt8>()
+            let rounds = Swift.min((bytes.count - index) / 32, 255)
+            for _ in 0..<rounds {
+                let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD32<UInt8>.self)
+                // A lane of the comparison is all ones (-1 as a byte) where a line break is.
+                lanes &-= unsafeBitCast(block .== newline, to: SIMD32<UInt8>.self)
+                index += 32
+            }
+            count += Int(SIMD32<UInt16>(truncatingIfNeeded: lanes).wrappedSum())
+        }
+        while index < bytes.count {
+            if base[index] == 0x0A { count += 1 }
+            index += 1
+        }
+        return count
     }
 }
 
@@ -516,7 +562,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         slot.inputIdle = idle
         slot.ending = ending
         slot.linesBefore = linesBefore
-        linesBefore += Self.lineBreaks(in: slot.bytes)
+        linesBefore += ChunkLines.lineBreaks(in: slot.bytes)
         if ending != nil {
             finish(slot)
         } else {
@@ -524,27 +570,6 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             filling += 1
             acquire()
         }
-    }
-
-    /// How many line breaks `bytes` holds, counted eight bytes at a time.
-    private static func lineBreaks(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard let base = bytes.baseAddress else { return 0 }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        var count = 0
-        var index = 0
-        while index + 8 <= bytes.count {
-            // A byte of `word` is zero where a line break was; the high bit of each byte of `zero`
-            // is set exactly for those (no carry crosses a byte).
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) ^ (ones &* 0x0A)
-            let zero = ~(((word & (ones &* 0x7F)) &+ (ones &* 0x7F)) | word) & (ones &* 0x80)
-            count &+= zero.nonzeroBitCount
-            index += 8
-        }
-        while index < bytes.count {
-            if base[index] == 0x0A { count += 1 }
-            index += 1
-        }
-        return count
     }
 
     private func finish(_ slot: Slot) {
