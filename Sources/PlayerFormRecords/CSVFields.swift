@@ -1,4 +1,5 @@
 import Glibc
+import PlayerFormRules
 
 /// The fields of one CSV record (RFC 4180), read from one or more lines: fields are separated by
 /// commas; a field in double quotes may hold commas, line breaks (read as "\n") and doubled
@@ -264,7 +265,7 @@ enum CSVNumber: Equatable {
             while isDigit(index) { index += 1 }
         }
         guard index == text.count else { return .invalid }
-        return .value(NumberText.value(of: text))
+        return .value(DecimalText.value(of: text))
     }
 
     /// Whether `text` is `word` (lowercase ASCII letters) in any mix of cases; bytes outside ASCII

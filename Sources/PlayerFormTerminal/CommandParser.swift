@@ -1,3 +1,4 @@
+import PlayerFormRules
 import PlayerFormText
 
 /// Reads one line of input as a ``Command``.
@@ -149,66 +150,18 @@ public enum CommandParser {
     /// - Throws: ``CommandError`` for anything else (`NaN`, `inf`, `0x10`, `12abc`) and for
     ///   numbers too large for a Double (`1e999`).
     public static func number(_ text: String) throws(CommandError) -> Double {
-        var text = text
-        if let value = text.withUTF8(plainNumber) { return value == 0 ? 0 : value }
-        return try literalNumber(text)
-    }
-
-    /// ``number(_:)`` the general way: the literal checked, then read by the standard library.
-    static func literalNumber(_ text: String) throws(CommandError) -> Double {
-        guard isDecimalLiteral(text), let value = Double(text) else {
+        guard isDecimalLiteral(text) else {
             throw CommandError(
                 "\(TerminalText.quoted(text)) is not a number; type a decimal number such as 12, -3.5 or 1e3."
             )
         }
+        var bytes = text
+        let value = bytes.withUTF8 { DecimalText.value(of: $0) }
         guard value.isFinite else {
             throw CommandError(
                 "\(TerminalText.quoted(text)) is too large; numbers must lie between -1.79e308 and 1.79e308.")
         }
         return value == 0 ? 0 : value
-    }
-
-    /// The value of a plain decimal such as `620`, `-3.5` or `+.25`: an optional sign, then at
-    /// most 15 digits with at most one decimal point among or around them, and nothing else; nil
-    /// for any other text, which is read the general way.
-    ///
-    /// Scripts type numbers like these on line after line. Their digits make a whole number below
-    /// 2^53, and a Double holds both it and the power of ten to divide by (at most 10^15) exactly,
-    /// so one division, rounded once, gives the nearest Double to the decimal: the value the
-    /// standard library reads.
-    static func plainNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
-        var index = 0
-        var negative = false
-        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-            negative = sign == UInt8(ascii: "-")
-            index = 1
-        }
-        var digits: UInt64 = 0
-        var digitCount = 0
-        var fractionDigits = 0
-        var sawPoint = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                digitCount += 1
-                guard digitCount <= 15 else { return nil }
-                digits = digits * 10 + UInt64(byte - UInt8(ascii: "0"))
-                if sawPoint { fractionDigits += 1 }
-            } else if byte == UInt8(ascii: "."), !sawPoint {
-                sawPoint = true
-            } else {
-                return nil
-            }
-            index += 1
-        }
-        guard digitCount > 0 else { return nil }
-        let magnitude = Double(digits) / powersOfTen[fractionDigits]
-        return negative ? -magnitude : magnitude
-    }
-
-    /// 10^0 through 10^15, each exact in a Double.
-    private static let powersOfTen: [Double] = (0...15).map { power in
-        (0..<power).reduce(1.0) { value, _ in value * 10 }
     }
 
     /// Reads a count of presses: a whole number such as `3`.

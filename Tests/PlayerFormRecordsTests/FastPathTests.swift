@@ -1,4 +1,5 @@
 import Glibc
+import PlayerFormRules
 import PropertyBased
 import Testing
 
@@ -58,7 +59,7 @@ private func scannedGenerally(_ text: [UInt8]) -> Scanned {
         var cursor = JSONCursor(bytes)
         do throws(JSONSyntaxError) {
             try cursor.scanNumber()
-            let value = NumberText.value(of: UnsafeBufferPointer(rebasing: bytes[..<cursor.index]))
+            let value = DecimalText.value(of: UnsafeBufferPointer(rebasing: bytes[..<cursor.index]))
             return .value(bits: value.bitPattern, end: cursor.index)
         } catch {
             return .error(error)
@@ -75,7 +76,7 @@ struct NumberFastPathTests {
     @Test("a decimal number gives the Double strtod gives, bit for bit")
     func sameAsStrtod() async {
         await propertyCheck(count: 3000, input: decimalNumbers) { text in
-            let value = Array(text.utf8).withUnsafeBufferPointer { NumberText.value(of: $0) }
+            let value = Array(text.utf8).withUnsafeBufferPointer { DecimalText.value(of: $0) }
             #expect(value.bitPattern == strtodValue(text).bitPattern, "\(text)")
         }
     }
@@ -91,7 +92,7 @@ struct NumberFastPathTests {
             "0.1", "0.30000000000000004", "4503599627370497.5", "9999999999999999999", "99999999999999999999",
         ]
         for text in texts {
-            let value = Array(text.utf8).withUnsafeBufferPointer { NumberText.value(of: $0) }
+            let value = Array(text.utf8).withUnsafeBufferPointer { DecimalText.value(of: $0) }
             #expect(value.bitPattern == strtodValue(text).bitPattern, "\(text)")
         }
     }
