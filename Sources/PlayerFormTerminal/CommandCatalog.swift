@@ -164,21 +164,40 @@ public enum CommandCatalog {
     private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
 
     /// Every command word and alias, one after another in `bytes`, each with where its bytes
-    /// start, how many there are and the position of its entry in ``entries``, in the order of the
-    /// entries: looking a typed word up compares its bytes with each, with no hashing and no
-    /// String comparison (every command word is ASCII, so equal bytes are equal words), and the
-    /// first entry with the word wins.
-    private static let wordTable: (bytes: [UInt8], words: [(start: Int, count: Int, index: Int)]) = {
+    /// start, how many there are, its first eight bytes packed in one integer, and the position of
+    /// its entry in ``entries``, in the order of the entries.
+    ///
+    /// Looking a typed word up compares its length and packed bytes with each, and the rest of its
+    /// bytes only for words longer than eight, with no hashing and no String comparison (every
+    /// command word is ASCII, so equal bytes are equal words); the first entry with the word wins.
+    private static let wordTable: (bytes: [UInt8], words: [Word]) = {
         var bytes: [UInt8] = []
-        var words: [(start: Int, count: Int, index: Int)] = []
+        var words: [Word] = []
         for (position, entry) in entries.enumerated() {
             for word in [entry.name] + entry.aliases {
-                words.append((bytes.count, word.utf8.count, position))
-                bytes.append(contentsOf: word.utf8)
+                let utf8 = Array(word.utf8)
+                let packed = utf8.withUnsafeBufferPointer { packedPrefix($0) }
+                words.append(Word(start: bytes.count, count: utf8.count, packed: packed, index: position))
+                bytes.append(contentsOf: utf8)
             }
         }
         return (bytes, words)
     }()
+
+    /// A command word in ``wordTable``.
+    private struct Word {
+        let start: Int
+        let count: Int
+        let packed: UInt64
+        let index: Int
+    }
+
+    /// The first eight bytes of `bytes` (fewer when it is shorter) as one integer.
+    private static func packedPrefix(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var packed: UInt64 = 0
+        for (position, byte) in bytes.prefix(8).enumerated() { packed |= UInt64(byte) << (8 * position) }
+        return packed
+    }
 
     /// The entry for `name`, if it is a command.
     public static func entry(named name: String) -> Entry? {
@@ -188,10 +207,12 @@ public enum CommandCatalog {
     /// The entry of the command that `word`, a name or an alias in lower case, runs.
     static func entry(forWord word: String) -> Entry? {
         var word = word
-        let table = wordTable
         let index = word.withUTF8 { typed -> Int? in
-            table.bytes.withUnsafeBufferPointer { bytes in
-                for candidate in table.words where candidate.count == typed.count {
+            let packed = packedPrefix(typed)
+            return wordTable.bytes.withUnsafeBufferPointer { bytes in
+                for candidate in wordTable.words
+                where candidate.count == typed.count && candidate.packed == packed {
+                    if candidate.count <= 8 { return candidate.index }
                     let end = candidate.start + candidate.count
                     if UnsafeBufferPointer(rebasing: bytes[candidate.start..<end]).elementsEqual(typed) {
                         return candidate.index
