@@ -5,7 +5,6 @@ import PlayerFormTerminal
 import PlayerFormText
 
 /// `playerform`: the player form at a terminal, and batch tools that share its rules.
-@main
 struct PlayerFormCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "playerform",
