@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start-up, side by side in one run: `playerform --version` and `echo quit | playerform` (a whole
 # session with its SQLite database, in an empty data folder), for the build the README tells
-# people to install (release, static Swift runtime), next to `sqlite3 :memory: .quit` (the peer)
+# people to install (Scripts/release-build.sh), next to `sqlite3 :memory: .quit` (the peer)
 # and /bin/true (the floor). Prints the medians and the ratios to sqlite3.
 #
 #   Benchmarks/repl-startup.sh [runs]
@@ -13,8 +13,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"
 
-swift build -c release --product playerform --build-path .build-static --static-swift-stdlib >/dev/null
-static="$(swift build -c release --build-path .build-static --show-bin-path)/playerform"
+static="$(Scripts/release-build.sh)"
 
 python3 - "$runs" "$static" <<'PY'
 import statistics, subprocess, sys, time

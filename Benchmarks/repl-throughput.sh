@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Scripted throughput: 100,000 mixed commands piped into `playerform` as the README has users
-# build it (release, Swift runtime linked statically), against a baseline that only reads lines
-# and prints one line each (repl-baseline.swift, swiftc -O -static-stdlib, so both are alike).
+# build it (Scripts/release-build.sh: one fully static executable), against a baseline that only
+# reads lines and prints one line each (repl-baseline.swift, swiftc -O -static-executable, so both
+# are alike).
 # Both run side by side in one run, several rounds; prints the medians of the elapsed time and of
 # the CPU time (user + system) of each, and the ratio of speeds.
 #
@@ -15,10 +16,8 @@ trap 'rm -rf "$work"' EXIT
 # The REPL reads its score file when it starts: use an empty one, not the user's.
 export XDG_DATA_HOME="$work/data"
 
-static=(-c release --package-path .. --static-swift-stdlib --build-path ../.build-static)
-swift build "${static[@]}" --product playerform >/dev/null
-playerform="$(swift build "${static[@]}" --show-bin-path)/playerform"
-swiftc -O -static-stdlib repl-baseline.swift -o "$work/baseline"
+playerform="$(../Scripts/release-build.sh)"
+swiftc -O -static-executable repl-baseline.swift -o "$work/baseline"
 python3 repl-commands.py 100000 >"$work/commands.txt"
 
 python3 - "$rounds" "$playerform" "$work/baseline" "$work/commands.txt" <<'PY'

@@ -4,8 +4,8 @@
 usage: Benchmarks/validate.py [--records N] [--runs R] [--slow-runs S] [--venv DIR] [--skip NAME,...]
                               [--generator PATH] [--format jsonl|csv] [--rss]
 
-Builds playerform in release mode with the static standard library (`swift build -c release
---product playerform --static-swift-stdlib --build-path .build-static`), generates N player records
+Builds playerform as the README's Install section does (Scripts/release-build.sh: release, one
+fully static executable, in .build-static), generates N player records
 (default 1,000,000) with ../shared/bench/gen_players.py (or --generator) into a temporary folder, then runs, round
 after round in the same order: `cat` (the floor: reading the file and nothing else), playerform,
 Python with the standard json module, and, when they are installed, Python with orjson, polars,
@@ -106,13 +106,8 @@ print(f"{n} records, {k} invalid")
 
 
 def build():
-    env = dict(os.environ, PATH="/opt/swift/usr/bin:" + os.environ.get("PATH", ""))
-    where = ["--build-path", os.path.join(ROOT, ".build-static"), "--package-path", ROOT]
-    subprocess.run(["swift", "build", "-c", "release", "--product", "playerform", "--static-swift-stdlib"] + where,
-                   check=True, env=env, stdout=subprocess.DEVNULL)
-    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"] + where,
-                         check=True, env=env, capture_output=True, text=True).stdout.strip()
-    return os.path.join(out, "playerform")
+    script = os.path.join(ROOT, "Scripts", "release-build.sh")
+    return subprocess.run([script], check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
 
 
 def csv_name(name):
