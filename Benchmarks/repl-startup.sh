@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Start-up, side by side in one run: `playerform --version` and `echo quit | playerform` (a whole
 # session with its SQLite database, in an empty data folder), for the build the README tells
-# people to install (Scripts/release-build.sh), next to `sqlite3 :memory: .quit` (the peer)
-# and /bin/true (the floor). Prints the medians and the ratios to sqlite3.
+# people to install (Scripts/release-build.sh), next to `sqlite3 :memory: .quit` (the peer),
+# /bin/true (the floor), and sqlite3 opening the session's database and reading what a session
+# reads at start (its pragmas, the migrations, the key rule, the player count): the floor of a
+# session that opens its database, whatever program does it. Prints the medians and the ratios to
+# `sqlite3 :memory: .quit`.
 #
 #   Benchmarks/repl-startup.sh [runs]
 set -euo pipefail
@@ -15,12 +18,19 @@ export XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"
 
 static="$(Scripts/release-build.sh)"
 
-python3 - "$runs" "$static" <<'PY'
+# The session's database, made by a first session, for the sqlite3 that opens it.
+echo quit | "$static" >/dev/null
+database="$XDG_DATA_HOME/playerform/scores.sqlite"
+
+python3 - "$runs" "$static" "$database" <<'PY'
 import statistics, subprocess, sys, time
-runs, static = int(sys.argv[1]), sys.argv[2]
+runs, static, database = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+opening = ("PRAGMA journal_mode; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
+           "SELECT identifier FROM grdb_migrations; SELECT key_rule FROM meta; SELECT count(*) FROM player;")
 candidates = {
     "/bin/true": (["/bin/true"], b""),
     "sqlite3 :memory: .quit": (["sqlite3", ":memory:", ".quit"], b""),
+    "sqlite3 opening the db": (["sqlite3", database, opening], b""),
     "playerform --version": ([static, "--version"], b""),
     "echo quit | playerform": ([static], b"quit\n"),
 }
