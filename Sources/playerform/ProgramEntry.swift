@@ -1,16 +1,18 @@
 import Dispatch
 import Glibc
 
-/// The program's entry point: runs ``PlayerFormCommand/main()`` on the cooperative pool, and
-/// takes the process's signals on the main thread while it waits.
+/// The program's entry point: runs the command as a task and waits on the main thread.
 ///
 /// Swift's asynchronous entry point hands the main thread to `dispatchMain()`, which ends it with
 /// `pthread_exit`, and ending a thread unwinds its stack. In the fully static build the unwinder's
 /// first use sorts the call frame tables of the whole program, tens of milliseconds, so that
 /// entry point made every session start slow. This one keeps what `dispatchMain()` arranged for
 /// signals: the main thread, with no signal blocked (not even those the parent process blocked),
-/// is where handlers run, since every thread of the pool blocks them. Nothing in the program runs
-/// on the main actor.
+/// is where the handlers of asynchronous signals (Ctrl-C, `SIGTERM`, ...) run, since the threads
+/// of the pool block those.
+///
+/// Nothing drains the main actor or the main dispatch queue: work scheduled on them would never
+/// run, so the program schedules none.
 @main
 enum ProgramEntry {
     static func main() {
