@@ -39,7 +39,7 @@ final class PagingOutput: TerminalOutput {
         /// The most lines held before the pager starts.
         var limit = 0
         /// The pager's input, once started.
-        var pager: (process: Process, input: Int32)?
+        var pager: (process: ChildProcess, input: Int32)?
         /// Whether the pager stopped reading (the person quit it): further lines are dropped.
         var closed = false
         /// A line started with writePart.
@@ -81,7 +81,7 @@ final class PagingOutput: TerminalOutput {
         }
         if let pager {
             close(pager.input)
-            pager.process.waitUntilExit()
+            pager.process.wait()
             return nil
         }
         for line in held ?? [] { base.write(line) }
@@ -171,25 +171,17 @@ final class PagingOutput: TerminalOutput {
 
     /// Starts `/bin/sh -c COMMAND` with a pipe on its standard input, when the command's program
     /// exists; nil otherwise.
-    static func launch(_ command: String) -> (process: Process, input: Int32)? {
+    ///
+    /// The pager shares the session's process group and terminal (``ChildProcess``): it reads
+    /// its keys from the terminal, as `less` does.
+    static func launch(_ command: String) -> (process: ChildProcess, input: Int32)? {
         guard let program = command.split(separator: " ").first.map(String.init), exists(program) else {
             return nil
         }
         // Writing to a pager that was quit must fail with EPIPE, not end the program.
         Signals.ignore(SIGPIPE)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let pipe = Pipe()
-        process.standardInput = pipe
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let input = dup(pipe.fileHandleForWriting.fileDescriptor)
-        try? pipe.fileHandleForWriting.close()
-        try? pipe.fileHandleForReading.close()
+        guard case .success(let (process, input)) = ChildProcess.startReadingPipe(["/bin/sh", "-c", command])
+        else { return nil }
         return (process, input)
     }
 

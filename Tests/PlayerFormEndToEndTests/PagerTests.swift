@@ -70,6 +70,49 @@ struct PagerTests {
         #expect(!after.contains("from: defaults"))
     }
 
+    @Test("the pager reads its keys from the terminal, with no signal blocked, as less does")
+    func pagerOwnsTheTerminal() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let record = home.appendingPathComponent("paged.txt")
+        let script = home.appendingPathComponent("pager.sh")
+        // Like less: read the input, set the terminal's modes, read a key from it, put the modes
+        // back. A pager outside the terminal's foreground process group gets an error (or is
+        // stopped) reading it.
+        let body = """
+            #!/bin/sh
+            cat >/dev/null
+            grep '^SigBlk' /proc/$$/status >> '\(record.path)'
+            saved=$(stty -g < /dev/tty)
+            stty icanon echo icrnl < /dev/tty
+            if IFS= read -r key < /dev/tty; then echo "key: $key" >> '\(record.path)'
+            else echo 'the terminal cannot be read' >> '\(record.path)'; fi
+            stty "$saved" < /dev/tty
+            echo '-- end of run' >> '\(record.path)'
+
+            """
+        try Data(body.utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start(["-q", "--history-file", "/dev/null"], environment: ["PAGER=\(script.path)"])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("help")
+        try terminal.keys("Enter")
+        _ = waitForRecord(record) { $0.contains("SigBlk") }
+        try terminal.type("k")
+        try terminal.keys("Enter")
+        let paged = waitForRecord(record) { $0.contains("-- end of run") }
+        #expect(paged.contains("key: k\n"))
+        #expect(paged.contains("SigBlk:\t0000000000000000\n"))
+        try terminal.waitFor("the prompt after the pager") {
+            $0.components(separatedBy: "Colin 100 ok> ").count >= 3
+        }
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test("--no-pager writes long output directly")
     func noPagerFlag() throws {
         defer { try? FileManager.default.removeItem(at: home) }
