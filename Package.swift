@@ -50,7 +50,10 @@ let package = Package(
         ),
         // Runs a built executable for the end-to-end specs: standard input written and both
         // outputs read at once, so that no pipe fills up. For the tests only.
-        .target(name: "BuiltBinaryTesting", path: "Tests/BuiltBinaryTesting"),
+        .target(
+            name: "BuiltBinaryTesting",
+            dependencies: ["PlayerFormSystem", .product(name: "SystemPackage", package: "swift-system")],
+            path: "Tests/BuiltBinaryTesting"),
         // The strict JSON reader (RFC 8259, on bytes) shared by the record files and the rules file.
         .target(name: "PlayerFormJSON"),
         // Binding lists of row view models to tables: change sets, row templates, windows. Knows

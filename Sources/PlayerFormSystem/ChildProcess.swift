@@ -14,23 +14,23 @@ public struct ChildProcess: Sendable {
     /// The child's process id.
     public let pid: pid_t
 
-    /// Starts `command`, a program's path and then its arguments, reading its standard input
-    /// from a new pipe.
+    /// Wraps the child `pid`, started by ``start(_:arrange:)`` or otherwise.
+    public init(pid: pid_t) {
+        self.pid = pid
+    }
+
+    /// Starts `command`, a program's path and then its arguments, with the file actions
+    /// `arrange` sets up: descriptors opened, duplicated or closed in the child.
     ///
-    /// The child inherits the descriptors that are not close-on-exec: the standard three, since
-    /// this program opens every other descriptor close-on-exec, as the pipe's are. (A pager that
-    /// held the writing end of its own input would never see its end.)
-    /// - Returns: the child and the pipe's writing end, which the caller closes; or the `errno`
-    ///   value (swift-system's `Errno`) saying why it could not start.
-    public static func startReadingPipe(_ command: [String]) -> Result<(ChildProcess, input: Int32), Errno> {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return .failure(Errno(rawValue: errno)) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        defer { close(ends[0]) }
+    /// The child inherits the descriptors that are not close-on-exec.
+    /// - Throws: `Errno` (swift-system's) when the program cannot be started; what `arrange` throws.
+    public static func start(
+        _ command: [String], arrange: (inout posix_spawn_file_actions_t) throws -> Void
+    ) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
+        try arrange(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -45,11 +45,29 @@ public struct ChildProcess: Sendable {
         defer { arguments.forEach { free($0) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, command[0], &actions, &attributes, arguments, environ)
-        guard result == 0 else {
+        guard result == 0 else { throw Errno(rawValue: result) }
+        return ChildProcess(pid: pid)
+    }
+
+    /// Starts `command` reading its standard input from a new pipe.
+    ///
+    /// The pipe's ends are close-on-exec, as every other descriptor this program opens is, so
+    /// the child holds only its reading end, as its standard input. (A pager that held the
+    /// writing end of its own input would never see its end.)
+    /// - Returns: the child and the pipe's writing end, which the caller closes; or the `errno`
+    ///   value (swift-system's `Errno`) saying why it could not start.
+    public static func startReadingPipe(_ command: [String]) -> Result<(ChildProcess, input: Int32), Errno> {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return .failure(Errno(rawValue: errno)) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        defer { close(ends[0]) }
+        do {
+            let child = try start(command) { posix_spawn_file_actions_adddup2(&$0, ends[0], 0) }
+            return .success((child, ends[1]))
+        } catch {
             close(ends[1])
-            return .failure(Errno(rawValue: result))
+            return .failure(error as? Errno ?? Errno(rawValue: EINVAL))
         }
-        return .success((ChildProcess(pid: pid), ends[1]))
     }
 
     /// Waits for the child to end.
