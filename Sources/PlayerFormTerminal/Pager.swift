@@ -6,6 +6,22 @@ import Synchronization
     import Glibc
 #endif
 
+/// The process id of the pager running now, 0 when none: for ``endRunningPager()``, which a
+/// signal handler calls.
+private let runningPager = Atomic<Int32>(0)
+
+/// Ends the pager running now, if any, and waits for it.
+///
+/// Called before the program ends by a signal, so that no pager is left reading the terminal the
+/// program gives back. Async-signal-safe.
+func endRunningPager() {
+    let pid = runningPager.exchange(0, ordering: .sequentiallyConsistent)
+    guard pid > 0 else { return }
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+}
+
 /// How long output reaches a person at a terminal: through a pager (`$PAGER`, default
 /// `less -FRX`) when a command writes more lines than the screen holds.
 public struct PagerSettings: Sendable {
@@ -82,6 +98,7 @@ final class PagingOutput: TerminalOutput {
         if let pager {
             close(pager.input)
             pager.process.wait()
+            runningPager.store(0, ordering: .sequentiallyConsistent)
             return nil
         }
         for line in held ?? [] { base.write(line) }
@@ -163,6 +180,7 @@ final class PagingOutput: TerminalOutput {
             return
         }
         state.pager = pager
+        runningPager.store(pager.process.pid, ordering: .sequentiallyConsistent)
         base.flush()
         for line in lines where !state.closed {
             state.closed = !Self.send(line + "\n", to: pager.input)
@@ -173,14 +191,18 @@ final class PagingOutput: TerminalOutput {
     /// exists; nil otherwise.
     ///
     /// The pager shares the session's process group and terminal (``ChildProcess``): it reads
-    /// its keys from the terminal, as `less` does.
+    /// its keys from the terminal, as `less` does. The shell runs it with `exec`, so that the
+    /// child is the pager itself, which ``endRunningPager()`` can end.
     static func launch(_ command: String) -> (process: ChildProcess, input: Int32)? {
         guard let program = command.split(separator: " ").first.map(String.init), exists(program) else {
             return nil
         }
         // Writing to a pager that was quit must fail with EPIPE, not end the program.
         Signals.ignore(SIGPIPE)
-        guard case .success(let (process, input)) = ChildProcess.startReadingPipe(["/bin/sh", "-c", command])
+        guard
+            case .success(let (process, input)) = ChildProcess.startReadingPipe([
+                "/bin/sh", "-c", "exec " + command,
+            ])
         else { return nil }
         return (process, input)
     }

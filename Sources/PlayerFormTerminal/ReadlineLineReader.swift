@@ -26,8 +26,8 @@ private func wakeReader() {
 ///
 /// Bracketed paste is off: pasted lines arrive as typed keys, so each is entered and run on its
 /// own, and the line being edited is drawn again at the new width when the terminal is resized.
-/// SIGTERM, SIGHUP and SIGQUIT give the terminal back its settings before the process ends by the
-/// signal (history is already written, a line at a time).
+/// SIGTERM, SIGHUP and SIGQUIT end a running pager and give the terminal back its settings before
+/// the process ends by the signal (history is already written, a line at a time).
 ///
 /// Readline keeps its state in C globals, so every readline call runs on one serial queue, and
 /// only one reader may exist. Readline's own signal handlers are off; Ctrl-C comes through
@@ -74,11 +74,13 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
             windowResized.store(true, ordering: .sequentiallyConsistent)
             wakeReader()
         }
-        // Signals that end the process: the terminal gets its settings back first, then the
-        // signal's default action ends the process, so that its status says which signal it was.
+        // Signals that end the process: a running pager is ended and waited for, the terminal
+        // gets its settings back, then the signal's default action ends the process, so that its
+        // status says which signal it was.
         // A signal ignored at start (nohup) stays ignored.
         for signal in [SIGTERM, SIGHUP, SIGQUIT] where !Signals.isIgnored(signal) {
             Signals.install(signal) { signal in
+                endRunningPager()
                 if hasSavedTerminal.load(ordering: .relaxed) { _ = tcsetattr(0, TCSANOW, savedTerminal) }
                 Glibc.signal(signal, SIG_DFL)
                 // Blocked while this handler runs; delivered, with the default action, on return.

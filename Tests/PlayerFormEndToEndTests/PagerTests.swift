@@ -113,6 +113,39 @@ struct PagerTests {
         #expect(try terminal.waitForExit() == 0)
     }
 
+    @Test("a signal that ends the session while the pager runs ends the pager first")
+    func signalEndsThePager() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let record = home.appendingPathComponent("paged.txt")
+        let script = home.appendingPathComponent("pager.sh")
+        // Reads its input, then waits for a key from the terminal, as less does. Left running
+        // after the program ends, it would take the next key typed to the shell.
+        let body = """
+            #!/bin/sh
+            cat >/dev/null
+            echo "pids $$ $PPID" >> '\(record.path)'
+            read -r key < /dev/tty
+
+            """
+        try Data(body.utf8).write(to: script)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try terminal.start(["-q", "--history-file", "/dev/null"], environment: ["PAGER=\(script.path)"])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("help")
+        try terminal.keys("Enter")
+        let pids = waitForRecord(record) { $0.contains("\n") }.split(whereSeparator: \.isWhitespace)
+            .dropFirst()
+        let (pager, program) = (pid_t(pids.first ?? "") ?? 0, pid_t(pids.last ?? "") ?? 0)
+        try #require(pager > 0 && program > 0)
+        kill(program, SIGTERM)
+        #expect(try terminal.waitForExit() == 128 + SIGTERM)
+        #expect(kill(pager, 0) == -1 && errno == ESRCH, "the pager is still running")
+    }
+
     @Test("--no-pager writes long output directly")
     func noPagerFlag() throws {
         defer { try? FileManager.default.removeItem(at: home) }
