@@ -10,15 +10,25 @@ struct PagerTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent(
         "playerform-pager-\(UUID().uuidString)")
 
-    /// A pager that copies its input to `paged.txt` in the spec's folder, and counts its runs.
-    func standInPager() throws -> (script: String, record: URL) {
+    /// A pager script in the spec's folder, made by `body` from the path of its record,
+    /// `paged.txt`; by default it copies its input to the record, and counts its runs.
+    func standInPager(
+        _ body: (String) -> String = { "cat >> '\($0)'\necho '-- end of run' >> '\($0)'\n" }
+    ) throws -> (script: String, record: URL) {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let record = home.appendingPathComponent("paged.txt")
         let script = home.appendingPathComponent("pager.sh")
-        try Data("#!/bin/sh\ncat >> '\(record.path)'\necho '-- end of run' >> '\(record.path)'\n".utf8)
-            .write(to: script)
+        try Data(("#!/bin/sh\n" + body(record.path)).utf8).write(to: script)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         return (script.path, record)
+    }
+
+    /// Starts a session with `pager` as `$PAGER` and types `help`, which is longer than its screen.
+    func startPagingHelp(_ terminal: TmuxTerminal, pager: String) throws {
+        try terminal.start(["-q", "--history-file", "/dev/null"], environment: ["PAGER=\(pager)"])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("help")
+        try terminal.keys("Enter")
     }
 
     /// Waits, for at most ten seconds, until the pager's record satisfies `condition`.
@@ -41,10 +51,7 @@ struct PagerTests {
         let terminal = TmuxTerminal(home: home)
         defer { terminal.stop() }
 
-        try terminal.start(["-q", "--history-file", "/dev/null"], environment: ["PAGER=\(script)"])
-        try terminal.waitFor("Colin 100 ok> ")
-        try terminal.type("help")
-        try terminal.keys("Enter")
+        try startPagingHelp(terminal, pager: script)
         let paged = waitForRecord(record) { $0.contains("-- end of run") }
         #expect(paged.hasPrefix("Commands:\n  name [TEXT]\n"))
         #expect(paged.contains("  pager [on | off]\n"))
@@ -73,33 +80,26 @@ struct PagerTests {
     @Test("the pager reads its keys from the terminal, with no signal blocked, as less does")
     func pagerOwnsTheTerminal() throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let record = home.appendingPathComponent("paged.txt")
-        let script = home.appendingPathComponent("pager.sh")
         // Like less: read the input, set the terminal's modes, read a key from it, put the modes
         // back. A pager outside the terminal's foreground process group gets an error (or is
         // stopped) reading it.
-        let body = """
-            #!/bin/sh
+        let (script, record) = try standInPager { record in
+            """
             cat >/dev/null
-            grep '^SigBlk' /proc/$$/status >> '\(record.path)'
+            grep '^SigBlk' /proc/$$/status >> '\(record)'
             saved=$(stty -g < /dev/tty)
             stty icanon echo icrnl < /dev/tty
-            if IFS= read -r key < /dev/tty; then echo "key: $key" >> '\(record.path)'
-            else echo 'the terminal cannot be read' >> '\(record.path)'; fi
+            if IFS= read -r key < /dev/tty; then echo "key: $key" >> '\(record)'
+            else echo 'the terminal cannot be read' >> '\(record)'; fi
             stty "$saved" < /dev/tty
-            echo '-- end of run' >> '\(record.path)'
+            echo '-- end of run' >> '\(record)'
 
             """
-        try Data(body.utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        }
         let terminal = TmuxTerminal(home: home)
         defer { terminal.stop() }
 
-        try terminal.start(["-q", "--history-file", "/dev/null"], environment: ["PAGER=\(script.path)"])
-        try terminal.waitFor("Colin 100 ok> ")
-        try terminal.type("help")
-        try terminal.keys("Enter")
+        try startPagingHelp(terminal, pager: script)
         _ = waitForRecord(record) { $0.contains("SigBlk") }
         try terminal.type("k")
         try terminal.keys("Enter")
@@ -116,27 +116,20 @@ struct PagerTests {
     @Test("a signal that ends the session while the pager runs ends the pager first")
     func signalEndsThePager() throws {
         defer { try? FileManager.default.removeItem(at: home) }
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let record = home.appendingPathComponent("paged.txt")
-        let script = home.appendingPathComponent("pager.sh")
         // Reads its input, then waits for a key from the terminal, as less does. Left running
         // after the program ends, it would take the next key typed to the shell.
-        let body = """
-            #!/bin/sh
+        let (script, record) = try standInPager { record in
+            """
             cat >/dev/null
-            echo "pids $$ $PPID" >> '\(record.path)'
+            echo "pids $$ $PPID" >> '\(record)'
             read -r key < /dev/tty
 
             """
-        try Data(body.utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        }
         let terminal = TmuxTerminal(home: home)
         defer { terminal.stop() }
 
-        try terminal.start(["-q", "--history-file", "/dev/null"], environment: ["PAGER=\(script.path)"])
-        try terminal.waitFor("Colin 100 ok> ")
-        try terminal.type("help")
-        try terminal.keys("Enter")
+        try startPagingHelp(terminal, pager: script)
         let pids = waitForRecord(record) { $0.contains("\n") }.split(whereSeparator: \.isWhitespace)
             .dropFirst()
         let (pager, program) = (pid_t(pids.first ?? "") ?? 0, pid_t(pids.last ?? "") ?? 0)
