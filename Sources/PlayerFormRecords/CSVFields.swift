@@ -196,6 +196,127 @@ struct CSVFields {
         return true
     }
 
+    /// The `name` and `points` fields of a line with no double quote, where they lie in it.
+    ///
+    /// `line` is no longer than the limit. Its fields are the bytes ``read(first:from:)`` would
+    /// give, when it has as many as `columns` says. Nil for any other line, which is then read the
+    /// general way; a line with quotes is left to ``simplyQuotedFields(of:columns:)``.
+    ///
+    /// `readable` is how many bytes may be read from the line's start (at least the line's own):
+    /// the line is looked at 16 bytes at a time, and the bytes past its end are not used.
+    static func plainFields(
+        of line: UnsafeBufferPointer<UInt8>, readable: Int, columns: CSVColumns
+    ) -> (name: UnsafeBufferPointer<UInt8>, points: UnsafeBufferPointer<UInt8>)? {
+        guard let base = line.baseAddress else { return nil }
+        let count = line.count
+        var field = 0
+        var fieldStart = 0
+        var name = 0..<0
+        var points = 0..<0
+        // Called with each comma's offset, in order: the field before it ends there.
+        func endField(at comma: Int) {
+            if field == columns.name { name = fieldStart..<comma }
+            if field == columns.points { points = fieldStart..<comma }
+            field += 1
+            fieldStart = comma + 1
+        }
+        var index = 0
+        while index < count {
+            guard readable - index >= 16 else {
+                // The last bytes of the chunk, one at a time.
+                while index < count {
+                    if base[index] == UInt8(ascii: "\"") {
+                        return simplyQuotedFields(of: line, columns: columns)
+                    }
+                    if base[index] == UInt8(ascii: ",") { endField(at: index) }
+                    index += 1
+                }
+                break
+            }
+            let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
+            // Each half's comparison has the byte's high bit set where a quote (or comma) is; only
+            // the bytes of the line count.
+            let inBlock = count - index
+            let low: UInt64 = inBlock >= 8 ? ~0 : (1 << (inBlock * 8)) &- 1
+            let high: UInt64 = inBlock >= 16 ? ~0 : inBlock <= 8 ? 0 : (1 << ((inBlock - 8) * 8)) &- 1
+            let quotes = Self.halves(block .== SIMD16(repeating: UInt8(ascii: "\"")))
+            guard quotes.low & low == 0 && quotes.high & high == 0 else {
+                return simplyQuotedFields(of: line, columns: columns)
+            }
+            let commas = Self.halves(block .== SIMD16(repeating: UInt8(ascii: ",")))
+            var bits = commas.low & low
+            while bits != 0 {
+                endField(at: index + bits.trailingZeroBitCount / 8)
+                bits &= bits &- 1
+            }
+            bits = commas.high & high
+            while bits != 0 {
+                endField(at: index + 8 + bits.trailingZeroBitCount / 8)
+                bits &= bits &- 1
+            }
+            index += 16
+        }
+        endField(at: count)
+        guard field == columns.count else { return nil }
+        return (
+            UnsafeBufferPointer(rebasing: line[name]),
+            UnsafeBufferPointer(rebasing: line[points])
+        )
+    }
+
+    /// The `name` and `points` fields of a line whose quotes only open and close whole fields.
+    ///
+    /// `line` is no longer than the limit. When each of its quotes opens a field or closes it,
+    /// right before a comma or the line's end, and it has as many fields as `columns` says, a
+    /// quoted field's text is the bytes between its quotes, as ``read(first:from:)`` gives it. Nil
+    /// for any other line (one with a doubled quote, a field going on to the next line, or a
+    /// mistake), which is then read the general way.
+    static func simplyQuotedFields(
+        of line: UnsafeBufferPointer<UInt8>, columns: CSVColumns
+    ) -> (name: UnsafeBufferPointer<UInt8>, points: UnsafeBufferPointer<UInt8>)? {
+        let count = line.count
+        var field = 0
+        var index = 0
+        var name = 0..<0
+        var points = 0..<0
+        while true {
+            var text = index..<index
+            if index < count && line[index] == UInt8(ascii: "\"") {
+                var close = index + 1
+                while close < count && line[close] != UInt8(ascii: "\"") { close += 1 }
+                // Not closed on this line, or closed and followed by anything but a comma or the
+                // line's end (a doubled quote among them).
+                guard close < count, close + 1 == count || line[close + 1] == UInt8(ascii: ",") else {
+                    return nil
+                }
+                text = index + 1..<close
+                index = close + 1
+            } else {
+                while index < count && line[index] != UInt8(ascii: ",") {
+                    if line[index] == UInt8(ascii: "\"") { return nil }
+                    index += 1
+                }
+                text = text.lowerBound..<index
+            }
+            if field == columns.name { name = text }
+            if field == columns.points { points = text }
+            field += 1
+            // `index` is at the comma after the field or at the line's end.
+            guard index < count else { break }
+            index += 1
+        }
+        guard field == columns.count else { return nil }
+        return (UnsafeBufferPointer(rebasing: line[name]), UnsafeBufferPointer(rebasing: line[points]))
+    }
+
+    /// The two halves of a comparison of 16 bytes, as numbers whose bytes are in memory order,
+    /// with only each byte's high bit kept: set where the comparison held.
+    private static func halves(_ mask: SIMDMask<SIMD16<Int8>>) -> (low: UInt64, high: UInt64) {
+        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        let high = UInt64(0x8080_8080_8080_8080)
+        return (UInt64(littleEndian: halves[0]) & high, UInt64(littleEndian: halves[1]) & high)
+    }
+
     /// Stores `count` bytes of the current field while the record is within the limit.
     private mutating func keep(_ start: UnsafePointer<UInt8>, _ count: Int) {
         guard !overflowed, count > 0 else { return }
@@ -227,7 +348,50 @@ enum CSVNumber: Equatable {
 
     /// Reads `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`), or NaN, inf and
     /// infinity in any case with an optional sign, which read as non-finite points.
+    ///
+    /// The common short forms, an optional sign and at most 15 digits with an optional point among
+    /// or after them, are checked and converted in one pass (``parseShort(_:)``); anything else is
+    /// checked, then converted by `DecimalText.value(of:)`.
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> CSVNumber {
+        parseShort(text) ?? parseGenerally(text)
+    }
+
+    /// The value of `text` when it is an optional sign and 1 to 15 digits with at most one point
+    /// among, before or after them, else nil: the value ``parseGenerally(_:)`` gives, as such
+    /// digits are a Double exactly and so is the power of ten they are divided by.
+    static func parseShort(_ text: UnsafeBufferPointer<UInt8>) -> CSVNumber? {
+        var index = 0
+        let count = text.count
+        guard count > 0 else { return nil }
+        let negative = text[0] == UInt8(ascii: "-")
+        if negative || text[0] == UInt8(ascii: "+") { index = 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
+        var sawPoint = false
+        while index < count {
+            let digit = text[index] &- UInt8(ascii: "0")
+            if digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                digits += 1
+                if sawPoint { fractionDigits += 1 }
+            } else if text[index] == UInt8(ascii: ".") && !sawPoint {
+                sawPoint = true
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard digits > 0 && digits <= 15 else { return nil }
+        let value =
+            fractionDigits == 0
+            ? Double(mantissa) : Double(mantissa) / DecimalText.exactPower(fractionDigits)
+        return .value(negative ? -value : value)
+    }
+
+    /// Checks `text` against the grammar, then converts it with `DecimalText.value(of:)`: every
+    /// form, the way ``parseShort(_:)`` must agree with.
+    static func parseGenerally(_ text: UnsafeBufferPointer<UInt8>) -> CSVNumber {
         guard !text.isEmpty else { return .empty }
         var index = 0
         var negative = false

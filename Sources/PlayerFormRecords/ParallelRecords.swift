@@ -25,26 +25,60 @@ struct ChunkLines: LineSupply {
 
     mutating func nextLine(passingOverlongPieces overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> LineResult
     {
-        guard start < count, let base else { return .end }
-        let stop = Self.firstLineBreak(base, from: start, count: count)
+        guard let next = bounds() else { return .end }
+        start = next.after
         lineNumber += 1
-        var first = start
-        var last = stop
-        start = stop + 1
-        if startsInput && lineNumber == 1 && last - first >= 3 && base[first] == 0xEF
-            && base[first + 1] == 0xBB
-            && base[first + 2] == 0xBF
-        {
-            first += 3
-        }
-        if last > first && base[last - 1] == 0x0D { last -= 1 }
-        let line = UnsafeBufferPointer(start: base + first, count: last - first)
+        let line = UnsafeBufferPointer(start: base! + next.first, count: next.last - next.first)
         guard line.count <= maximumLineLength else {
             overlong(line)
             return .line(
                 Line(bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true))
         }
         return .line(Line(bytes: line, number: lineNumber, isTooLong: false))
+    }
+
+    /// The next line as ``nextLine(passingOverlongPieces:)`` would give it, without taking it: nil
+    /// at the end of the chunk and for a line longer than the limit.
+    func peekLine() -> PeekedLine? {
+        guard let next = bounds(), next.last - next.first <= maximumLineLength else { return nil }
+        return PeekedLine(
+            line: Line(
+                bytes: UnsafeBufferPointer(start: base! + next.first, count: next.last - next.first),
+                number: lineNumber + 1, isTooLong: false),
+            readable: count - next.first, after: next.after)
+    }
+
+    /// Takes `peeked`, the line ``peekLine()`` gave last: the next line is the one after it.
+    mutating func take(_ peeked: PeekedLine) {
+        start = peeked.after
+        lineNumber = peeked.line.number
+    }
+
+    /// A line seen by ``ChunkLines/peekLine()`` and not yet taken.
+    struct PeekedLine {
+        let line: Line
+        /// How many bytes of the chunk there are from the line's start on, its line break and the
+        /// lines after it included: a block of that many bytes may be loaded at once.
+        let readable: Int
+        fileprivate let after: Int
+    }
+
+    /// Where the next line's content starts and ends (without a byte order mark at the start of
+    /// the input, its line break, or a carriage return before that) and where the line after it
+    /// starts; nil at the end of the chunk.
+    private func bounds() -> (first: Int, last: Int, after: Int)? {
+        guard start < count, let base else { return nil }
+        let stop = Self.firstLineBreak(base, from: start, count: count)
+        var first = start
+        var last = stop
+        if startsInput && lineNumber == 0 && last - first >= 3 && base[first] == 0xEF
+            && base[first + 1] == 0xBB
+            && base[first + 2] == 0xBF
+        {
+            first += 3
+        }
+        if last > first && base[last - 1] == 0x0D { last -= 1 }
+        return (first, last, stop + 1)
     }
 
     /// The offset of the first line break in `base[from..<count]`, or `count` when there is none,
@@ -117,6 +151,9 @@ struct ChunkChecker {
     let validator: BatchValidator
     let format: ChunkFormat
     let maximumLineLength: Int
+    /// Whether CSV lines without quotes are split where they lie in the chunk; off only in specs,
+    /// to compare with the general way.
+    var plainCSVLines = true
     private var steps = RecordSteps()
 
     init(validator: BatchValidator, format: ChunkFormat, maximumLineLength: Int) {
@@ -152,7 +189,29 @@ struct ChunkChecker {
                 case .event(let next): event = next
                 }
             case .csv(let columns):
-                // So is a CSV record.
+                // So is a CSV record. A line without quotes that has the header's number of fields,
+                // as most have, is split where it lies; any other is read the general way.
+                if plainCSVLines, let peeked = lines.peekLine(),
+                    let fields = CSVFields.plainFields(
+                        of: peeked.line.bytes, readable: peeked.readable, columns: columns)
+                {
+                    lines.take(peeked)
+                    let number = peeked.line.number
+                    let finding = RecordSteps.csvRecord(
+                        name: fields.name, points: fields.points,
+                        record: { name, points in
+                            validator.check(
+                                utf8Name: name, points: points, number: number, file: file, tally: &tally,
+                                reporting: reporting)
+                        },
+                        malformed: { reason in
+                            validator.check(
+                                NumberedRecord(line: number, content: .malformed(reason)), file: file,
+                                tally: &tally, reporting: reporting)
+                        })
+                    if let finding { findings.append(finding) }
+                    continue
+                }
                 switch steps.nextCSVFields(from: &lines) {
                 case .fields(let number):
                     let finding = steps.csvRecord(

@@ -296,20 +296,30 @@ struct RecordSteps {
             return malformed("expected \(columns.count) fields as in the header row, found \(csv.count)")
         }
         return csv.field(columns.name) { name in
-            guard UTF8Text.isValid(name) else {
-                return malformed("the name is not valid UTF-8; records must be UTF-8")
+            csv.field(columns.points) { points in
+                Self.csvRecord(name: name, points: points, record: record, malformed: malformed)
             }
-            return csv.field(columns.points) { text in
-                switch CSVNumber.parse(Self.trimmed(text)) {
-                case .value(let points): record(name, points)
-                case .empty: malformed("\"points\" is empty; expected a number such as 12, -3.5 or 1e3")
-                case .invalid:
-                    malformed(
-                        "\"points\" must be a number such as 12, -3.5 or 1e3, not \""
-                            + String(decoding: text.prefix(40), as: UTF8.self)
-                            + (text.count > 40 ? "...\"" : "\""))
-                }
-            }
+        }
+    }
+
+    /// The record whose `name` and `points` fields are these bytes, handed to `record` with the
+    /// name's bytes and the points' value, or the reason it is not a player record handed to
+    /// `malformed`.
+    static func csvRecord<Answer>(
+        name: UnsafeBufferPointer<UInt8>, points text: UnsafeBufferPointer<UInt8>,
+        record: (UnsafeBufferPointer<UInt8>, Double) -> Answer, malformed: (String) -> Answer
+    ) -> Answer {
+        guard UTF8Text.isValid(name) else {
+            return malformed("the name is not valid UTF-8; records must be UTF-8")
+        }
+        switch CSVNumber.parse(Self.trimmed(text)) {
+        case .value(let points): return record(name, points)
+        case .empty: return malformed("\"points\" is empty; expected a number such as 12, -3.5 or 1e3")
+        case .invalid:
+            return malformed(
+                "\"points\" must be a number such as 12, -3.5 or 1e3, not \""
+                    + String(decoding: text.prefix(40), as: UTF8.self)
+                    + (text.count > 40 ? "...\"" : "\""))
         }
     }
 
@@ -334,26 +344,12 @@ struct RecordSteps {
     }
 }
 
-/// Turning bytes into text.
+/// Checking that bytes are text.
 enum UTF8Text {
-    /// `bytes` as a String when they are valid UTF-8, else nil: the same answer as
-    /// `String(validating:as:)`, without its generic path.
-    ///
-    /// Decoding replaces each invalid sequence, so the bytes are valid exactly when the decoded
-    /// text holds the same bytes; ASCII needs no comparing.
-    static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        if isASCII(bytes) { return text }
-        let same = text.utf8.withContiguousStorageIfAvailable { decoded in
-            decoded.count == bytes.count && memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-        }
-        return (same ?? text.utf8.elementsEqual(bytes)) ? text : nil
-    }
-
-    /// Whether `bytes` are valid UTF-8: ASCII is answered on the bytes, anything else as
-    /// ``validated(_:)`` answers it.
+    /// Whether `bytes` are valid UTF-8, the same answer as `String(validating:as:)` gives, without
+    /// making a String: ASCII is answered on the bytes, anything else by `UTF8Span`'s validation.
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        isASCII(bytes) || validated(bytes) != nil
+        isASCII(bytes) || (try? UTF8Span(validating: bytes.span)) != nil
     }
 
     private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
