@@ -85,7 +85,8 @@ public enum CommandCatalog {
                 + " when uploaded, * when selected; names too long for the column end in …. With N, page"
                 + " N. With --all, every row; with --json, the whole roster as one JSON array on one line"
                 + " (keys name, points, uploadedAt, selected); with --csv, as CSV with a header row (a"
-                + " name starting with = + - or @ gets a leading ' so that spreadsheets show it as text).",
+                + " name starting with = + - or @ gets a leading ' so that spreadsheets show it as text)."
+                + " Ctrl-C stops --all, --json and --csv before their next page; so does quitting the pager.",
             pagesOutput: true,
             arguments: CommandParser.playersRequest, command: Command.players,
             run: .roster { session, view, request in await session.showPlayers(request, in: view) }),

@@ -89,8 +89,9 @@ final class PagingOutput: TerminalOutput {
     /// Ends the command: writes what was held, or lets the pager read the end and waits for it
     /// to exit.
     ///
-    /// Returns a note when the pager could not be started.
-    func end() -> String? {
+    /// Returns the notes to write: that the pager could not be started, and those kept by
+    /// ``noteAfterPager(_:)``.
+    func end() -> [String] {
         let (held, pager, part) = state.withLock { state in
             defer { state = State() }
             return (state.held, state.pager, state.part)
@@ -99,11 +100,11 @@ final class PagingOutput: TerminalOutput {
             close(pager.input)
             pager.process.wait()
             runningPager.store(0, ordering: .sequentiallyConsistent)
-            return nil
+            return takeNotes()
         }
         for line in held ?? [] { base.write(line) }
         if !part.isEmpty { base.writePart(part) }
-        return takeNote()
+        return takeNotes()
     }
 
     func write(_ line: String) {
@@ -155,15 +156,29 @@ final class PagingOutput: TerminalOutput {
         base.flush()
     }
 
-    /// The note of the last pager that could not start, taken once.
-    func takeNote() -> String? {
-        note.withLock { note in
-            defer { note = nil }
-            return note
+    /// Whether the pager was quit, or the output it replaces drops results.
+    var dropsResults: Bool {
+        state.withLock { $0.closed } || base.dropsResults
+    }
+
+    /// Keeps `note` to be given by ``end()`` once the pager has exited, so that it does not
+    /// write over the pager's screen; false, with nothing kept, when no command's results are
+    /// being paged or held back.
+    func noteAfterPager(_ note: String) -> Bool {
+        guard state.withLock({ $0.held != nil || $0.pager != nil }) else { return false }
+        notes.withLock { $0.append(note) }
+        return true
+    }
+
+    /// The notes kept for the end of the command, taken once.
+    private func takeNotes() -> [String] {
+        notes.withLock { notes in
+            defer { notes = [] }
+            return notes
         }
     }
 
-    private let note = Mutex<String?>(nil)
+    private let notes = Mutex<[String]>([])
 
     /// Starts the pager and gives it the held lines; when it cannot start, writes them directly
     /// and stops holding back.
@@ -171,10 +186,10 @@ final class PagingOutput: TerminalOutput {
         let lines = state.held ?? []
         state.held = nil
         guard let pager = Self.launch(settings.command) else {
-            note.withLock {
-                $0 =
+            notes.withLock {
+                $0.append(
                     "The pager \"\(settings.command)\" could not be started; the output is written directly"
-                    + " (pager off stops trying, PAGER chooses another)."
+                        + " (pager off stops trying, PAGER chooses another).")
             }
             for line in lines { base.write(line) }
             return

@@ -4,6 +4,7 @@ import PlayerFormScores
 import PlayerFormText
 import ReactiveCore
 import ReactiveTable
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -419,7 +420,7 @@ public final class REPLSession {
         guard let paging, !pagerOff, invocation.entry.pagesOutput else { return await invocation.run(self) }
         paging.begin()
         let result = await invocation.run(self)
-        if let note = paging.end() { output.writeError("note: " + note) }
+        for note in paging.end() { output.writeError("note: " + note) }
         return result
     }
 
@@ -583,21 +584,38 @@ public final class REPLSession {
     }
 
     /// `players`, `players N`, `players --page N`, `--all`, `--json`, `--csv`.
+    ///
+    /// A listing of every player stops before its next page at Ctrl-C, with a note saying how far
+    /// it got, and silently once its output is dropped (the pager was quit).
     func showPlayers(_ request: PlayersRequest, in view: RosterView) async -> StepResult {
+        let stop = StopRequest()
         do {
+            let stoppedAfter: Int?
             switch request {
             case .currentPage:
                 for line in view.tableLines() { output.write(line) }
+                return .succeeded
             case .page(let page):
                 try await view.show(page: page)
                 for line in view.tableLines() { output.write(line) }
-            case .all:
-                try await view.writeAll()
-            case .json:
-                try await view.writeJSON()
-            case .csv:
-                try await view.writeCSV()
+                return .succeeded
+            case .all, .json, .csv:
+                interrupts?.whileRunning { stop.request() }
+                defer { interrupts?.whileRunning(nil) }
+                stoppedAfter =
+                    switch request {
+                    case .json: try await view.writeJSON(until: stop.isRequested)
+                    case .csv: try await view.writeCSV(until: stop.isRequested)
+                    default: try await view.writeAll(until: stop.isRequested)
+                    }
             }
+            guard let stoppedAfter, stop.isRequested() else { return .succeeded }
+            let total = view.roster.playerCount.value
+            let note =
+                "Ctrl-C stopped the listing after \(RosterView.grouped(stoppedAfter)) of "
+                + "\(RosterView.grouped(total)) \(total == 1 ? "player" : "players")."
+            if paging?.noteAfterPager(note) != true { output.writeError("note: " + note) }
+            return .failed
         } catch let error as PageError {
             log.error(error.description)
             return .failed
@@ -607,7 +625,15 @@ public final class REPLSession {
             reportLookupError(error)
             return .failed
         }
-        return .succeeded
+    }
+
+    /// Asked for by Ctrl-C while a listing runs: the listing stops before its next page.
+    private final class StopRequest: Sendable {
+        private let requested = Atomic<Bool>(false)
+
+        func request() { requested.store(true, ordering: .relaxed) }
+
+        func isRequested() -> Bool { requested.load(ordering: .relaxed) }
     }
 
     /// `add NAME POINTS`.

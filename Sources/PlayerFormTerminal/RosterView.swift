@@ -141,11 +141,15 @@ final class RosterView: Sendable {
     /// Writes every row, a page at a time: the title, then a table with a header (see
     /// ``PlayerTable``) whose columns are set by the first page, with room for the longest name
     /// shown and the highest row number, so the roster is never read whole to measure it.
-    func writeAll() async throws {
+    ///
+    /// Stops before reading the next page once `stopped` says so, or the output drops results
+    /// (the pager was quit). Returns nil when every row was written, else how many were.
+    func writeAll(until stopped: () -> Bool) async throws -> Int? {
         var widths: PlayerTable.Widths?
         var offset = 0
         var wroteTitle = false
         while true {
+            if wroteTitle && (stopped() || output.dropsResults) { return offset }
             let page = try await roster.players(from: offset, limit: pageSize)
             if !wroteTitle {
                 output.write(
@@ -168,15 +172,17 @@ final class RosterView: Sendable {
                 }
                 widths = columns
             }
-            if page.count < pageSize { return }
             offset += page.count
+            if page.count < pageSize { return nil }
         }
     }
 
     /// Writes the roster as CSV (RFC 4180, lines ending in CRLF inside quoted fields only as the
     /// name has them), a page at a time: the header `name,points,uploadedAt,selected`, then a
     /// record for each player, in roster order (see ``PlayerTable/csvRecord(name:points:uploadedAt:selected:)``).
-    func writeCSV() async throws {
+    ///
+    /// Stops between pages as ``writeAll(until:)`` does, and answers as it does.
+    func writeCSV(until stopped: () -> Bool) async throws -> Int? {
         var offset = 0
         // Read before writing, so that a failure of the first read leaves no header alone.
         var page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
@@ -188,8 +194,9 @@ final class RosterView: Sendable {
                         name: player.name, points: player.points, uploadedAt: player.uploadedAt,
                         selected: roster.isSelected(player.name)))
             }
-            if page.count < Self.exportReadSize { return }
             offset += page.count
+            if page.count < Self.exportReadSize { return nil }
+            if stopped() || output.dropsResults { return offset }
             page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
         }
     }
@@ -197,10 +204,17 @@ final class RosterView: Sendable {
     /// Writes the roster as one JSON array on one line, a page at a time: for each player, in
     /// roster order, `name`, `points`, `uploadedAt` (ISO 8601 in UTC, with milliseconds) and
     /// `selected`.
-    func writeJSON() async throws {
+    ///
+    /// Stops between pages as ``writeAll(until:)`` does, ending the line where the array stopped,
+    /// without closing it; answers as ``writeAll(until:)`` does.
+    func writeJSON(until stopped: () -> Bool) async throws -> Int? {
         var offset = 0
         var separator = "["
         while true {
+            if offset > 0 && (stopped() || output.dropsResults) {
+                output.write("")
+                return offset
+            }
             // Read before writing, so that a failure leaves no half-written array.
             let page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
             // One write per page: a million small writes cost more than the text they carry.
@@ -218,10 +232,11 @@ final class RosterView: Sendable {
                 separator = ","
             }
             if !text.isEmpty { output.writePart(text) }
-            if page.count < Self.exportReadSize { break }
             offset += page.count
+            if page.count < Self.exportReadSize { break }
         }
         output.write(separator == "[" ? "[]" : "]")
+        return nil
     }
 
     /// The name of the player in row `row` of the whole roster (counting from 1), in view or not.

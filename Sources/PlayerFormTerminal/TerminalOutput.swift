@@ -21,9 +21,15 @@ public protocol TerminalOutput: Sendable {
     func writeError(_ message: String, prefix: String)
     /// Makes everything written so far visible.
     func flush()
+    /// Whether results written now are dropped, as nothing reads them any more: the pager was
+    /// quit, or standard output cannot be written. A command writing many results stops then.
+    var dropsResults: Bool { get }
 }
 
 extension TerminalOutput {
+    /// False: results are kept.
+    public var dropsResults: Bool { false }
+
     /// Writes `prefix + message` with ``writeError(_:)``.
     public func writeError(_ message: String, prefix: String) {
         writeError(prefix + message)
@@ -110,6 +116,9 @@ public final class StandardOutput: TerminalOutput {
     public var writeFailed: Bool {
         pending.withLock { $0.outFailed }
     }
+
+    /// Whether a write to standard output has failed, so that results are dropped.
+    public var dropsResults: Bool { writeFailed }
 
     /// Whether two descriptors lead to the same file, pipe or terminal.
     private static func sameDestination(_ first: Int32, _ second: Int32) -> Bool {

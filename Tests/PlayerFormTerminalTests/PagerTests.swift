@@ -22,7 +22,7 @@ struct PagingOutputTests {
         paging.begin()
         for line in ["a", "b", "c"] { paging.write(line) }
         paging.writeError("oops")
-        #expect(paging.end() == nil)
+        #expect(paging.end().isEmpty)
         #expect(output.results == ["a", "b", "c"])
         #expect(output.errors == ["oops"])
         #expect(!FileManager.default.fileExists(atPath: record.path))
@@ -40,7 +40,7 @@ struct PagingOutputTests {
         paging.writePart(long)
         paging.writePart("y")
         paging.write("")
-        #expect(paging.end() == nil)
+        #expect(paging.end().isEmpty)
         #expect(output.lines.isEmpty)
         let paged = try String(contentsOf: record, encoding: .utf8)
         #expect(paged == (1...10).map { "line \($0)\n" }.joined() + long + "y\n")
@@ -56,7 +56,7 @@ struct PagingOutputTests {
         paging.writePart("[" + String(repeating: "1,", count: 40_000))
         #expect(paging.isPaging)
         paging.write("1]")
-        #expect(paging.end() == nil)
+        #expect(paging.end().isEmpty)
         #expect(try String(contentsOf: record, encoding: .utf8).hasSuffix("1,1]\n"))
     }
 
@@ -66,8 +66,9 @@ struct PagingOutputTests {
             base: output, settings: PagerSettings(command: "/nonexistent/pager -R", rows: { 3 }))
         paging.begin()
         for line in (1...5).map({ "line \($0)" }) { paging.write(line) }
-        let note = paging.end()
-        #expect(note?.hasPrefix(#"The pager "/nonexistent/pager -R" could not be started"#) == true)
+        let notes = paging.end()
+        #expect(notes.count == 1)
+        #expect(notes.first?.hasPrefix(#"The pager "/nonexistent/pager -R" could not be started"#) == true)
         #expect(output.results == (1...5).map { "line \($0)" })
     }
 

@@ -22,8 +22,13 @@ final class PagedReadsStore: ScoreStore {
     let base: InMemoryScoreStore
     /// The `limit` of every `players(from:limit:)` call, and whether every record was read.
     let asked = Mutex<(limits: [Int], readEverything: Bool)>(([], false))
+    /// Called with the offset of every `players(from:limit:)` call, before it is answered.
+    let onRead: @Sendable (_ offset: Int) -> Void
 
-    init(_ base: InMemoryScoreStore) { self.base = base }
+    init(_ base: InMemoryScoreStore, onRead: @escaping @Sendable (_ offset: Int) -> Void = { _ in }) {
+        self.base = base
+        self.onRead = onRead
+    }
 
     func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         try await base.upload(name: name, points: points)
@@ -35,6 +40,7 @@ final class PagedReadsStore: ScoreStore {
     func playerCount() async throws(ScoreStoreError) -> Int { try await base.playerCount() }
     func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         asked.withLock { $0.limits.append(limit) }
+        onRead(offset)
         return try await base.players(from: offset, limit: limit)
     }
     func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
@@ -139,6 +145,71 @@ struct RosterPagingTests {
         let asked = store.asked.withLock { $0 }
         #expect(!asked.readEverything)
         #expect(asked.limits.allSatisfy { $0 == 40 })
+    }
+
+    @Test(
+        "Ctrl-C stops players --all, --csv and --json before their next page, with a note of how far they got"
+    )
+    func ctrlCStopsListings() async {
+        // The command, the offset whose read Ctrl-C comes during, what the note says was written,
+        // and how many pages the listing read.
+        let cases = [
+            ("players --all", 40, "80", 2), ("players --csv", 1_000, "2,000", 2),
+            ("players --json", 1_000, "2,000", 2),
+        ]
+        for (command, pressAt, written, pages) in cases {
+            let interrupts = ManualInterrupts()
+            let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(2_500))) { offset in
+                if offset == pressAt { interrupts.press() }
+            }
+            let output = CapturedOutput()
+            let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+            let session = REPLSession(
+                form: form, roster: roster, reader: ScriptedLineReader(text: command + "\n"), output: output,
+                interrupts: interrupts, pageSize: 40)
+            #expect(await session.run() == .failed, "\(command)")
+            #expect(
+                output.errors == ["note: Ctrl-C stopped the listing after \(written) of 2,500 players."],
+                "\(command)")
+            // The page being read when Ctrl-C came is written; no later page is read.
+            let listingReads = store.asked.withLock { $0.limits }.dropFirst().count
+            #expect(listingReads == pages, "\(command)")
+            #expect(!interrupts.press(), "Ctrl-C is let go once the listing ends")
+        }
+    }
+
+    @Test("a Ctrl-C after the last page was read leaves the listing whole, with no note")
+    func ctrlCAfterLastPage() async {
+        let interrupts = ManualInterrupts()
+        let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(100))) { offset in
+            if offset == 80 { interrupts.press() }
+        }
+        let output = CapturedOutput()
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let session = REPLSession(
+            form: form, roster: roster, reader: ScriptedLineReader(text: "players --all\n"), output: output,
+            interrupts: interrupts, pageSize: 40)
+        #expect(await session.run() == .succeeded)
+        #expect(output.errors.isEmpty)
+        #expect(output.results.count == 102)
+    }
+
+    @Test("once the pager is quit, players --all stops reading the store", .timeLimit(.minutes(1)))
+    func quitPagerStopsListing() async {
+        let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(100_000)))
+        let output = CapturedOutput()
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        // A pager that reads the first screen and is quit.
+        let session = REPLSession(
+            form: form, roster: roster, reader: PlaybackReader(lines: ["players --all"], interactive: true),
+            output: output, pageSize: 40,
+            pager: PagerSettings(command: "head -n 10 >/dev/null", rows: { 10 }))
+        #expect(await session.run() == .succeeded)
+        // 2,500 pages make the whole listing; what fills the pipe before the pager is gone is a
+        // few dozen.
+        let reads = store.asked.withLock { $0.limits.count }
+        #expect(reads < 100, "\(reads) pages read")
+        #expect(output.errors.isEmpty)
     }
 
     @Test("players --json over several pages is one array with the keys name, points, uploadedAt, selected")
