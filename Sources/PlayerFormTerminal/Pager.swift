@@ -18,6 +18,8 @@ func endRunningPager() {
     let pid = runningPager.exchange(0, ordering: .sequentiallyConsistent)
     guard pid > 0 else { return }
     kill(pid, SIGTERM)
+    // A pager stopped with the session (Ctrl-Z) ends only once it runs again.
+    kill(pid, SIGCONT)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
 }
@@ -206,14 +208,16 @@ final class PagingOutput: TerminalOutput {
     /// exists; nil otherwise.
     ///
     /// The pager shares the session's process group and terminal (``ChildProcess``): it reads
-    /// its keys from the terminal, as `less` does. The shell runs it with `exec`, so that the
-    /// child is the pager itself, which ``endRunningPager()`` can end.
+    /// its keys from the terminal, as `less` does, and finds the terminal in line mode with
+    /// echo, as a shell leaves it. The shell runs it with `exec`, so that the child is the pager
+    /// itself, which ``endRunningPager()`` can end.
     static func launch(_ command: String) -> (process: ChildProcess, input: Int32)? {
         guard let program = command.split(separator: " ").first.map(String.init), exists(program) else {
             return nil
         }
         // Writing to a pager that was quit must fail with EPIPE, not end the program.
         Signals.ignore(SIGPIPE)
+        lendTerminalToChild()
         guard
             case .success(let (process, input)) = ChildProcess.startReadingPipe([
                 "/bin/sh", "-c", "exec " + command,

@@ -16,6 +16,17 @@ nonisolated(unsafe) private let savedTerminal = UnsafeMutablePointer<termios>.al
 /// Whether ``savedTerminal`` holds settings.
 private let hasSavedTerminal = Atomic<Bool>(false)
 
+/// Gives the terminal the settings it had before readline changed them (line mode, echo), the
+/// ones a program started from a shell finds, while the session is in the foreground.
+///
+/// For the pager: it saves the settings it finds and puts them back when it ends, even when it
+/// is ended in the background, where the session cannot set them again. Readline prepares the
+/// terminal again before the next line. Does nothing when no ``ReadlineLineReader`` was made.
+func lendTerminalToChild() {
+    guard hasSavedTerminal.load(ordering: .sequentiallyConsistent), tcgetpgrp(0) == getpgrp() else { return }
+    _ = tcsetattr(0, TCSADRAIN, savedTerminal)
+}
+
 /// Writes a byte to the reader's wake-up pipe; safe in a signal handler.
 private func wakeReader() {
     WakePipe.wake(continueWakeEnd.load(ordering: .relaxed))
@@ -27,7 +38,8 @@ private func wakeReader() {
 /// Bracketed paste is off: pasted lines arrive as typed keys, so each is entered and run on its
 /// own, and the line being edited is drawn again at the new width when the terminal is resized.
 /// SIGTERM, SIGHUP and SIGQUIT end a running pager and give the terminal back its settings before
-/// the process ends by the signal (history is already written, a line at a time).
+/// the process ends by the signal (history is already written, a line at a time); in the
+/// background, where the shell has the terminal, its settings are left alone.
 ///
 /// Readline keeps its state in C globals, so every readline call runs on one serial queue, and
 /// only one reader may exist. Readline's own signal handlers are off; Ctrl-C comes through
@@ -81,7 +93,12 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         for signal in [SIGTERM, SIGHUP, SIGQUIT] where !Signals.isIgnored(signal) {
             Signals.install(signal) { signal in
                 endRunningPager()
-                if hasSavedTerminal.load(ordering: .relaxed) { _ = tcsetattr(0, TCSANOW, savedTerminal) }
+                // Only in the foreground: in the background (stopped by Ctrl-Z, then ended by
+                // `kill %1`) the shell has the terminal and has set its own settings, and setting
+                // them would stop the process again with SIGTTOU instead of ending it.
+                if hasSavedTerminal.load(ordering: .relaxed) && tcgetpgrp(0) == getpgrp() {
+                    _ = tcsetattr(0, TCSANOW, savedTerminal)
+                }
                 Glibc.signal(signal, SIG_DFL)
                 // Blocked while this handler runs; delivered, with the default action, on return.
                 raise(signal)

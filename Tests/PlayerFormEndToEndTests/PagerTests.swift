@@ -139,6 +139,72 @@ struct PagerTests {
         #expect(kill(pager, 0) == -1 && errno == ESRCH, "the pager is still running")
     }
 
+    @Test("the pager finds the terminal in line mode with echo, as a shell leaves it")
+    func pagerFindsLineMode() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        // less saves the settings it finds and puts them back when it ends, even when it is ended
+        // in the background, where the session cannot set them again.
+        let (script, record) = try standInPager { record in
+            """
+            stty -a < /dev/tty >> '\(record)'
+            cat >/dev/null
+            echo '-- end of run' >> '\(record)'
+
+            """
+        }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+
+        try startPagingHelp(terminal, pager: script)
+        let words = waitForRecord(record) { $0.contains("-- end of run") }
+            .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
+        #expect(words.contains("icanon") && words.contains("echo"))
+        #expect(!words.contains("-icanon") && !words.contains("-echo"))
+        try terminal.waitFor("the prompt after the pager") {
+            $0.components(separatedBy: "Colin 100 ok> ").count >= 3
+        }
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
+    @Test("Ctrl-Z, then kill %1 in the shell, ends the session and its pager, and the shell keeps line mode")
+    func killStoppedSession() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let (script, record) = try standInPager { record in
+            """
+            echo "pid $$" >> '\(record)'
+            cat >/dev/null
+            read -r key < /dev/tty
+
+            """
+        }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        // An interactive shell with job control, the program's path in $P.
+        try terminal.startScript(
+            #"PS1='shell> ' PAGER="$2" P="$1" exec bash --norc --noprofile -i"#, arguments: [script])
+        try terminal.waitFor("shell> ")
+        try terminal.type(#""$P" -q --history-file /dev/null"#)
+        try terminal.keys("Enter")
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("help")
+        try terminal.keys("Enter")
+        let pager = pid_t(waitForRecord(record) { $0.hasSuffix("\n") }.dropFirst(4).dropLast()) ?? 0
+        try #require(pager > 0)
+        try terminal.keys("C-z")
+        try terminal.waitFor("the shell's prompt again") { $0.components(separatedBy: "shell> ").count >= 3 }
+        // Stopped, the program is in the background: setting the terminal there would stop it
+        // again (SIGTTOU) instead of letting it end.
+        try terminal.type(#"kill %1; wait %1; echo "[status $?]"; stty -a > "$HOME/stty.txt""#)
+        try terminal.keys("Enter")
+        try terminal.waitFor("[status 143]")
+        #expect(kill(pager, 0) == -1 && errno == ESRCH, "the pager is still running")
+        let words = try String(contentsOf: home.appendingPathComponent("stty.txt"), encoding: .utf8)
+            .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
+        #expect(words.contains("icanon") && words.contains("echo"))
+        #expect(!words.contains("-icanon") && !words.contains("-echo"))
+    }
+
     @Test("--no-pager writes long output directly")
     func noPagerFlag() throws {
         defer { try? FileManager.default.removeItem(at: home) }
