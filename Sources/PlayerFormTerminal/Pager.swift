@@ -1,5 +1,6 @@
 import Foundation
 import PlayerFormSystem
+import PlayerFormText
 import Synchronization
 
 #if canImport(Glibc)
@@ -100,8 +101,17 @@ final class PagingOutput: TerminalOutput {
         }
         if let pager {
             close(pager.input)
-            pager.process.wait()
+            let status = pager.process.wait()
             runningPager.store(0, ordering: .sequentiallyConsistent)
+            // A pager quit by the person ends with 0; any other status is a pager that failed,
+            // and what it did not show is lost.
+            if status != 0 {
+                notes.withLock {
+                    $0.append(
+                        "The pager \"\(TerminalText.escaped(settings.command))\" ended with status \(status);"
+                            + " output it did not show is lost (pager off writes it directly).")
+                }
+            }
             return takeNotes()
         }
         for line in held ?? [] { base.write(line) }
@@ -190,7 +200,8 @@ final class PagingOutput: TerminalOutput {
         guard let pager = Self.launch(settings.command) else {
             notes.withLock {
                 $0.append(
-                    "The pager \"\(settings.command)\" could not be started; the output is written directly"
+                    "The pager \"\(TerminalText.escaped(settings.command))\" could not be started; the output"
+                        + " is written directly"
                         + " (pager off stops trying, PAGER chooses another).")
             }
             for line in lines { base.write(line) }
@@ -212,18 +223,34 @@ final class PagingOutput: TerminalOutput {
     /// echo, as a shell leaves it. The shell runs it with `exec`, so that the child is the pager
     /// itself, which ``endRunningPager()`` can end.
     static func launch(_ command: String) -> (process: ChildProcess, input: Int32)? {
-        guard let program = command.split(separator: " ").first.map(String.init), exists(program) else {
-            return nil
-        }
+        guard let word = programWord(of: command), exists(String(word)) else { return nil }
         // Writing to a pager that was quit must fail with EPIPE, not end the program.
         Signals.ignore(SIGPIPE)
         lendTerminalToChild()
         guard
             case .success(let (process, input)) = ChildProcess.startReadingPipe([
-                "/bin/sh", "-c", "exec " + command,
+                // The settings before the program stay in front of exec, which they then apply to.
+                "/bin/sh", "-c", command[..<word.startIndex] + "exec " + command[word.startIndex...],
             ])
         else { return nil }
         return (process, input)
+    }
+
+    /// The program a pager's shell command runs: its first word after any `NAME=VALUE` settings
+    /// of the environment (`LESS=-R less` runs `less`); nil for a command of settings alone.
+    static func program(of command: String) -> String? {
+        programWord(of: command).map(String.init)
+    }
+
+    /// The word of `command` that names its program, as ``program(of:)`` finds it.
+    private static func programWord(of command: String) -> Substring? {
+        command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { word in
+            guard let equals = word.firstIndex(of: "="), let first = word.first else { return true }
+            let isName =
+                (first == "_" || (first.isASCII && first.isLetter))
+                && word[..<equals].allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+            return !isName
+        }
     }
 
     /// Whether `program` is an executable file: a path, or a name found in `$PATH`.

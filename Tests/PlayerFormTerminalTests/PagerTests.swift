@@ -72,6 +72,40 @@ struct PagingOutputTests {
         #expect(output.results == (1...5).map { "line \($0)" })
     }
 
+    @Test("a pager that ends with a failure says so in a note, its command escaped")
+    func failingPager() {
+        let paging = PagingOutput(
+            base: output,
+            settings: PagerSettings(command: "sh -c 'cat >/dev/null; exit 3' \u{1B}[2J", rows: { 3 }))
+        paging.begin()
+        for line in (1...5).map({ "line \($0)" }) { paging.write(line) }
+        #expect(
+            paging.end() == [
+                #"The pager "sh -c 'cat >/dev/null; exit 3' \u{1B}[2J" ended with status 3; output it did not"#
+                    + " show is lost (pager off writes it directly)."
+            ])
+        #expect(output.results.isEmpty)
+    }
+
+    @Test("$PAGER may set the pager's environment before its program, as a shell command does")
+    func pagerWithSettings() throws {
+        let record = file()
+        defer { try? FileManager.default.removeItem(at: record) }
+        #expect(PagingOutput.program(of: "LESS=-R _X1=2  less -S") == "less")
+        #expect(PagingOutput.program(of: "/usr/bin/less=x") == "/usr/bin/less=x")
+        #expect(PagingOutput.program(of: "A=1") == nil)
+        let paging = PagingOutput(
+            base: output,
+            settings: PagerSettings(
+                command: "KEPT=yes sh -c 'echo \"$KEPT\"; cat' > '\(record.path)'", rows: { 3 }))
+        paging.begin()
+        for line in (1...5).map({ "line \($0)" }) { paging.write(line) }
+        #expect(paging.end().isEmpty)
+        #expect(
+            try String(contentsOf: record, encoding: .utf8) == "yes\nline 1\nline 2\nline 3\nline 4\nline 5\n"
+        )
+    }
+
     @Test("$PAGER chooses the pager; unset or blank, less -FRX")
     func command() {
         #expect(PagerSettings.command(environment: [:]) == "less -FRX")
