@@ -196,19 +196,22 @@ struct CSVFields {
         return true
     }
 
-    /// The `name` and `points` fields of a line with no double quote, where they lie in it.
+    /// The length of the line at the start of `rest` and its `name` and `points` fields, where
+    /// they lie, when the line holds no double quote.
     ///
-    /// `line` is no longer than the limit. Its fields are the bytes ``read(first:from:)`` would
-    /// give, when it has as many as `columns` says. Nil for any other line, which is then read the
+    /// `rest` runs from the start of a line, not the input's first line, to the end of a chunk.
+    /// The line ends at the first line break, or at the end of `rest`; its length counts neither
+    /// the line break nor what follows. Its content (without a carriage return before the line
+    /// break) is no longer than `limit`, and has as many fields as `columns` says: they are the
+    /// bytes ``read(first:from:)`` would give. Nil for any other line, which is then read the
     /// general way; a line with quotes is left to ``simplyQuotedFields(of:columns:)``.
     ///
-    /// `readable` is how many bytes may be read from the line's start (at least the line's own):
-    /// the line is looked at 16 bytes at a time, and the bytes past its end are not used.
+    /// The line is looked at 16 bytes at a time, for its line break, commas and quotes at once.
     static func plainFields(
-        of line: UnsafeBufferPointer<UInt8>, readable: Int, columns: CSVColumns
-    ) -> (name: UnsafeBufferPointer<UInt8>, points: UnsafeBufferPointer<UInt8>)? {
-        guard let base = line.baseAddress else { return nil }
-        let count = line.count
+        startOf rest: UnsafeBufferPointer<UInt8>, columns: CSVColumns, limit: Int
+    ) -> (length: Int, name: UnsafeBufferPointer<UInt8>, points: UnsafeBufferPointer<UInt8>)? {
+        guard let base = rest.baseAddress else { return nil }
+        let count = rest.count
         var field = 0
         var fieldStart = 0
         var name = 0..<0
@@ -221,28 +224,42 @@ struct CSVFields {
             fieldStart = comma + 1
         }
         var index = 0
-        while index < count {
-            guard readable - index >= 16 else {
+        var quoted = false
+        var length = count
+        scan: while index < count {
+            // A line longer than the limit is the general way's to report.
+            guard index <= limit + 1 else { return nil }
+            guard count - index >= 16 else {
                 // The last bytes of the chunk, one at a time.
                 while index < count {
-                    if base[index] == UInt8(ascii: "\"") {
-                        return simplyQuotedFields(of: line, columns: columns)
+                    switch base[index] {
+                    case 0x0A:
+                        length = index
+                        break scan
+                    case UInt8(ascii: "\""): quoted = true
+                    case UInt8(ascii: ","): endField(at: index)
+                    default: break
                     }
-                    if base[index] == UInt8(ascii: ",") { endField(at: index) }
                     index += 1
                 }
                 break
             }
             let block = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
-            // Each half's comparison has the byte's high bit set where a quote (or comma) is; only
-            // the bytes of the line count.
-            let inBlock = count - index
-            let low: UInt64 = inBlock >= 8 ? ~0 : (1 << (inBlock * 8)) &- 1
-            let high: UInt64 = inBlock >= 16 ? ~0 : inBlock <= 8 ? 0 : (1 << ((inBlock - 8) * 8)) &- 1
-            let quotes = Self.halves(block .== SIMD16(repeating: UInt8(ascii: "\"")))
-            guard quotes.low & low == 0 && quotes.high & high == 0 else {
-                return simplyQuotedFields(of: line, columns: columns)
+            // Each half's comparison has the byte's high bit set where the byte was found; only the
+            // bytes before the line break count.
+            let breaks = Self.halves(block .== SIMD16(repeating: 0x0A))
+            var low = ~UInt64(0)
+            var high = ~UInt64(0)
+            if breaks.low != 0 {
+                low = ((breaks.low & (0 &- breaks.low)) >> 7) &- 1
+                high = 0
+                length = index + breaks.low.trailingZeroBitCount / 8
+            } else if breaks.high != 0 {
+                high = ((breaks.high & (0 &- breaks.high)) >> 7) &- 1
+                length = index + 8 + breaks.high.trailingZeroBitCount / 8
             }
+            let quotes = Self.halves(block .== SIMD16(repeating: UInt8(ascii: "\"")))
+            if quotes.low & low != 0 || quotes.high & high != 0 { quoted = true }
             let commas = Self.halves(block .== SIMD16(repeating: UInt8(ascii: ",")))
             var bits = commas.low & low
             while bits != 0 {
@@ -254,13 +271,21 @@ struct CSVFields {
                 endField(at: index + 8 + bits.trailingZeroBitCount / 8)
                 bits &= bits &- 1
             }
+            if length < count { break }
             index += 16
         }
-        endField(at: count)
+        // The content ends before a carriage return that comes before the line break.
+        let end = length > 0 && base[length - 1] == 0x0D ? length - 1 : length
+        guard end <= limit else { return nil }
+        if quoted {
+            return simplyQuotedFields(of: UnsafeBufferPointer(rebasing: rest[..<end]), columns: columns).map {
+                (length, $0.name, $0.points)
+            }
+        }
+        endField(at: end)
         guard field == columns.count else { return nil }
         return (
-            UnsafeBufferPointer(rebasing: line[name]),
-            UnsafeBufferPointer(rebasing: line[points])
+            length, UnsafeBufferPointer(rebasing: rest[name]), UnsafeBufferPointer(rebasing: rest[points])
         )
     }
 

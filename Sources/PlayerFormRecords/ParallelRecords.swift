@@ -37,30 +37,21 @@ struct ChunkLines: LineSupply {
         return .line(Line(bytes: line, number: lineNumber, isTooLong: false))
     }
 
-    /// The next line as ``nextLine(passingOverlongPieces:)`` would give it, without taking it: nil
-    /// at the end of the chunk and for a line longer than the limit.
-    func peekLine() -> PeekedLine? {
-        guard let next = bounds(), next.last - next.first <= maximumLineLength else { return nil }
-        return PeekedLine(
-            line: Line(
-                bytes: UnsafeBufferPointer(start: base! + next.first, count: next.last - next.first),
-                number: lineNumber + 1, isTooLong: false),
-            readable: count - next.first, after: next.after)
+    /// The bytes from the next line's start to the end of the chunk, for a reader that finds where
+    /// the line ends itself and then calls ``takeLine(length:)``; nil at the end of the chunk, and
+    /// before the input's first line, whose byte order mark only ``nextLine(passingOverlongPieces:)``
+    /// drops.
+    func rest() -> UnsafeBufferPointer<UInt8>? {
+        guard start < count, let base, !(startsInput && lineNumber == 0) else { return nil }
+        return UnsafeBufferPointer(start: base + start, count: count - start)
     }
 
-    /// Takes `peeked`, the line ``peekLine()`` gave last: the next line is the one after it.
-    mutating func take(_ peeked: PeekedLine) {
-        start = peeked.after
-        lineNumber = peeked.line.number
-    }
-
-    /// A line seen by ``ChunkLines/peekLine()`` and not yet taken.
-    struct PeekedLine {
-        let line: Line
-        /// How many bytes of the chunk there are from the line's start on, its line break and the
-        /// lines after it included: a block of that many bytes may be loaded at once.
-        let readable: Int
-        fileprivate let after: Int
+    /// Takes the next line, whose line break comes `length` bytes after the start of ``rest()``
+    /// (or which ends the chunk there), and returns its number.
+    mutating func takeLine(length: Int) -> Int {
+        start += length + 1
+        lineNumber += 1
+        return lineNumber
     }
 
     /// Where the next line's content starts and ends (without a byte order mark at the start of
@@ -191,12 +182,11 @@ struct ChunkChecker {
             case .csv(let columns):
                 // So is a CSV record. A line without quotes that has the header's number of fields,
                 // as most have, is split where it lies; any other is read the general way.
-                if plainCSVLines, let peeked = lines.peekLine(),
+                if plainCSVLines, let rest = lines.rest(),
                     let fields = CSVFields.plainFields(
-                        of: peeked.line.bytes, readable: peeked.readable, columns: columns)
+                        startOf: rest, columns: columns, limit: maximumLineLength)
                 {
-                    lines.take(peeked)
-                    let number = peeked.line.number
+                    let number = lines.takeLine(length: fields.length)
                     let finding = RecordSteps.csvRecord(
                         name: fields.name, points: fields.points,
                         record: { name, points in

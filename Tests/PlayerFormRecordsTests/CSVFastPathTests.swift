@@ -65,29 +65,37 @@ struct CSVFastPathTests {
     @Test("lines without quotes, and with quotes only around whole fields, are split where they lie")
     func commonLinesTakeTheFastWay() {
         let columns = CSVColumns(count: 3, name: 1, points: 2)
-        func fields(_ line: String, readable extra: Int = 0) -> [String]? {
-            let bytes = Array(line.utf8) + Array(repeating: UInt8(ascii: "x"), count: extra)
-            return bytes.withUnsafeBufferPointer { all in
-                let line = UnsafeBufferPointer(rebasing: all[..<(all.count - extra)])
-                return CSVFields.plainFields(of: line, readable: all.count, columns: columns).map {
-                    [String(decoding: $0.name, as: UTF8.self), String(decoding: $0.points, as: UTF8.self)]
+        // The line's length and its name and points fields, when it takes the fast way; `after`
+        // follows the line in the chunk.
+        func fields(_ line: String, after: String = "") -> [String]? {
+            let bytes = Array((line + after).utf8)
+            return bytes.withUnsafeBufferPointer { rest in
+                CSVFields.plainFields(startOf: rest, columns: columns, limit: 100).map {
+                    [
+                        "\($0.length)", String(decoding: $0.name, as: UTF8.self),
+                        String(decoding: $0.points, as: UTF8.self),
+                    ]
                 }
             }
         }
-        #expect(fields("t,Ann,12") == ["Ann", "12"])
-        #expect(fields("t,Ann,12", readable: 30) == ["Ann", "12"])
+        #expect(fields("t,Ann,12") == ["8", "Ann", "12"])
+        #expect(fields("t,Ann,12", after: "\nx,\"y\",z,,,,,,,,,,,,,,,,,,,") == ["8", "Ann", "12"])
+        #expect(fields("t,Ann,12\r", after: "\n") == ["9", "Ann", "12"])
         #expect(
-            fields("team of the year,a much longer name,12.5", readable: 3) == ["a much longer name", "12.5"])
-        #expect(fields("\"t\",\" a, b \",\"7\"") == [" a, b ", "7"])
-        #expect(fields("t,,") == ["", ""])
+            fields("team of the year,a much longer name,12.5", after: "\n1,2,3") == [
+                "40", "a much longer name", "12.5",
+            ])
+        #expect(fields("\"t\",\" a, b \",\"7\"", after: "\n") == ["16", " a, b ", "7"])
+        #expect(fields("t,,") == ["3", "", ""])
         // The general way: a doubled quote, a quote inside a field, a field going on to the
-        // next line, text after a closing quote, and a wrong number of fields.
+        // next line, text after a closing quote, a wrong number of fields, a line over the limit.
         #expect(fields("t,\"a \"\"b\"\"\",1") == nil)
-        #expect(fields("t,a\"b,1") == nil)
-        #expect(fields("t,\"a,1") == nil)
+        #expect(fields("t,a\"b,1", after: "\n") == nil)
+        #expect(fields("t,\"a,1", after: "\n\",2") == nil)
         #expect(fields("t,\"a\"x,1") == nil)
         #expect(fields("t,a,1,2") == nil)
-        #expect(fields("t,a") == nil)
+        #expect(fields("t,a", after: "\n,1") == nil)
+        #expect(fields("t," + String(repeating: "n", count: 99) + ",1") == nil)
     }
 
     @Test(
