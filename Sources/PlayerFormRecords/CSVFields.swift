@@ -385,32 +385,34 @@ enum CSVNumber: Equatable {
     /// among, before or after them, else nil: the value ``parseGenerally(_:)`` gives, as such
     /// digits are a Double exactly and so is the power of ten they are divided by.
     static func parseShort(_ text: UnsafeBufferPointer<UInt8>) -> CSVNumber? {
-        var index = 0
         let count = text.count
-        guard count > 0 else { return nil }
+        // A sign, 15 digits and a point at most.
+        guard count > 0 && count <= 17 else { return nil }
         let negative = text[0] == UInt8(ascii: "-")
-        if negative || text[0] == UInt8(ascii: "+") { index = 1 }
+        var index = negative || text[0] == UInt8(ascii: "+") ? 1 : 0
         var mantissa: UInt64 = 0
-        var digits = 0
-        var fractionDigits = 0
-        var sawPoint = false
-        while index < count {
-            let digit = text[index] &- UInt8(ascii: "0")
-            if digit < 10 {
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                digits += 1
-                if sawPoint { fractionDigits += 1 }
-            } else if text[index] == UInt8(ascii: ".") && !sawPoint {
-                sawPoint = true
-            } else {
-                return nil
-            }
+        let integerStart = index
+        while index < count, case let digit = text[index] &- UInt8(ascii: "0"), digit < 10 {
+            mantissa = mantissa &* 10 &+ UInt64(digit)
             index += 1
         }
-        guard digits > 0 && digits <= 15 else { return nil }
-        let value =
-            fractionDigits == 0
-            ? Double(mantissa) : Double(mantissa) / DecimalText.exactPower(fractionDigits)
+        var digits = index - integerStart
+        var fractionDigits = 0
+        if index < count && text[index] == UInt8(ascii: ".") {
+            index += 1
+            let fractionStart = index
+            while index < count, case let digit = text[index] &- UInt8(ascii: "0"), digit < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(digit)
+                index += 1
+            }
+            fractionDigits = index - fractionStart
+            digits += fractionDigits
+        }
+        guard index == count && digits > 0 && digits <= 15 else { return nil }
+        // 10^0 through 10^15, exact in a Double, held in a vector so that no table is looked up.
+        let powers = SIMD16<Double>(
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15)
+        let value = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / powers[fractionDigits]
         return .value(negative ? -value : value)
     }
 
