@@ -409,10 +409,8 @@ enum CSVNumber: Equatable {
             digits += fractionDigits
         }
         guard index == count && digits > 0 && digits <= 15 else { return nil }
-        // 10^0 through 10^15, exact in a Double, held in a vector so that no table is looked up.
-        let powers = SIMD16<Double>(
-            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15)
-        let value = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / powers[fractionDigits]
+        let value =
+            fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / DecimalText.exactPower(fractionDigits)
         return .value(negative ? -value : value)
     }
 

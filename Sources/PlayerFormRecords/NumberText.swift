@@ -45,11 +45,9 @@ enum NumberText {
             return DecimalText.value(of: UnsafeBufferPointer(rebasing: bytes[start..<cursor.index]))
         }
         cursor.index = index
-        // An integer needs no division (by 1, which would change nothing). 10^0 through 10^15 are
-        // exact in a Double, and held in a vector so that no table is looked up.
-        let powers = SIMD16<Double>(
-            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15)
-        let value = fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / powers[fractionDigits]
+        // An integer needs no division (by 1, which would change nothing).
+        let value =
+            fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / DecimalText.exactPower(fractionDigits)
         return negative ? -value : value
     }
 }

@@ -14,15 +14,16 @@ public enum DecimalText {
     /// 2^53: every integer up to it is a Double exactly.
     @usableFromInline static let exactIntegerLimit: UInt64 = 1 << 53
 
-    /// 10^0 through 10^22, the powers of ten a Double holds exactly; a literal, so the table is
-    /// laid out by the compiler rather than made when first used.
-    @usableFromInline static let exactPowers: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
-
-    /// 10^exponent, for an exponent in 0...22: exact in a Double.
-    @inlinable public static func exactPower(_ exponent: Int) -> Double { exactPowers[exponent] }
+    /// 10^exponent, for an exponent in 0...22: the powers of ten a Double holds exactly.
+    ///
+    /// They are a vector built from literals, so that a call inlined into a caller's loop
+    /// indexes constants rather than reaching a table through its lazily made global.
+    @inlinable public static func exactPower(_ exponent: Int) -> Double {
+        let powers = SIMD32<Double>(
+            1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+            1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        return powers[exponent]
+    }
 
     /// The value of `text`, a decimal number made of an optional sign, digits with an optional
     /// fraction, and an optional exponent, whose grammar the caller has checked (JSON's, CSV's, or
