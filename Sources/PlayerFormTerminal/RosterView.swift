@@ -143,13 +143,14 @@ final class RosterView: Sendable {
     /// shown and the highest row number, so the roster is never read whole to measure it.
     ///
     /// Stops before reading the next page once `stopped` says so, or the output drops results
-    /// (the pager was quit). Returns nil when every row was written, else how many were.
+    /// (the pager was quit), unless every player is already written (see
+    /// ``stops(after:_:)``). Returns nil when every row was written, else how many were.
     func writeAll(until stopped: () -> Bool) async throws -> Int? {
         var widths: PlayerTable.Widths?
         var offset = 0
         var wroteTitle = false
         while true {
-            if wroteTitle && (stopped() || output.dropsResults) { return offset }
+            if wroteTitle && stops(after: offset, stopped) { return offset }
             let page = try await roster.players(from: offset, limit: pageSize)
             if !wroteTitle {
                 output.write(
@@ -177,6 +178,13 @@ final class RosterView: Sendable {
         }
     }
 
+    /// Whether a listing that has written `written` players stops before its next page: when
+    /// `stopped` says so or the output drops results, unless the roster holds no more players
+    /// than were written, so that a listing whose last page was full still ends as usual.
+    private func stops(after written: Int, _ stopped: () -> Bool) -> Bool {
+        (stopped() || output.dropsResults) && written < roster.playerCount.value
+    }
+
     /// Writes the roster as CSV (RFC 4180, lines ending in CRLF inside quoted fields only as the
     /// name has them), a page at a time: the header `name,points,uploadedAt,selected`, then a
     /// record for each player, in roster order (see ``PlayerTable/csvRecord(name:points:uploadedAt:selected:)``).
@@ -196,7 +204,7 @@ final class RosterView: Sendable {
             }
             offset += page.count
             if page.count < Self.exportReadSize { return nil }
-            if stopped() || output.dropsResults { return offset }
+            if stops(after: offset, stopped) { return offset }
             page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
         }
     }
@@ -211,7 +219,7 @@ final class RosterView: Sendable {
         var offset = 0
         var separator = "["
         while true {
-            if offset > 0 && (stopped() || output.dropsResults) {
+            if offset > 0 && stops(after: offset, stopped) {
                 output.write("")
                 return offset
             }

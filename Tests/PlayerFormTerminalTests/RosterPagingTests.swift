@@ -178,20 +178,28 @@ struct RosterPagingTests {
         }
     }
 
-    @Test("a Ctrl-C after the last page was read leaves the listing whole, with no note")
-    func ctrlCAfterLastPage() async {
+    @Test(
+        "a Ctrl-C while the last page is read leaves the listing whole, with no note, also when that page is full",
+        arguments: [("players --all", 100, 80), ("players --all", 80, 40), ("players --json", 2_000, 1_000)]
+            + [("players --csv", 2_000, 1_000)])
+    func ctrlCAfterLastPage(command: String, players: Int, pressAt: Int) async {
         let interrupts = ManualInterrupts()
-        let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(100))) { offset in
-            if offset == 80 { interrupts.press() }
+        let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(players))) { offset in
+            if offset == pressAt { interrupts.press() }
         }
         let output = CapturedOutput()
         let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let session = REPLSession(
-            form: form, roster: roster, reader: ScriptedLineReader(text: "players --all\n"), output: output,
+            form: form, roster: roster, reader: ScriptedLineReader(text: command + "\n"), output: output,
             interrupts: interrupts, pageSize: 40)
         #expect(await session.run() == .succeeded)
         #expect(output.errors.isEmpty)
-        #expect(output.results.count == 102)
+        switch command {
+        case "players --all":
+            #expect(output.results.count == players + 2, "the title, the header and every row")
+        case "players --csv": #expect(output.results.count == players + 1, "the header and every record")
+        default: #expect(output.results.last?.hasSuffix("}]") == true, "the array is closed")
+        }
     }
 
     @Test("once the pager is quit, players --all stops reading the store", .timeLimit(.minutes(1)))
