@@ -22,7 +22,16 @@ func endRunningPager() {
     // A pager stopped with the session (Ctrl-Z) ends only once it runs again.
     kill(pid, SIGCONT)
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    while true {
+        if waitpid(pid, &status, WUNTRACED) < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        // Stopped again, as a pager that sets the terminal from the background is (SIGTTOU): it
+        // would never end by itself.
+        guard status & 0xFF == 0x7F else { return }
+        kill(pid, SIGKILL)
+    }
 }
 
 /// How long output reaches a person at a terminal: through a pager (`$PAGER`, default
@@ -57,8 +66,8 @@ final class PagingOutput: TerminalOutput {
         var held: [String]?
         /// The most lines held before the pager starts.
         var limit = 0
-        /// The pager's input, once started.
-        var pager: (process: ChildProcess, input: Int32)?
+        /// The pager's input once started, and the terminal's settings to give back when it ends.
+        var pager: (process: ChildProcess, input: Int32, terminal: termios?)?
         /// Whether the pager stopped reading (the person quit it): further lines are dropped.
         var closed = false
         /// A line started with writePart.
@@ -103,9 +112,11 @@ final class PagingOutput: TerminalOutput {
             close(pager.input)
             let status = pager.process.wait()
             runningPager.store(0, ordering: .sequentiallyConsistent)
-            // A pager quit by the person ends with 0; any other status is a pager that failed,
-            // and what it did not show is lost.
-            if status != 0 {
+            takeTerminalBack(pager.terminal)
+            // A pager quit by the person ends with 0, and one ended by a signal (Ctrl-C) was
+            // ended on purpose; any other status is a pager that failed, and what it did not show
+            // is lost.
+            if status != 0 && status <= 128 {
                 notes.withLock {
                     $0.append(
                         "The pager \"\(TerminalText.escaped(settings.command))\" ended with status \(status);"
@@ -220,37 +231,83 @@ final class PagingOutput: TerminalOutput {
     ///
     /// The pager shares the session's process group and terminal (``ChildProcess``): it reads
     /// its keys from the terminal, as `less` does, and finds the terminal in line mode with
-    /// echo, as a shell leaves it. The shell runs it with `exec`, so that the child is the pager
-    /// itself, which ``endRunningPager()`` can end.
-    static func launch(_ command: String) -> (process: ChildProcess, input: Int32)? {
-        guard let word = programWord(of: command), exists(String(word)) else { return nil }
+    /// echo, as a shell leaves it (`terminal` holds the settings to give back when it ends). The
+    /// shell runs it with `exec`, so that the child is the pager itself, which
+    /// ``endRunningPager()`` can end.
+    static func launch(_ command: String) -> (process: ChildProcess, input: Int32, terminal: termios?)? {
+        guard let word = programWord(of: command), exists(word.text) else { return nil }
         // Writing to a pager that was quit must fail with EPIPE, not end the program.
         Signals.ignore(SIGPIPE)
-        lendTerminalToChild()
+        let terminal = lendTerminalToChild()
         guard
             case .success(let (process, input)) = ChildProcess.startReadingPipe([
                 // The settings before the program stay in front of exec, which they then apply to.
-                "/bin/sh", "-c", command[..<word.startIndex] + "exec " + command[word.startIndex...],
+                "/bin/sh", "-c", command[..<word.start] + "exec " + command[word.start...],
             ])
-        else { return nil }
-        return (process, input)
+        else {
+            takeTerminalBack(terminal)
+            return nil
+        }
+        return (process, input, terminal)
     }
 
     /// The program a pager's shell command runs: its first word after any `NAME=VALUE` settings
-    /// of the environment (`LESS=-R less` runs `less`); nil for a command of settings alone.
+    /// of the environment (`LESS='-R -S' less` runs `less`), its quotes removed; nil for a
+    /// command of settings alone.
     static func program(of command: String) -> String? {
-        programWord(of: command).map(String.init)
+        programWord(of: command)?.text
     }
 
-    /// The word of `command` that names its program, as ``program(of:)`` finds it.
-    private static func programWord(of command: String) -> Substring? {
-        command.split(whereSeparator: { $0 == " " || $0 == "\t" }).first { word in
-            guard let equals = word.firstIndex(of: "="), let first = word.first else { return true }
-            let isName =
-                (first == "_" || (first.isASCII && first.isLetter))
-                && word[..<equals].allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
-            return !isName
+    /// The word of `command` that names its program, as ``program(of:)`` finds it, and where it
+    /// starts.
+    ///
+    /// Words are split as the shell splits them, `$` and globs aside: spaces and tabs outside
+    /// quotes separate them; single quotes keep everything up to the next; double quotes keep
+    /// everything up to the next, a backslash in them keeping the character after it; a backslash
+    /// outside quotes keeps the character after it.
+    private static func programWord(of command: String) -> (text: String, start: String.Index)? {
+        var index = command.startIndex
+        func next() { index = command.index(after: index) }
+        while true {
+            while index < command.endIndex && (command[index] == " " || command[index] == "\t") { next() }
+            guard index < command.endIndex else { return nil }
+            let start = index
+            var text = ""
+            var quote: Character?
+            while index < command.endIndex {
+                let character = command[index]
+                if let open = quote {
+                    if character == open {
+                        quote = nil
+                    } else if open == "\"" && character == "\\"
+                        && command.index(after: index) < command.endIndex
+                    {
+                        next()
+                        text.append(command[index])
+                    } else {
+                        text.append(character)
+                    }
+                } else if character == " " || character == "\t" {
+                    break
+                } else if character == "'" || character == "\"" {
+                    quote = character
+                } else if character == "\\" && command.index(after: index) < command.endIndex {
+                    next()
+                    text.append(command[index])
+                } else {
+                    text.append(character)
+                }
+                next()
+            }
+            if !isAssignment(command[start..<index]) { return (text, start) }
         }
+    }
+
+    /// Whether `word`, as written, sets a variable: an unquoted name, then `=`.
+    private static func isAssignment(_ word: Substring) -> Bool {
+        guard let equals = word.firstIndex(of: "="), let first = word.first else { return false }
+        return (first == "_" || (first.isASCII && first.isLetter))
+            && word[..<equals].allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     }
 
     /// Whether `program` is an executable file: a path, or a name found in `$PATH`.

@@ -20,11 +20,31 @@ private let hasSavedTerminal = Atomic<Bool>(false)
 /// ones a program started from a shell finds, while the session is in the foreground.
 ///
 /// For the pager: it saves the settings it finds and puts them back when it ends, even when it
-/// is ended in the background, where the session cannot set them again. Readline prepares the
-/// terminal again before the next line. Does nothing when no ``ReadlineLineReader`` was made.
-func lendTerminalToChild() {
-    guard hasSavedTerminal.load(ordering: .sequentiallyConsistent), tcgetpgrp(0) == getpgrp() else { return }
-    _ = tcsetattr(0, TCSADRAIN, savedTerminal)
+/// is ended in the background, where the session cannot set them again. Returns the settings the
+/// terminal had, readline's, for ``takeTerminalBack(_:)``; nil when nothing was changed (no
+/// ``ReadlineLineReader`` was made, or the session is in the background).
+func lendTerminalToChild() -> termios? {
+    guard hasSavedTerminal.load(ordering: .sequentiallyConsistent), tcgetpgrp(0) == getpgrp() else {
+        return nil
+    }
+    var current = termios()
+    guard tcgetattr(0, &current) == 0 else { return nil }
+    setTerminal(savedTerminal.pointee)
+    return current
+}
+
+/// Gives the terminal back `settings`, from ``lendTerminalToChild()``, once the child has ended,
+/// while the session is in the foreground: readline's modes hold again at once, so that a Ctrl-D
+/// typed before the next prompt is a key, not the end of the input.
+func takeTerminalBack(_ settings: termios?) {
+    guard let settings, tcgetpgrp(0) == getpgrp() else { return }
+    setTerminal(settings)
+}
+
+/// Sets the terminal's settings at once (only its modes differ), again when a signal interrupts.
+private func setTerminal(_ settings: termios) {
+    var settings = settings
+    while tcsetattr(0, TCSANOW, &settings) < 0 && errno == EINTR {}
 }
 
 /// Writes a byte to the reader's wake-up pipe; safe in a signal handler.

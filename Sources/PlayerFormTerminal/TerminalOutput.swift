@@ -21,8 +21,10 @@ public protocol TerminalOutput: Sendable {
     func writeError(_ message: String, prefix: String)
     /// Makes everything written so far visible.
     func flush()
-    /// Whether results written now are dropped, as nothing reads them any more: the pager was
-    /// quit, or standard output cannot be written. A command writing many results stops then.
+    /// Whether results written now are dropped, as nothing reads them any more.
+    ///
+    /// True once the pager was quit, or standard output cannot be written. A command writing many
+    /// results stops then.
     var dropsResults: Bool { get }
 }
 

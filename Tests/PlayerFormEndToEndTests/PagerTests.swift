@@ -170,8 +170,14 @@ struct PagerTests {
     @Test("Ctrl-Z, then kill %1 in the shell, ends the session and its pager, and the shell keeps line mode")
     func killStoppedSession() throws {
         defer { try? FileManager.default.removeItem(at: home) }
+        // As less does: it saves the terminal's settings and sets its own, ignores SIGTTOU, and on
+        // SIGTERM puts back what it saved, even in the background.
         let (script, record) = try standInPager { record in
             """
+            trap '' TTOU
+            saved=$(stty -g < /dev/tty)
+            trap 'stty "$saved" < /dev/tty; exit 143' TERM
+            stty -echo -icanon < /dev/tty
             echo "pid $$" >> '\(record)'
             cat >/dev/null
             read -r key < /dev/tty

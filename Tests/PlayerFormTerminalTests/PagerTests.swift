@@ -85,6 +85,14 @@ struct PagingOutputTests {
                     + " show is lost (pager off writes it directly)."
             ])
         #expect(output.results.isEmpty)
+
+        // Ended by a signal, as by the person's Ctrl-C, it was ended on purpose: no note.
+        let ended = PagingOutput(
+            base: output,
+            settings: PagerSettings(command: "sh -c 'cat >/dev/null; kill -TERM $$'", rows: { 3 }))
+        ended.begin()
+        for line in (1...5).map({ "line \($0)" }) { ended.write(line) }
+        #expect(ended.end().isEmpty)
     }
 
     @Test("$PAGER may set the pager's environment before its program, as a shell command does")
@@ -94,15 +102,20 @@ struct PagingOutputTests {
         #expect(PagingOutput.program(of: "LESS=-R _X1=2  less -S") == "less")
         #expect(PagingOutput.program(of: "/usr/bin/less=x") == "/usr/bin/less=x")
         #expect(PagingOutput.program(of: "A=1") == nil)
+        #expect(PagingOutput.program(of: #"LESS='-R -S' B="x \" y" less"#) == "less")
+        #expect(PagingOutput.program(of: #"'/opt/my pager/less' -R"#) == "/opt/my pager/less")
+        #expect(PagingOutput.program(of: #"my\ pager"#) == "my pager")
+        #expect(PagingOutput.program(of: "=x less") == "=x")
         let paging = PagingOutput(
             base: output,
             settings: PagerSettings(
-                command: "KEPT=yes sh -c 'echo \"$KEPT\"; cat' > '\(record.path)'", rows: { 3 }))
+                command: "KEPT='yes, kept' sh -c 'echo \"$KEPT\"; cat' > '\(record.path)'", rows: { 3 }))
         paging.begin()
         for line in (1...5).map({ "line \($0)" }) { paging.write(line) }
         #expect(paging.end().isEmpty)
         #expect(
-            try String(contentsOf: record, encoding: .utf8) == "yes\nline 1\nline 2\nline 3\nline 4\nline 5\n"
+            try String(contentsOf: record, encoding: .utf8)
+                == "yes, kept\nline 1\nline 2\nline 3\nline 4\nline 5\n"
         )
     }
 
