@@ -197,14 +197,14 @@ struct CSVFields {
     }
 
     /// The length of the line at the start of `rest` and its `name` and `points` fields, where
-    /// they lie, when the line holds no double quote.
+    /// they lie, when the line holds no double quote or only quotes that wrap whole fields.
     ///
     /// `rest` runs from the start of a line, not the input's first line, to the end of a chunk.
     /// The line ends at the first line break, or at the end of `rest`; its length counts neither
     /// the line break nor what follows. Its content (without a carriage return before the line
     /// break) is no longer than `limit`, and has as many fields as `columns` says: they are the
     /// bytes ``read(first:from:)`` would give. Nil for any other line, which is then read the
-    /// general way; a line with quotes is left to ``simplyQuotedFields(of:columns:)``.
+    /// general way. A line with quotes is split by ``simplyQuotedFields(of:columns:)``.
     ///
     /// The line is looked at 16 bytes at a time, for its line break, commas and quotes at once.
     static func plainFields(
@@ -374,8 +374,8 @@ enum CSVNumber: Equatable {
     /// Reads `[+-]digits[.digits][(e|E)[+-]digits]` (also `.5` and `5.`), or NaN, inf and
     /// infinity in any case with an optional sign, which read as non-finite points.
     ///
-    /// The common short forms, an optional sign and at most 15 digits with an optional point among
-    /// or after them, are checked and converted in one pass (``parseShort(_:)``); anything else is
+    /// The common short forms, an optional sign and at most 15 digits with an optional point
+    /// before, among or after them, are checked and converted in one pass (``parseShort(_:)``); anything else is
     /// checked, then converted by `DecimalText.value(of:)`.
     static func parse(_ text: UnsafeBufferPointer<UInt8>) -> CSVNumber {
         parseShort(text) ?? parseGenerally(text)

@@ -142,8 +142,8 @@ struct ChunkChecker {
     let validator: BatchValidator
     let format: ChunkFormat
     let maximumLineLength: Int
-    /// Whether CSV lines without quotes are split where they lie in the chunk; off only in specs,
-    /// to compare with the general way.
+    /// Whether CSV lines without quotes, or whose quotes only wrap whole fields, are split where
+    /// they lie in the chunk; off only in specs, to compare with the general way.
     var plainCSVLines = true
     private var steps = RecordSteps()
 
@@ -180,8 +180,9 @@ struct ChunkChecker {
                 case .event(let next): event = next
                 }
             case .csv(let columns):
-                // So is a CSV record. A line without quotes that has the header's number of fields,
-                // as most have, is split where it lies; any other is read the general way.
+                // So is a CSV record. A line without quotes (or whose quotes only wrap whole
+                // fields) that has the header's number of fields, as most have, is split where it
+                // lies; any other is read the general way.
                 if plainCSVLines, let rest = lines.rest(),
                     let fields = CSVFields.plainFields(
                         startOf: rest, columns: columns, limit: maximumLineLength)

@@ -24,15 +24,16 @@ private let layouts = [
 ]
 
 /// What checking `bytes` as one chunk of CSV records finds, its lines numbered from 2 (after a
-/// header), with lines split where they lie or not.
-private func checked(_ bytes: [UInt8], columns: CSVColumns, limit: Int, splitWhereTheyLie: Bool)
-    -> (ValidationTally, [Finding])
-{
+/// header) or, when `startsInput`, from 1 with a byte order mark dropped, with lines split where
+/// they lie or not.
+private func checked(
+    _ bytes: [UInt8], columns: CSVColumns, limit: Int, splitWhereTheyLie: Bool, startsInput: Bool = false
+) -> (ValidationTally, [Finding]) {
     var checker = ChunkChecker(
         validator: BatchValidator(rules: .defaults), format: .csv(columns), maximumLineLength: limit)
     checker.plainCSVLines = splitWhereTheyLie
     let outcome = bytes.withUnsafeBufferPointer {
-        checker.check($0, linesBefore: 1, file: "in.csv", reporting: true)
+        checker.check($0, linesBefore: startsInput ? 0 : 1, file: "in.csv", reporting: true)
     }
     return (outcome.tally, outcome.findings)
 }
@@ -52,14 +53,43 @@ private let shortNumbers = zip(
 struct CSVFastPathTests {
     @Test("random CSV lines give the counts and findings, line numbers and messages of the general reader")
     func sameAsGeneralReader() async {
-        await propertyCheck(count: 1500, input: csvText, Gen.int(in: 0..<layouts.count), Gen.int(in: 0...2)) {
-            bytes, layout, limitChoice in
+        await propertyCheck(
+            count: 2000, input: csvText, Gen.int(in: 0..<layouts.count), Gen.int(in: 0...2),
+            Gen.int(in: 0...3)
+        ) { text, layout, limitChoice, start in
             let limit = [8 << 20, 20, 40][limitChoice]
-            let fast = checked(bytes, columns: layouts[layout], limit: limit, splitWhereTheyLie: true)
-            let general = checked(bytes, columns: layouts[layout], limit: limit, splitWhereTheyLie: false)
+            // Now and then the chunk starts the input, with or without a byte order mark.
+            let startsInput = start > 1
+            let bytes = (start == 3 ? [0xEF, 0xBB, 0xBF] : []) + text
+            let fast = checked(
+                bytes, columns: layouts[layout], limit: limit, splitWhereTheyLie: true,
+                startsInput: startsInput)
+            let general = checked(
+                bytes, columns: layouts[layout], limit: limit, splitWhereTheyLie: false,
+                startsInput: startsInput)
             #expect(fast.0 == general.0, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
             #expect(fast.1 == general.1, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
+    }
+
+    @Test(
+        "lines at the length limit, with and without a carriage return, and past it, are read as in general")
+    func linesAtTheLimit() {
+        let columns = CSVColumns(count: 2, name: 0, points: 1)
+        for length in 17...21 {
+            for ending in ["\n", "\r\n", ""] {
+                let line = String(repeating: "n", count: length - 2) + ",1"
+                let bytes = Array((line + ending + "a,2\n").utf8)
+                let fast = checked(bytes, columns: columns, limit: 19, splitWhereTheyLie: true)
+                let general = checked(bytes, columns: columns, limit: 19, splitWhereTheyLie: false)
+                #expect(
+                    fast.0 == general.0 && fast.1 == general.1, "\(length) bytes, \(ending.debugDescription)")
+            }
+        }
+        // The limit holds the content, not its carriage return.
+        let atLimit = checked(
+            Array("nnnnnnnnnnnnnnnnn,1\r\n".utf8), columns: columns, limit: 19, splitWhereTheyLie: true)
+        #expect(atLimit.0.records == 1 && atLimit.0.invalid == 0)
     }
 
     @Test("lines without quotes, and with quotes only around whole fields, are split where they lie")
