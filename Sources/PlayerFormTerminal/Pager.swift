@@ -111,6 +111,8 @@ final class PagingOutput: TerminalOutput {
         if let pager {
             close(pager.input)
             let status = pager.process.wait()
+            // Ended by the handler of a signal that ends the process: nothing more is written.
+            holdIfEndingBySignal()
             runningPager.store(0, ordering: .sequentiallyConsistent)
             takeTerminalBack(pager.terminal)
             // A pager quit by the person ends with 0, and one ended by a signal (Ctrl-C) was
@@ -232,17 +234,20 @@ final class PagingOutput: TerminalOutput {
     /// The pager shares the session's process group and terminal (``ChildProcess``): it reads
     /// its keys from the terminal, as `less` does, and finds the terminal in line mode with
     /// echo, as a shell leaves it (`terminal` holds the settings to give back when it ends). The
-    /// shell runs it with `exec`, so that the child is the pager itself, which
-    /// ``endRunningPager()`` can end.
+    /// shell runs a simple command with `exec`, so that the child is the pager itself, which
+    /// ``endRunningPager()`` can end; of a command of several, it ends the shell.
     static func launch(_ command: String) -> (process: ChildProcess, input: Int32, terminal: termios?)? {
         guard let word = programWord(of: command), exists(word.text) else { return nil }
         // Writing to a pager that was quit must fail with EPIPE, not end the program.
         Signals.ignore(SIGPIPE)
         let terminal = lendTerminalToChild()
+        // The settings before the program stay in front of exec, which they then apply to. A
+        // command of several (a list, a pipeline) runs as written: exec would drop the rest.
+        let shellCommand =
+            isSimpleCommand(command) ? command[..<word.start] + "exec " + command[word.start...] : command
         guard
             case .success(let (process, input)) = ChildProcess.startReadingPipe([
-                // The settings before the program stay in front of exec, which they then apply to.
-                "/bin/sh", "-c", command[..<word.start] + "exec " + command[word.start...],
+                "/bin/sh", "-c", shellCommand,
             ])
         else {
             takeTerminalBack(terminal)
@@ -301,6 +306,31 @@ final class PagingOutput: TerminalOutput {
             }
             if !isAssignment(command[start..<index]) { return (text, start) }
         }
+    }
+
+    /// Whether `command` is one simple command: no `;`, `|`, `&`, parenthesis or line break outside
+    /// quotes.
+    static func isSimpleCommand(_ command: String) -> Bool {
+        var quote: Character?
+        var escaped = false
+        for character in command {
+            if escaped {
+                escaped = false
+            } else if let open = quote {
+                if character == open {
+                    quote = nil
+                } else if open == "\"" && character == "\\" {
+                    escaped = true
+                }
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if ";|&()\n".contains(character) {
+                return false
+            }
+        }
+        return true
     }
 
     /// Whether `word`, as written, sets a variable: an unquoted name, then `=`.

@@ -47,6 +47,30 @@ private func setTerminal(_ settings: termios) {
     while tcsetattr(0, TCSANOW, &settings) < 0 && errno == EINTR {}
 }
 
+/// Whether a signal that ends the process has arrived, whose handler is ending the pager and
+/// giving the terminal back before the process ends.
+private let endingBySignal = Atomic<Bool>(false)
+
+/// Stops the calling thread for good once a signal is ending the process: a command that sees
+/// the pager end, or a prompt, must not write over the shell's screen meanwhile (the process may
+/// be in the background by then).
+///
+/// A signal sent to the whole process group (as `kill %1` sends SIGTERM) reaches the pager too,
+/// which may end before the handler here has run: a signal that ends the process and is still
+/// pending counts as well.
+func holdIfEndingBySignal() {
+    var pending = sigset_t()
+    sigemptyset(&pending)
+    sigpending(&pending)
+    let ending =
+        endingBySignal.load(ordering: .sequentiallyConsistent)
+        || [SIGTERM, SIGHUP, SIGQUIT].contains { sigismember(&pending, $0) == 1 }
+    guard ending else { return }
+    // The signal's handler ends the process; this thread has its signals blocked, so it waits
+    // here until then.
+    while true { pause() }
+}
+
 /// Writes a byte to the reader's wake-up pipe; safe in a signal handler.
 private func wakeReader() {
     WakePipe.wake(continueWakeEnd.load(ordering: .relaxed))
@@ -112,6 +136,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         // A signal ignored at start (nohup) stays ignored.
         for signal in [SIGTERM, SIGHUP, SIGQUIT] where !Signals.isIgnored(signal) {
             Signals.install(signal) { signal in
+                endingBySignal.store(true, ordering: .sequentiallyConsistent)
                 endRunningPager()
                 // Only in the foreground: in the background (stopped by Ctrl-Z, then ended by
                 // `kill %1`) the shell has the terminal and has set its own settings, and setting
@@ -203,6 +228,7 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     }
 
     private func readOnQueue(prompt: String, remembering: Bool) -> LineInput {
+        holdIfEndingBySignal()
         Received.line.withLock { $0 = nil }
         let wakeWrite = wake.write
         interrupts.whileRunning { WakePipe.wake(wakeWrite) }

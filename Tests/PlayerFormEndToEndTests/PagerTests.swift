@@ -201,7 +201,11 @@ struct PagerTests {
         try terminal.waitFor("the shell's prompt again") { $0.components(separatedBy: "shell> ").count >= 3 }
         // Stopped, the program is in the background: setting the terminal there would stop it
         // again (SIGTTOU) instead of letting it end.
-        try terminal.type(#"kill %1; wait %1; echo "[status $?]"; stty -a > "$HOME/stty.txt""#)
+        // Until bash hears that the job went on, `wait` answers at once with the status of its stop
+        // (148); it is asked again until the job has ended.
+        try terminal.type(
+            #"kill %1; s=148; while [ $s = 148 ]; do wait %1 2>/dev/null; s=$?; done; echo "[status $s]"; "#
+                + #"stty -a > "$HOME/stty.txt""#)
         try terminal.keys("Enter")
         try terminal.waitFor("[status 143]")
         #expect(kill(pager, 0) == -1 && errno == ESRCH, "the pager is still running")

@@ -119,6 +119,29 @@ struct PagingOutputTests {
         )
     }
 
+    @Test("a $PAGER of several commands runs them all; a simple one is exec'd")
+    func compoundPager() throws {
+        let record = file()
+        let second = file()
+        defer {
+            try? FileManager.default.removeItem(at: record)
+            try? FileManager.default.removeItem(at: second)
+        }
+        let paging = PagingOutput(
+            base: output,
+            settings: PagerSettings(
+                command: "cat > '\(record.path)'; echo second > '\(second.path)'", rows: { 3 }))
+        paging.begin()
+        for line in (1...5).map({ "line \($0)" }) { paging.write(line) }
+        #expect(paging.end().isEmpty)
+        #expect(try String(contentsOf: record, encoding: .utf8).hasPrefix("line 1\n"))
+        #expect(try String(contentsOf: second, encoding: .utf8) == "second\n")
+        #expect(PagingOutput.isSimpleCommand(#"LESS='a;b' less -R "x|y" \& > f"#))
+        for compound in ["a; b", "a | b", "a && b", "a &", "(a)", "a\nb", #"a "x"; b"#] {
+            #expect(!PagingOutput.isSimpleCommand(compound), "\(compound.debugDescription)")
+        }
+    }
+
     @Test("$PAGER chooses the pager; unset or blank, less -FRX")
     func command() {
         #expect(PagerSettings.command(environment: [:]) == "less -FRX")
