@@ -35,12 +35,16 @@ func endRunningPager() {
 }
 
 /// How long output reaches a person at a terminal: through a pager (`$PAGER`, default
-/// `less -FRX`) when a command writes more lines than the screen holds.
+/// `less -FRX`) when a command writes more rows than the screen holds, a line longer than the
+/// screen is wide taking as many rows as it wraps to.
 public struct PagerSettings: Sendable {
     /// The shell command of the pager, run with `/bin/sh -c`.
     public var command: String
     /// The height of the screen in lines; output longer than this less one goes to the pager.
     public var rows: @Sendable () -> Int
+    /// The width of the screen in columns, which long lines wrap at; 0 when it is not known, and
+    /// each line counts as one row.
+    public var columns: @Sendable () -> Int
 
     /// The pager `$PAGER` names, or `less -FRX` when it is unset or empty.
     public static func command(environment: [String: String]) -> String {
@@ -49,9 +53,35 @@ public struct PagerSettings: Sendable {
     }
 
     /// Creates settings.
-    public init(command: String, rows: @escaping @Sendable () -> Int) {
+    public init(
+        command: String, rows: @escaping @Sendable () -> Int, columns: @escaping @Sendable () -> Int = { 0 }
+    ) {
         self.command = command
         self.rows = rows
+        self.columns = columns
+    }
+
+    /// How many rows `line` takes on a screen `columns` wide (at least one; one when the width is
+    /// not known): its characters counted as one column each, escape sequences (colours) as none.
+    static func rows(of line: String, columns: Int) -> Int {
+        guard columns > 0 else { return 1 }
+        var width = 0
+        var inEscape = false
+        var afterEscape = false
+        for scalar in line.unicodeScalars {
+            if afterEscape {
+                // ESC [ starts a sequence that runs to a final byte; ESC and one character is all.
+                afterEscape = false
+                inEscape = scalar == "["
+            } else if inEscape {
+                inEscape = !(0x40...0x7E).contains(scalar.value)
+            } else if scalar == "\u{1B}" {
+                afterEscape = true
+            } else {
+                width += 1
+            }
+        }
+        return max(1, (width + columns - 1) / columns)
     }
 }
 
@@ -64,8 +94,12 @@ final class PagingOutput: TerminalOutput {
     private struct State {
         /// Lines held back while it is not known whether the command's output fits the screen.
         var held: [String]?
-        /// The most lines held before the pager starts.
+        /// The most rows held before the pager starts.
         var limit = 0
+        /// The rows the held lines take on the screen.
+        var heldRows = 0
+        /// The width of the screen, for ``heldRows``.
+        var columns = 0
         /// The pager's input once started, and the terminal's settings to give back when it ends.
         var pager: (process: ChildProcess, input: Int32, terminal: termios?)?
         /// Whether the pager stopped reading (the person quit it): further lines are dropped.
@@ -91,10 +125,12 @@ final class PagingOutput: TerminalOutput {
     /// Starts holding back the results of one command.
     func begin() {
         let limit = max(1, settings.rows() - 1)
+        let columns = settings.columns()
         state.withLock { state in
             state = State()
             state.held = []
             state.limit = limit
+            state.columns = columns
         }
     }
 
@@ -142,7 +178,8 @@ final class PagingOutput: TerminalOutput {
             }
             guard state.held != nil else { return line }
             state.held!.append(line)
-            if state.held!.count > state.limit { startPager(&state) }
+            state.heldRows += PagerSettings.rows(of: line, columns: state.columns)
+            if state.heldRows > state.limit { startPager(&state) }
             return nil
         }
         if let direct { base.write(direct) }

@@ -229,7 +229,8 @@ public enum PlayerFormREPL {
             pager: options.noPager
                 ? nil
                 : PagerSettings(
-                    command: PagerSettings.command(environment: environment), rows: { terminalRows() }))
+                    command: PagerSettings.command(environment: environment), rows: { terminalRows() },
+                    columns: { terminalColumns() }))
         if let greeting = options.greeting { output.write(greeting) }
         let status = await session.run().exitStatus
         reader.close()

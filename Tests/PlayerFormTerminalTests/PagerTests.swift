@@ -142,6 +142,29 @@ struct PagingOutputTests {
         }
     }
 
+    @Test("a line wider than the screen counts the rows it wraps to; colours take none")
+    func wrappedRows() throws {
+        #expect(PagerSettings.rows(of: "", columns: 80) == 1)
+        #expect(PagerSettings.rows(of: String(repeating: "x", count: 80), columns: 80) == 1)
+        #expect(PagerSettings.rows(of: String(repeating: "x", count: 81), columns: 80) == 2)
+        #expect(
+            PagerSettings.rows(
+                of: "\u{1B}[1;31m" + String(repeating: "é", count: 80) + "\u{1B}[0m", columns: 80) == 1)
+        #expect(PagerSettings.rows(of: String(repeating: "x", count: 500), columns: 0) == 1)
+
+        // One line of 8,000 characters on a screen 100 wide and 30 high goes to the pager.
+        let record = file()
+        defer { try? FileManager.default.removeItem(at: record) }
+        let paging = PagingOutput(
+            base: output,
+            settings: PagerSettings(command: "cat > '\(record.path)'", rows: { 30 }, columns: { 100 }))
+        paging.begin()
+        paging.write(String(repeating: "x", count: 8_000))
+        #expect(paging.end().isEmpty)
+        #expect(output.results.isEmpty)
+        #expect(try String(contentsOf: record, encoding: .utf8).count == 8_001)
+    }
+
     @Test("$PAGER chooses the pager; unset or blank, less -FRX")
     func command() {
         #expect(PagerSettings.command(environment: [:]) == "less -FRX")
