@@ -179,12 +179,23 @@ public struct ForbiddenNames: Sendable, Equatable {
 
     /// The scalar whose UTF-8 encoding starts at `index`, with its length; nil when the bytes
     /// there are not a whole, valid encoding.
-    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)?
-    {
-        var iterator = bytes[index...].makeIterator()
-        var decoder = Unicode.UTF8()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
-        return (scalar, UTF8.width(scalar))
+    static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
+        let lead = bytes[index]
+        if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
+        // C0 and C1 lead only overlong forms, F5 and above only values past U+10FFFF.
+        guard lead >= 0xC2 && lead <= 0xF4 else { return nil }
+        let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard bytes.count - index >= length else { return nil }
+        var value = UInt32(lead) & (0x7F >> UInt32(length))
+        for offset in 1..<length {
+            let byte = bytes[index + offset]
+            guard byte & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | UInt32(byte & 0x3F)
+        }
+        // The shortest form only; surrogates and values past U+10FFFF are no scalars.
+        let least: UInt32 = length == 2 ? 0x80 : length == 3 ? 0x800 : 0x1_0000
+        guard value >= least, let scalar = Unicode.Scalar(value) else { return nil }
+        return (scalar, length)
     }
 
     private func containsASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -135,11 +135,13 @@ public struct PlayerRules: Sendable, Equatable {
             return nameIssue(String(decoding: name, as: UTF8.self)) == nil
         }
         if forbidden { return false }
-        // The control rule itself, on the scalars decoded from the bytes.
-        var bytes = name.makeIterator()
-        var decoder = Unicode.UTF8()
-        while case .scalarValue(let scalar) = decoder.decode(&bytes) {
+        // The control rule itself, on the scalars decoded from the bytes (valid UTF-8: the
+        // forbidden names' check has decoded them all).
+        var index = 0
+        while index < name.count {
+            guard let (scalar, length) = ForbiddenNames.scalar(in: name, at: index) else { return true }
             if Self.isControl(scalar) { return false }
+            index += length
         }
         return true
     }
