@@ -272,16 +272,23 @@ final class PagingOutput: TerminalOutput {
     /// its keys from the terminal, as `less` does, and finds the terminal in line mode with
     /// echo, as a shell leaves it (`terminal` holds the settings to give back when it ends). The
     /// shell runs a simple command with `exec`, so that the child is the pager itself, which
-    /// ``endRunningPager()`` can end; of a command of several, it ends the shell.
+    /// ``endRunningPager()`` can end; of a command of several, it ends only the shell, and the
+    /// programs it started may outlive the session.
     static func launch(_ command: String) -> (process: ChildProcess, input: Int32, terminal: termios?)? {
-        guard let word = programWord(of: command), exists(word.text) else { return nil }
-        // Writing to a pager that was quit must fail with EPIPE, not end the program.
+        guard let word = programWord(of: command) else { return nil }
+        // A command of several (a list, a pipeline), or one the shell reads itself, runs as
+        // written: exec would drop the rest. Its program, like one the shell expands first
+        // ($HOME/bin/less), is not looked for: if it cannot run, its status says so in a note.
+        let simple = isSimpleCommand(command) && !shellWords.contains(word.text)
+        let expanded = word.text.contains { $0 == "$" || $0 == "~" || $0 == "`" }
+        guard !simple || expanded || exists(word.text) else { return nil }
+        // Writing to a pager that was quit must fail with EPIPE, not end the program; and its
+        // status is only there to read when children are not reaped by themselves.
         Signals.ignore(SIGPIPE)
+        signal(SIGCHLD, SIG_DFL)
         let terminal = lendTerminalToChild()
-        // The settings before the program stay in front of exec, which they then apply to. A
-        // command of several (a list, a pipeline) runs as written: exec would drop the rest.
-        let shellCommand =
-            isSimpleCommand(command) ? command[..<word.start] + "exec " + command[word.start...] : command
+        // The settings before the program stay in front of exec, which they then apply to.
+        let shellCommand = simple ? command[..<word.start] + "exec " + command[word.start...] : command
         guard
             case .success(let (process, input)) = ChildProcess.startReadingPipe([
                 "/bin/sh", "-c", shellCommand,
@@ -309,6 +316,7 @@ final class PagingOutput: TerminalOutput {
     /// outside quotes keeps the character after it.
     private static func programWord(of command: String) -> (text: String, start: String.Index)? {
         var index = command.startIndex
+        var skipWord = false
         func next() { index = command.index(after: index) }
         while true {
             while index < command.endIndex && (command[index] == " " || command[index] == "\t") { next() }
@@ -341,16 +349,40 @@ final class PagingOutput: TerminalOutput {
                 }
                 next()
             }
-            if !isAssignment(command[start..<index]) { return (text, start) }
+            let raw = command[start..<index]
+            if isAssignment(raw) { continue }
+            // A redirection (`2>/dev/null`) is no program; one whose target is the next word
+            // (`2> /dev/null`) takes that word too.
+            if let target = redirectionTarget(raw) {
+                if target.isEmpty { skipWord = true }
+                continue
+            }
+            if skipWord {
+                skipWord = false
+                continue
+            }
+            return (text, start)
         }
     }
 
+    /// What follows the operator when `word`, as written, starts as a redirection does (digits,
+    /// then `<` or `>`, then `>`, `&` or `|` perhaps): possibly empty; nil for any other word.
+    private static func redirectionTarget(_ word: Substring) -> Substring? {
+        let rest = word.drop { $0.isASCII && $0.isNumber }
+        guard let first = rest.first, first == "<" || first == ">" else { return nil }
+        return rest.dropFirst().drop { $0 == ">" || $0 == "&" || $0 == "|" || $0 == "<" }
+    }
+
     /// Whether `command` is one simple command: no `;`, `|`, `&`, parenthesis or line break outside
-    /// quotes.
+    /// quotes, but for the `&` of a redirection (`2>&1`) and the parentheses of a command
+    /// substitution (`$(...)`).
     static func isSimpleCommand(_ command: String) -> Bool {
         var quote: Character?
         var escaped = false
+        var previous: Character = " "
+        var substitutions = 0
         for character in command {
+            defer { previous = character }
             if escaped {
                 escaped = false
             } else if let open = quote {
@@ -363,12 +395,24 @@ final class PagingOutput: TerminalOutput {
                 escaped = true
             } else if character == "'" || character == "\"" {
                 quote = character
+            } else if character == "(" && previous == "$" {
+                substitutions += 1
+            } else if character == ")" && substitutions > 0 {
+                substitutions -= 1
+            } else if character == "&" && (previous == ">" || previous == "<") {
+                continue
             } else if ";|&()\n".contains(character) {
                 return false
             }
         }
         return true
     }
+
+    /// Words the shell reads itself rather than as a program to run: a command starting with one
+    /// is run as written, and not looked for.
+    private static let shellWords: Set<String> = [
+        "!", "{", "if", "while", "until", "for", "case", "exec", "command", "builtin", "eval", "time", ".",
+    ]
 
     /// Whether `word`, as written, sets a variable: an unquoted name, then `=`.
     private static func isAssignment(_ word: Substring) -> Bool {
@@ -377,11 +421,15 @@ final class PagingOutput: TerminalOutput {
             && word[..<equals].allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     }
 
-    /// Whether `program` is an executable file: a path, or a name found in `$PATH`.
+    /// Whether `program` is an executable regular file: a path, or a name found in `$PATH`.
     static func exists(_ program: String) -> Bool {
-        if program.contains("/") { return access(program, X_OK) == 0 }
+        func runnable(_ path: String) -> Bool {
+            var facts = stat()
+            return access(path, X_OK) == 0 && stat(path, &facts) == 0 && (facts.st_mode & S_IFMT) == S_IFREG
+        }
+        if program.contains("/") { return runnable(program) }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+        return path.split(separator: ":").contains { runnable("\($0)/\(program)") }
     }
 
     /// Writes `text` to `descriptor`; false when the reader is gone.

@@ -610,7 +610,7 @@ public final class REPLSession {
                     }
             }
             guard let stoppedAfter, stop.isRequested() else { return .succeeded }
-            let total = view.roster.playerCount.value
+            let total = (try? await view.roster.playerCountNow()) ?? view.roster.playerCount.value
             let note =
                 "Ctrl-C stopped the listing after \(RosterView.grouped(stoppedAfter)) of "
                 + "\(RosterView.grouped(total)) \(total == 1 ? "player" : "players")."

@@ -150,7 +150,7 @@ final class RosterView: Sendable {
         var offset = 0
         var wroteTitle = false
         while true {
-            if wroteTitle && stops(after: offset, stopped) { return offset }
+            if wroteTitle, await stops(after: offset, stopped) { return offset }
             let page = try await roster.players(from: offset, limit: pageSize)
             if !wroteTitle {
                 output.write(
@@ -180,9 +180,14 @@ final class RosterView: Sendable {
 
     /// Whether a listing that has written `written` players stops before its next page: when
     /// `stopped` says so or the output drops results, unless the roster holds no more players
-    /// than were written, so that a listing whose last page was full still ends as usual.
-    private func stops(after written: Int, _ stopped: () -> Bool) -> Bool {
-        (stopped() || output.dropsResults) && written < roster.playerCount.value
+    /// than were written (counted now), so that a listing whose last page was full still ends as
+    /// usual.
+    private func stops(after written: Int, _ stopped: () -> Bool) async -> Bool {
+        guard stopped() || output.dropsResults else { return false }
+        // Counted again: the count last read is older than the listing, and others may have
+        // added players since.
+        let total = (try? await roster.playerCountNow()) ?? roster.playerCount.value
+        return written < total
     }
 
     /// Writes the roster as CSV (RFC 4180, lines ending in CRLF inside quoted fields only as the
@@ -204,7 +209,7 @@ final class RosterView: Sendable {
             }
             offset += page.count
             if page.count < Self.exportReadSize { return nil }
-            if stops(after: offset, stopped) { return offset }
+            if await stops(after: offset, stopped) { return offset }
             page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
         }
     }
@@ -219,7 +224,7 @@ final class RosterView: Sendable {
         var offset = 0
         var separator = "["
         while true {
-            if offset > 0 && stops(after: offset, stopped) {
+            if offset > 0, await stops(after: offset, stopped) {
                 output.write("")
                 return offset
             }

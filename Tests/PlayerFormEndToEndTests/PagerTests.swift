@@ -207,7 +207,10 @@ struct PagerTests {
             #"kill %1; s=148; while [ $s = 148 ]; do wait %1 2>/dev/null; s=$?; done; echo "[status $s]"; "#
                 + #"stty -a > "$HOME/stty.txt""#)
         try terminal.keys("Enter")
-        try terminal.waitFor("[status 143]")
+        let screen = try terminal.waitFor("[status 143]")
+        // Nothing of the session's comes after the kill: no note about its pager, no prompt.
+        let after = screen.components(separatedBy: "kill %1").last ?? ""
+        #expect(!after.contains("Colin 100 ok>") && !after.contains("note:"), "\(after)")
         #expect(kill(pager, 0) == -1 && errno == ESRCH, "the pager is still running")
         let words = try String(contentsOf: home.appendingPathComponent("stty.txt"), encoding: .utf8)
             .split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })

@@ -137,9 +137,29 @@ struct PagingOutputTests {
         #expect(try String(contentsOf: record, encoding: .utf8).hasPrefix("line 1\n"))
         #expect(try String(contentsOf: second, encoding: .utf8) == "second\n")
         #expect(PagingOutput.isSimpleCommand(#"LESS='a;b' less -R "x|y" \& > f"#))
-        for compound in ["a; b", "a | b", "a && b", "a &", "(a)", "a\nb", #"a "x"; b"#] {
+        #expect(PagingOutput.isSimpleCommand("less 2>&1 <&0 $(echo -R) -x"))
+        for compound in ["a; b", "a | b", "a && b", "a &", "(a)", "a\nb", #"a "x"; b"#, "$(a) | b"] {
             #expect(!PagingOutput.isSimpleCommand(compound), "\(compound.debugDescription)")
         }
+    }
+
+    @Test("a simple $PAGER is exec'd, redirections and all, so that the child is the pager itself")
+    func simplePagerIsExeced() throws {
+        let record = file()
+        defer { try? FileManager.default.removeItem(at: record) }
+        // The pager writes the process id it runs as: the child's own when the shell exec'd it.
+        let pager = "sh -c 'echo $$ > \"$0\"; cat >/dev/null' '\(record.path)'"
+        for command in [pager, "2>/dev/null " + pager, pager + " 2>&1", "LESS=x " + pager + " $(echo x)"] {
+            let launched = try #require(PagingOutput.launch(command), "\(command)")
+            close(launched.input)
+            #expect(launched.process.wait() == 0)
+            let written = try String(contentsOf: record, encoding: .utf8)
+            #expect(written == "\(launched.process.pid)\n", "\(command)")
+        }
+        #expect(PagingOutput.program(of: "2> /dev/null LESS=x less") == "less")
+        #expect(PagingOutput.program(of: "2>/dev/null less") == "less")
+        #expect(!PagingOutput.exists("/tmp"), "a directory is not a program")
+        #expect(PagingOutput.launch("/tmp -R") == nil)
     }
 
     @Test("a line wider than the screen counts the rows it wraps to; colours take none")

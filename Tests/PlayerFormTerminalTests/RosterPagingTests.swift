@@ -23,9 +23,9 @@ final class PagedReadsStore: ScoreStore {
     /// The `limit` of every `players(from:limit:)` call, and whether every record was read.
     let asked = Mutex<(limits: [Int], readEverything: Bool)>(([], false))
     /// Called with the offset of every `players(from:limit:)` call, before it is answered.
-    let onRead: @Sendable (_ offset: Int) -> Void
+    let onRead: @Sendable (_ offset: Int) async -> Void
 
-    init(_ base: InMemoryScoreStore, onRead: @escaping @Sendable (_ offset: Int) -> Void = { _ in }) {
+    init(_ base: InMemoryScoreStore, onRead: @escaping @Sendable (_ offset: Int) async -> Void = { _ in }) {
         self.base = base
         self.onRead = onRead
     }
@@ -40,7 +40,7 @@ final class PagedReadsStore: ScoreStore {
     func playerCount() async throws(ScoreStoreError) -> Int { try await base.playerCount() }
     func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         asked.withLock { $0.limits.append(limit) }
-        onRead(offset)
+        await onRead(offset)
         return try await base.players(from: offset, limit: limit)
     }
     func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
@@ -200,6 +200,25 @@ struct RosterPagingTests {
         case "players --csv": #expect(output.results.count == players + 1, "the header and every record")
         default: #expect(output.results.last?.hasSuffix("}]") == true, "the array is closed")
         }
+    }
+
+    @Test("Ctrl-C stops a listing whose last page seemed full, when others have added players since")
+    func ctrlCAfterOthersAdded() async {
+        let interrupts = ManualInterrupts()
+        let base = InMemoryScoreStore(records: numberedRecords(80))
+        let store = PagedReadsStore(base) { offset in
+            guard offset == 40 else { return }
+            // Another session adds 100 players while the second page is read.
+            for number in 81...180 { _ = try? await base.upload(name: "Player \(number)", points: 1) }
+            interrupts.press()
+        }
+        let output = CapturedOutput()
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let session = REPLSession(
+            form: form, roster: roster, reader: ScriptedLineReader(text: "players --all\n"), output: output,
+            interrupts: interrupts, pageSize: 40)
+        #expect(await session.run() == .failed)
+        #expect(output.errors == ["note: Ctrl-C stopped the listing after 80 of 180 players."])
     }
 
     @Test("once the pager is quit, players --all stops reading the store", .timeLimit(.minutes(1)))
