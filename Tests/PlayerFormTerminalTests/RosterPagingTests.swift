@@ -147,6 +147,19 @@ struct RosterPagingTests {
         #expect(asked.limits.allSatisfy { $0 == 40 })
     }
 
+    /// A session that runs `command` over `store`, 40 rows a page, with Ctrl-C pressed through
+    /// `interrupts`, and its output.
+    func listing(_ command: String, over store: any ScoreStore, interrupts: ManualInterrupts)
+        -> (REPLSession, CapturedOutput)
+    {
+        let output = CapturedOutput()
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let session = REPLSession(
+            form: form, roster: roster, reader: ScriptedLineReader(text: command + "\n"), output: output,
+            interrupts: interrupts, pageSize: 40)
+        return (session, output)
+    }
+
     @Test(
         "Ctrl-C stops players --all, --csv and --json before their next page, with a note of how far they got"
     )
@@ -162,11 +175,7 @@ struct RosterPagingTests {
             let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(2_500))) { offset in
                 if offset == pressAt { interrupts.press() }
             }
-            let output = CapturedOutput()
-            let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
-            let session = REPLSession(
-                form: form, roster: roster, reader: ScriptedLineReader(text: command + "\n"), output: output,
-                interrupts: interrupts, pageSize: 40)
+            let (session, output) = listing(command, over: store, interrupts: interrupts)
             #expect(await session.run() == .failed, "\(command)")
             #expect(
                 output.errors == ["note: Ctrl-C stopped the listing after \(written) of 2,500 players."],
@@ -187,11 +196,7 @@ struct RosterPagingTests {
         let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(players))) { offset in
             if offset == pressAt { interrupts.press() }
         }
-        let output = CapturedOutput()
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
-        let session = REPLSession(
-            form: form, roster: roster, reader: ScriptedLineReader(text: command + "\n"), output: output,
-            interrupts: interrupts, pageSize: 40)
+        let (session, output) = listing(command, over: store, interrupts: interrupts)
         #expect(await session.run() == .succeeded)
         #expect(output.errors.isEmpty)
         switch command {
@@ -212,11 +217,7 @@ struct RosterPagingTests {
             for number in 81...180 { _ = try? await base.upload(name: "Player \(number)", points: 1) }
             interrupts.press()
         }
-        let output = CapturedOutput()
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
-        let session = REPLSession(
-            form: form, roster: roster, reader: ScriptedLineReader(text: "players --all\n"), output: output,
-            interrupts: interrupts, pageSize: 40)
+        let (session, output) = listing("players --all", over: store, interrupts: interrupts)
         #expect(await session.run() == .failed)
         #expect(output.errors == ["note: Ctrl-C stopped the listing after 80 of 180 players."])
     }
