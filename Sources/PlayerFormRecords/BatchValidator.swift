@@ -44,17 +44,19 @@ public struct BatchValidator {
     /// one validates; findings keep the input's order.
     ///
     /// `idle` must be the relay the reader's source calls when the input runs dry: `flush` is then
-    /// called once the records read so far are checked.
+    /// called once the records read so far are checked. `progress`, when given, is told the
+    /// records checked and the bytes the reader has read from its source after each batch.
     public func validateConcurrently<Source>(
         _ reader: RecordReader<Source>, idle: IdleRelay, file: String, tally: inout ValidationTally,
-        report: ((Finding) -> Void)?, flush: () -> Void, progress: ((_ records: Int) -> Void)? = nil
+        report: ((Finding) -> Void)?, flush: () -> Void,
+        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
     ) -> RecordEvent {
         let pipeline = RecordPipeline(reader: reader, idle: idle)
         pipeline.start()
         while true {
             let batch = pipeline.next()
             for record in batch.records { check(record, file: file, tally: &tally, report: report) }
-            progress?(tally.records)
+            progress?(tally.records, batch.bytesRead)
             if batch.inputIdle { flush() }
             if let ending = batch.ending { return ending }
         }

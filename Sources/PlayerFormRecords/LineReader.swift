@@ -48,7 +48,7 @@ public final class LineReader<Source: ByteSource>: LineSupply {
     private var lineNumber = 0
     private let startsInput: Bool
     /// Bytes read from the source so far.
-    private var bytesRead = 0
+    private(set) var bytesRead = 0
 
     /// A reader of `source` that starts with a buffer of `bufferSize` bytes and grows it for long
     /// lines up to `maximumLineLength`.

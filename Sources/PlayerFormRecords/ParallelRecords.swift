@@ -494,7 +494,9 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
                     linesBefore: linesBefore)
                 return validator.validateConcurrently(
                     rest, idle: idle, file: file, tally: &tally, report: report, flush: flush,
-                    progress: progress.map { progress in { progress($0, bytesRead) } })
+                    // That reader counts what it reads, the record's start given to it included,
+                    // on from the bytes the chunks took.
+                    progress: progress.map { progress in { progress($0, bytesRead + $1) } })
             }
             if let ending { return ending }
             sequence += 1

@@ -23,6 +23,8 @@ struct RecordBatch: Sendable {
     var ending: RecordEvent?
     /// The input ran dry after these records: findings so far should be written out.
     var inputIdle: Bool
+    /// How many bytes of the input had been read when the batch was handed over.
+    var bytesRead: Int
 }
 
 /// Reads and parses records on a thread of its own and hands them over in batches, so reading
@@ -37,7 +39,7 @@ final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
     private let free: DispatchSemaphore
     private let filled = DispatchSemaphore(value: 0)
     private let waiting = Mutex<[RecordBatch]>([])
-    /// Only the reading thread touches this.
+    /// Only the reading thread touches this, and ``bytesSeen``.
     private var pending: [NumberedRecord] = []
 
     init(reader: RecordReader<Source>, idle: IdleRelay, depth: Int = 4) {
@@ -64,16 +66,24 @@ final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
         while true {
             let event = reader.next()
             guard case .record(let record) = event else {
+                bytesSeen = reader.bytesRead
                 handOver(ending: event, idle: false)
                 return
             }
             pending.append(record)
-            if pending.count >= batchSize { handOver(ending: nil, idle: false) }
+            if pending.count >= batchSize {
+                bytesSeen = reader.bytesRead
+                handOver(ending: nil, idle: false)
+            }
         }
     }
 
+    /// The bytes the reader had read when last asked, between two records: a batch handed over
+    /// while the input ran dry comes from inside the reader, which must not be asked then.
+    private var bytesSeen = 0
+
     private func handOver(ending: RecordEvent?, idle: Bool) {
-        let batch = RecordBatch(records: pending, ending: ending, inputIdle: idle)
+        let batch = RecordBatch(records: pending, ending: ending, inputIdle: idle, bytesRead: bytesSeen)
         pending = []
         pending.reserveCapacity(batchSize)
         free.wait()

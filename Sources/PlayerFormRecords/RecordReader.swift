@@ -122,6 +122,9 @@ public final class RecordReader<Source: ByteSource> {
     /// The columns of a CSV input, once its header is read.
     var csvColumns: CSVColumns? { columns }
 
+    /// How many bytes the reader has read from its source so far.
+    var bytesRead: Int { lines.bytesRead }
+
     /// What is left of the input for another reader, once ``readToRecords()`` returned nil.
     ///
     /// That is the bytes read but not yet taken, the source (nil when it has ended), and how many

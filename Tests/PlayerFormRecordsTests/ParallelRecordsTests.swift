@@ -99,6 +99,30 @@ func parallel<Source: ByteSource>(
 @Suite("JSON Lines checked on every core")
 struct ParallelJSONLinesTests {
     @Test(
+        "the bytes read go on counting after a record longer than a chunk hands the rest to one thread",
+        arguments: [RecordFormat.jsonl, .csv])
+    func progressPastALongRecord(format: RecordFormat) {
+        let record = format == .jsonl ? #"{"name": "Ann", "points": 1}"# + "\n" : "Ann,1\n"
+        let long =
+            format == .jsonl
+            ? #"{"name": ""# + String(repeating: "x", count: 500) + #"", "points": 2}"# + "\n"
+            : String(repeating: "x", count: 500) + ",2\n"
+        let text =
+            (format == .csv ? "name,points\n" : "") + String(repeating: record, count: 20) + long
+            + String(repeating: record, count: 40)
+        let bytes = Array(text.utf8)
+        var tally = ValidationTally()
+        var seen: [(records: Int, bytes: Int)] = []
+        let ending = BatchValidator(rules: .defaults).validateInParallel(
+            MemorySource(bytes, chunkSize: 64), format: format, idle: IdleRelay(), file: "f", tally: &tally,
+            report: nil, flush: {}, chunkSize: 128, progress: { seen.append(($0, $1)) })
+        #expect(ending == .end)
+        #expect(tally.records == 61)
+        #expect(seen.last?.bytes == bytes.count, "\(seen)")
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.bytes <= $1.bytes }, "\(seen)")
+    }
+
+    @Test(
         "chunks checked at once give the counts, findings, line numbers and order of the one-line-at-a-time reader"
     )
     func sameAsSequential() async {
