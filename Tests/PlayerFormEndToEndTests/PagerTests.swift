@@ -18,8 +18,15 @@ struct PagerTests {
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let record = home.appendingPathComponent("paged.txt")
         let script = home.appendingPathComponent("pager.sh")
-        try Data(("#!/bin/sh\n" + body(record.path)).utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        // Written through a close-on-exec descriptor: a process another spec starts meanwhile
+        // (tmux forks a server that lives on) must not inherit it open for writing, or the
+        // script could not be run ("Text file busy").
+        let descriptor = open(script.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        try #require(descriptor >= 0)
+        let text = Array(("#!/bin/sh\n" + body(record.path)).utf8)
+        let written = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try #require(written == text.count)
         return (script.path, record)
     }
 
@@ -179,6 +186,7 @@ struct PagerTests {
             trap 'stty "$saved" < /dev/tty; exit 143' TERM
             stty -echo -icanon < /dev/tty
             echo "pid $$" >> '\(record)'
+            echo 'stand-in pager running' > /dev/tty
             cat >/dev/null
             read -r key < /dev/tty
 
@@ -195,7 +203,9 @@ struct PagerTests {
         try terminal.waitFor("Colin 100 ok> ")
         try terminal.type("help")
         try terminal.keys("Enter")
-        let pager = pid_t(waitForRecord(record) { $0.hasSuffix("\n") }.dropFirst(4).dropLast()) ?? 0
+        // The screen says when the pager runs (and shows what it holds if it does not).
+        try terminal.waitFor("stand-in pager running")
+        let pager = pid_t(try String(contentsOf: record, encoding: .utf8).dropFirst(4).dropLast()) ?? 0
         try #require(pager > 0)
         try terminal.keys("C-z")
         try terminal.waitFor("the shell's prompt again") { $0.components(separatedBy: "shell> ").count >= 3 }
@@ -204,8 +214,8 @@ struct PagerTests {
         // Until bash hears that the job went on, `wait` answers at once with the status of its stop
         // (148); it is asked again until the job has ended.
         try terminal.type(
-            #"kill %1; s=148; while [ $s = 148 ]; do wait %1 2>/dev/null; s=$?; done; echo "[status $s]"; "#
-                + #"stty -a > "$HOME/stty.txt""#)
+            #"kill %1; s=148; while [ $s = 148 ]; do wait %1 2>/dev/null; s=$?; done; "#
+                + #"stty -a > "$HOME/stty.txt"; echo "[status $s]""#)
         try terminal.keys("Enter")
         let screen = try terminal.waitFor("[status 143]")
         // Nothing of the session's comes after the kill: no note about its pager, no prompt.
