@@ -309,47 +309,10 @@ final class PagingOutput: TerminalOutput {
 
     /// The word of `command` that names its program, as ``program(of:)`` finds it, and where it
     /// starts.
-    ///
-    /// Words are split as the shell splits them, `$` and globs aside: spaces and tabs outside
-    /// quotes separate them; single quotes keep everything up to the next; double quotes keep
-    /// everything up to the next, a backslash in them keeping the character after it; a backslash
-    /// outside quotes keeps the character after it.
     private static func programWord(of command: String) -> (text: String, start: String.Index)? {
-        var index = command.startIndex
         var skipWord = false
-        func next() { index = command.index(after: index) }
-        while true {
-            while index < command.endIndex && (command[index] == " " || command[index] == "\t") { next() }
-            guard index < command.endIndex else { return nil }
-            let start = index
-            var text = ""
-            var quote: Character?
-            while index < command.endIndex {
-                let character = command[index]
-                if let open = quote {
-                    if character == open {
-                        quote = nil
-                    } else if open == "\"" && character == "\\"
-                        && command.index(after: index) < command.endIndex
-                    {
-                        next()
-                        text.append(command[index])
-                    } else {
-                        text.append(character)
-                    }
-                } else if character == " " || character == "\t" {
-                    break
-                } else if character == "'" || character == "\"" {
-                    quote = character
-                } else if character == "\\" && command.index(after: index) < command.endIndex {
-                    next()
-                    text.append(command[index])
-                } else {
-                    text.append(character)
-                }
-                next()
-            }
-            let raw = command[start..<index]
+        for word in split(command).words {
+            let raw = command[word.raw]
             if isAssignment(raw) { continue }
             // A redirection (`2>/dev/null`) is no program; one whose target is the next word
             // (`2> /dev/null`) takes that word too.
@@ -361,8 +324,9 @@ final class PagingOutput: TerminalOutput {
                 skipWord = false
                 continue
             }
-            return (text, start)
+            return (word.text, word.raw.lowerBound)
         }
+        return nil
     }
 
     /// What follows the operator when `word`, as written, starts as a redirection does (digits,
@@ -377,35 +341,75 @@ final class PagingOutput: TerminalOutput {
     /// quotes, but for the `&` of a redirection (`2>&1`) and the parentheses of a command
     /// substitution (`$(...)`).
     static func isSimpleCommand(_ command: String) -> Bool {
+        split(command).simple
+    }
+
+    /// The words of `command`, each as written (`raw`) and with its quotes removed (`text`), and
+    /// whether it is one simple command (``isSimpleCommand(_:)``), in one pass.
+    ///
+    /// Words are split as the shell splits them, `$` and globs aside: spaces and tabs outside
+    /// quotes separate them; single quotes keep everything up to the next; double quotes keep
+    /// everything up to the next, a backslash in them keeping the character after it; a backslash
+    /// outside quotes keeps the character after it. Operators do not split words here: they only
+    /// make the command not simple.
+    private static func split(_ command: String) -> (
+        words: [(text: String, raw: Range<String.Index>)], simple: Bool
+    ) {
+        var words: [(text: String, raw: Range<String.Index>)] = []
+        var simple = true
+        var text = ""
+        var wordStart: String.Index?
         var quote: Character?
         var escaped = false
         var previous: Character = " "
         var substitutions = 0
-        for character in command {
-            defer { previous = character }
+        var index = command.startIndex
+        while index < command.endIndex {
+            let character = command[index]
+            let after = command.index(after: index)
+            defer {
+                previous = character
+                index = after
+            }
             if escaped {
                 escaped = false
-            } else if let open = quote {
+                text.append(character)
+                continue
+            }
+            if quote == nil && (character == " " || character == "\t") {
+                if let start = wordStart { words.append((text, start..<index)) }
+                wordStart = nil
+                text = ""
+                continue
+            }
+            if wordStart == nil { wordStart = index }
+            if let open = quote {
                 if character == open {
                     quote = nil
-                } else if open == "\"" && character == "\\" {
+                } else if open == "\"" && character == "\\" && after < command.endIndex {
                     escaped = true
+                } else {
+                    text.append(character)
                 }
-            } else if character == "\\" {
+            } else if character == "\\" && after < command.endIndex {
                 escaped = true
             } else if character == "'" || character == "\"" {
                 quote = character
-            } else if character == "(" && previous == "$" {
-                substitutions += 1
-            } else if character == ")" && substitutions > 0 {
-                substitutions -= 1
-            } else if character == "&" && (previous == ">" || previous == "<") {
-                continue
-            } else if ";|&()\n".contains(character) {
-                return false
+            } else {
+                text.append(character)
+                if character == "(" && previous == "$" {
+                    substitutions += 1
+                } else if character == ")" && substitutions > 0 {
+                    substitutions -= 1
+                } else if character == "&" && (previous == ">" || previous == "<") {
+                    // The `&` of a redirection.
+                } else if ";|&()\n".contains(character) {
+                    simple = false
+                }
             }
         }
-        return true
+        if let start = wordStart { words.append((text, start..<command.endIndex)) }
+        return (words, simple)
     }
 
     /// Words the shell reads itself rather than as a program to run: a command starting with one
