@@ -279,8 +279,23 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         "\u{1100}\u{1161}", "\u{3000}Ann\u{00A0}", "d\u{0307}", "",
     ]
 
-    /// The keys of ``keyRuleProbes`` under the rule this program was built with.
-    static var keyRule: String {
+    /// The keys of ``keyRuleProbes`` under the rule this program was built with, as stored in the
+    /// database's `meta.key_rule`.
+    ///
+    /// Written out rather than worked out at each opening: working them out is the first use of
+    /// Foundation's Unicode mappings, which costs a session start about a third of a millisecond.
+    /// The mappings are those of the toolchain the program is built with (linked in, or its own
+    /// copy of Foundation), and a spec compares this with ``probedKeyRule``: a toolchain whose
+    /// mappings differ fails the suite until the keys here are brought up to date.
+    static let keyRule = [
+        "bob", "bob", "bob", "bob", "bob", "bob", "bob", "fish", "bob", "kelvin", "xii", "x2", "caf\u{E9}",
+        "caf\u{E9}", "strasse", "stra\u{DF}e", "i\u{307}stanbul", "\u{3C3}\u{3BF}\u{3C3}", "\u{DF}",
+        "\u{2764}",
+        "\u{AC00}", "ann", "\u{1E0B}", "",
+    ].joined(separator: "\u{1F}")
+
+    /// The keys of ``keyRuleProbes`` as `PlayerName.comparisonKey(_:)` makes them.
+    static var probedKeyRule: String {
         keyRuleProbes.map(PlayerName.comparisonKey).joined(separator: "\u{1F}")
     }
 

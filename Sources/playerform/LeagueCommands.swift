@@ -4,6 +4,7 @@ import PlayerFormPostgres
 import PlayerFormSQLite
 import PlayerFormScores
 import PlayerFormStore
+import PlayerFormSystem
 import PlayerFormTerminal
 import PlayerFormText
 
@@ -15,7 +16,7 @@ enum LeagueTransfer {
 
     /// Opens the league or ends the command with the error's status after its message.
     static func open(_ url: String) async throws -> PostgresScoreStore {
-        switch await PlayerFormREPL.openLeague(url, environment: ProcessInfo.processInfo.environment) {
+        switch await PlayerFormREPL.openLeague(url, environment: ProcessEnvironment.current()) {
         case .success(let store): return store
         case .failure(let error): throw ExitCode(StoreFailure.exitStatus(error))
         }

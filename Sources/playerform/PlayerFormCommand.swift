@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlayerFormRules
+import PlayerFormSystem
 import PlayerFormTerminal
 import PlayerFormText
 
@@ -127,7 +128,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     static func runSession(_ arguments: SessionArguments) async throws {
         let rules = try RulesFileOption.rules(path: arguments.configPath)
         // Resolved here, not in validate(), which also runs before subcommands that keep no scores.
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current()
         let place = try StorePlace(option: arguments.store, environment: environment)
         var options = PlayerFormREPL.Options(
             rules: rules, noColor: arguments.noColor, bail: arguments.bail,

@@ -139,7 +139,7 @@ extension PlayerFormCommand {
         }
 
         func run() async throws {
-            let place = try StorePlace(option: main.store, environment: ProcessInfo.processInfo.environment)
+            let place = try StorePlace(option: main.store, environment: ProcessEnvironment.current())
             if PostgresLocation.isURL(place.path) {
                 return try await LeagueTransfer.importFiles(files, into: place.path)
             }
@@ -209,7 +209,7 @@ extension PlayerFormCommand {
         @ParentCommand var main: PlayerFormCommand
 
         func run() async throws {
-            let place = try StorePlace(option: main.store, environment: ProcessInfo.processInfo.environment)
+            let place = try StorePlace(option: main.store, environment: ProcessEnvironment.current())
             if PostgresLocation.isURL(place.path) {
                 return try await LeagueTransfer.export(place.path, csv: format == .csv)
             }

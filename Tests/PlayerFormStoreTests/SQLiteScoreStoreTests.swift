@@ -200,6 +200,14 @@ struct SQLiteScoreStoreTests {
         #expect(try await store.records().isEmpty)
     }
 
+    @Test("the name rule written into the program is the probes' keys under this build's rule")
+    func keyRuleWrittenOut() {
+        #expect(SQLiteScoreStore.keyRule == SQLiteScoreStore.probedKeyRule)
+        #expect(
+            SQLiteScoreStore.keyRule.split(separator: "\u{1F}", omittingEmptySubsequences: false).count
+                == SQLiteScoreStore.keyRuleProbes.count)
+    }
+
     @Test("players made with another version of the name rule are made again from the scores on opening")
     func keyRuleChanged() async throws {
         let store = try SQLiteScoreStore(path: path, now: SteppingClock().now)
