@@ -258,7 +258,7 @@ public struct FormRenderer: Sendable {
     /// Long names are shortened; a name with nothing to see shows as `(no name)`; colours are
     /// wrapped for readline.
     public func prompt(name: String, pointsText: String, isValid: Bool, isLocked: Bool = false) -> String {
-        var shown = TerminalText.escaped(name, maxLength: 24)
+        var shown = TerminalText.escaped(name, maxWidth: 24)
         // Escaping leaves only spaces invisible.
         if shown.allSatisfy({ $0 == " " }) { shown = "(no name)" }
         let validity =

@@ -62,13 +62,19 @@ public struct PagerSettings: Sendable {
     }
 
     /// How many rows `line` takes on a screen `columns` wide (at least one; one when the width is
-    /// not known): its characters counted as one column each, escape sequences (colours) as none.
+    /// not known): its characters counted in the columns a terminal draws them in
+    /// (`TerminalText.width(of:)`: an ideograph takes two), escape sequences (colours) as none.
+    ///
+    /// A wide character that does not fit at the end of a row goes to the next one, as terminals
+    /// wrap it.
     static func rows(of line: String, columns: Int) -> Int {
         guard columns > 0 else { return 1 }
-        var width = 0
+        var rows = 1
+        var used = 0
         var inEscape = false
         var afterEscape = false
-        for scalar in line.unicodeScalars {
+        for character in line {
+            let scalar = character.unicodeScalars.first!
             if afterEscape {
                 // ESC [ starts a sequence that runs to a final byte; ESC and one character is all.
                 afterEscape = false
@@ -78,10 +84,15 @@ public struct PagerSettings: Sendable {
             } else if scalar == "\u{1B}" {
                 afterEscape = true
             } else {
-                width += 1
+                let width = min(TerminalText.width(of: character), columns)
+                if used + width > columns {
+                    rows += 1
+                    used = 0
+                }
+                used += width
             }
         }
-        return max(1, (width + columns - 1) / columns)
+        return rows
     }
 }
 

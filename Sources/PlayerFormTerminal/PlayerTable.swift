@@ -11,8 +11,9 @@ import PlayerFormText
 /// ```
 ///
 /// The columns are as wide as the widest cell of the page (never of the whole roster, which is
-/// not read at once); a name longer than ``nameWidth`` characters is cut with a final `…`. Names
-/// are escaped as everywhere else on the terminal.
+/// not read at once), in the columns a terminal draws (an ideograph takes two); a name wider than
+/// ``nameWidth`` columns is cut with a final `…`. Names are escaped as everywhere else on the
+/// terminal.
 enum PlayerTable {
     /// One row of the table.
     struct Row {
@@ -28,12 +29,12 @@ enum PlayerTable {
         let selected: Bool
     }
 
-    /// The widest a name column gets, in characters.
+    /// The widest a name column gets, in columns.
     static let nameWidth = 30
 
     private static let headers = (row: "row", name: "name", points: "points", when: "uploaded (UTC)")
 
-    /// How wide the columns are, in characters.
+    /// How wide the columns are, in the columns of the terminal.
     struct Widths: Equatable {
         var number: Int
         var name: Int
@@ -53,13 +54,13 @@ enum PlayerTable {
     /// wide as the widest cell of `rows`; no line ends in spaces.
     static func lines(_ rows: [Row], widths: Widths? = nil, header: Bool = true) -> [String] {
         let numbers = rows.map { RosterView.grouped($0.number) }
-        let names = rows.map { TerminalText.escaped($0.name, maxLength: Self.nameWidth) }
+        let names = rows.map { TerminalText.escaped($0.name, maxWidth: Self.nameWidth) }
         let times = rows.map { time($0.uploadedAt) }
         let widths =
             widths
             ?? Widths(
                 number: max(headers.row.count, numbers.map { $0.count }.max() ?? 0),
-                name: max(headers.name.count, names.map { $0.count }.max() ?? 0),
+                name: max(headers.name.count, names.map { TerminalText.width($0) }.max() ?? 0),
                 points: max(headers.points.count, rows.map { $0.points.count }.max() ?? 0))
         let timeWidth = max(headers.when.count, times.map { $0.count }.max() ?? 0)
         func line(_ cells: [String]) -> String {
@@ -105,7 +106,7 @@ enum PlayerTable {
     }
 
     private static func pad(_ text: String, _ width: Int, left: Bool) -> String {
-        let room = String(repeating: " ", count: max(0, width - text.count))
+        let room = String(repeating: " ", count: max(0, width - TerminalText.width(text)))
         return left ? room + text : text + room
     }
 

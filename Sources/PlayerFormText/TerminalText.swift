@@ -36,23 +36,70 @@ public enum TerminalText {
         return result
     }
 
-    /// `text` escaped as ``escaped(_:)``, shortened to at most `maxLength` characters (at least 1)
-    /// with a final `…` when it is longer.
+    /// `text` escaped as ``escaped(_:)``, shortened to at most `maxWidth` columns (at least 1) with
+    /// a final `…` when it is wider (see ``width(_:)``).
     ///
-    /// An escape is kept whole or left out with what follows.
-    public static func escaped(_ text: String, maxLength: Int) -> String {
+    /// An escape is kept whole or left out with what follows, and so is a wide character.
+    public static func escaped(_ text: String, maxWidth: Int) -> String {
         let whole = escaped(text)
-        guard whole.count > maxLength else { return whole }
+        guard width(whole) > maxWidth else { return whole }
         var result = ""
-        var count = 0
+        var used = 0
         for character in text {
             var piece = ""
             TextEscaping.append(String(character), notation: .terminal, to: &piece)
-            guard count + piece.count < maxLength else { break }
+            let pieceWidth = width(piece)
+            guard used + pieceWidth < maxWidth else { break }
             result += piece
-            count += piece.count
+            used += pieceWidth
         }
         return result + "…"
+    }
+
+    /// How many columns a terminal takes to show `text`, shown as it is (escape it first).
+    ///
+    /// Each character (grapheme cluster) is counted as ``width(of:)`` counts it.
+    public static func width(_ text: some StringProtocol) -> Int {
+        var columns = 0
+        for character in text { columns += width(of: character) }
+        return columns
+    }
+
+    /// How many columns a terminal takes to show `character`: 2 for East Asian wide and fullwidth
+    /// characters (ideographs, kana, Hangul syllables, fullwidth forms) and for emoji shown as
+    /// pictures (with Emoji_Presentation, or followed by variation selector 16), 0 for a combining
+    /// mark with nothing to combine with, 1 for the rest.
+    ///
+    /// A whole emoji sequence (skin tones, joiners, flags) is one character and takes 2, as
+    /// terminals that draw it as one picture show it. Characters of ambiguous width (such as
+    /// Greek and Cyrillic letters, which some East Asian fonts draw wide) count 1, as terminals
+    /// outside East Asian locales draw them.
+    public static func width(of character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        let first = scalars.first!
+        if first.value < 0x300 { return 1 }
+        if isWide(first.value) || first.properties.isEmojiPresentation { return 2 }
+        if first.properties.isEmoji && scalars.contains("\u{FE0F}") { return 2 }
+        switch first.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark: return 0
+        default: return 1
+        }
+    }
+
+    /// Whether `value` is in one of ``wideRuns``.
+    static func isWide(_ value: UInt32) -> Bool {
+        guard value >= 0x1100 else { return false }
+        var low = 0
+        var high = wideRuns.count
+        while low < high {
+            let middle = (low + high) / 2
+            if wideRuns[middle].last < value {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        return low < wideRuns.count && wideRuns[low].first <= value
     }
 
     /// `text` in double quotes, escaped as ``escaped(_:)`` and with `"` escaped as `\"`, so it reads

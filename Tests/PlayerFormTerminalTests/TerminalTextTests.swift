@@ -153,10 +153,10 @@ struct TerminalTextTests {
 
     @Test("the prompt form is shortened between escapes, never inside one")
     func shortened() {
-        #expect(TerminalText.escaped("Colin", maxLength: 24) == "Colin")
+        #expect(TerminalText.escaped("Colin", maxWidth: 24) == "Colin")
         let long = String(repeating: "a", count: 20) + "\u{200B}bcdef"
-        #expect(TerminalText.escaped(long, maxLength: 24) == String(repeating: "a", count: 20) + "…")
-        #expect(TerminalText.escaped(String(repeating: "é", count: 30), maxLength: 24).count == 24)
+        #expect(TerminalText.escaped(long, maxWidth: 24) == String(repeating: "a", count: 20) + "…")
+        #expect(TerminalText.escaped(String(repeating: "é", count: 30), maxWidth: 24).count == 24)
     }
 }
 
