@@ -166,6 +166,7 @@ public struct JSONRecordParser {
 
     /// `.name` or `.points` when the bytes at `start` are `"name"` or `"points"` with their quotes,
     /// else nil.
+    @inline(__always)
     static func plainKey(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Key? {
         guard let base = bytes.baseAddress, start >= 0, bytes.count - start >= 6 else { return nil }
         let word = UnsafeRawPointer(base + start)

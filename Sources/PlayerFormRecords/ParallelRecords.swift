@@ -145,7 +145,11 @@ struct ChunkChecker {
     /// Whether CSV lines without quotes, or whose quotes only wrap whole fields, are split where
     /// they lie in the chunk; off only in specs, to compare with the general way.
     var plainCSVLines = true
+    /// Whether JSON Lines records of the common shape are read where they lie
+    /// (``JSONFastLine``); off only in specs, to compare with the general way.
+    var plainJSONLines = true
     private var steps = RecordSteps()
+    private var jsonLines = JSONFastLine()
 
     init(validator: BatchValidator, format: ChunkFormat, maximumLineLength: Int) {
         self.validator = validator
@@ -170,6 +174,17 @@ struct ChunkChecker {
             switch format {
             case .jsonLines:
                 // A record is checked on its name's bytes: a String is made only for a finding.
+                // A line of the common shape is read where it lies; any other the general way.
+                if plainJSONLines, let rest = lines.rest(),
+                    let record = jsonLines.record(startOf: rest, limit: lines.maximumLineLength)
+                {
+                    let number = lines.takeLine(length: record.length)
+                    let finding = validator.check(
+                        utf8Name: record.name, points: record.points, number: number, file: file,
+                        tally: &tally, reporting: reporting)
+                    if let finding { findings.append(finding) }
+                    continue
+                }
                 switch steps.nextJSONLine(from: &lines) {
                 case .line(let line):
                     let finding = validator.check(
