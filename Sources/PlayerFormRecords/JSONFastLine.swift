@@ -19,8 +19,9 @@ struct JSONFastLine {
         /// The bytes of the line before its line break, a carriage return before the break
         /// included.
         let length: Int
-        /// The name's UTF-8 bytes: between its quotes, or decoded from its escapes. They stay
-        /// until the next call.
+        /// The name's UTF-8 bytes, between its quotes or decoded from its escapes.
+        ///
+        /// They stay until the next call.
         let name: UnsafeBufferPointer<UInt8>
         let points: Double
     }
