@@ -116,7 +116,9 @@ public struct PlayerRules: Sendable, Equatable {
     /// String: it is blank when every byte is whitespace, holds a control character when a byte is
     /// below 0x20 or is 0x7F, and is matched with the forbidden names byte by byte.
     public func isValid(utf8Name name: UnsafeBufferPointer<UInt8>, points: Double) -> Bool {
-        guard pointsIssue(points) == nil else { return false }
+        // `min` and `max` are finite, so this also refuses NaN (every comparison with it is false)
+        // and both infinities, as `pointsIssue` does, in two comparisons.
+        guard points >= min && points <= max else { return false }
         var blank = true
         var control = false
         for byte in name {

@@ -102,7 +102,9 @@ struct NameRuleOnBytesTests {
         "\u{1680}", "\u{200B}", "\u{85}", "\u{A0}", "\u{3000}", "名", "'", "9", "\u{2028}", "😀", "\u{FEFF}",
     ]
     static let names = Gen.element(of: pieces).map { $0! }.array(of: 0...6).map { $0.joined() }
-    static let points = Gen.element(of: [0, 1, 10_000, 10_001, -1, .nan, .infinity]).map { $0! }
+    static let points = Gen.element(of: [0, 1, 10_000, 10_001, -1, .nan, .infinity, -Double.infinity]).map {
+        $0!
+    }
 
     @Test(
         "for random names and points, the byte path gives the String path's answer",
