@@ -7,7 +7,7 @@ import PlayerFormRules
 /// The shape: `{` at the start of the line, then members separated by commas, each a key in
 /// quotes, a colon and a value, then `}` and the line break (or the end of the chunk), with only
 /// spaces between the parts. A key holds no escape, no control character and only ASCII; a value
-/// is a string or a number in the short form `NumberText.scanJSON(_:)` reads in one pass (a sign,
+/// is a string or a number in the short form `NumberText.shortJSON(_:at:end:)` reads (a sign,
 /// up to 15 digits and at most one point), and `name` and `points` each appear once. A string
 /// with escapes is decoded by `JSONCursor.scanString(into:)`, as the general way decodes it. Any
 /// other line gets nil and is read the general way (`JSONRecordParser`), which says what is
@@ -97,7 +97,7 @@ struct JSONFastLine {
                     index = cursor.index
                 }
             } else {
-                guard key != .name, let number = Self.shortNumber(base, at: &index, end: end) else {
+                guard key != .name, let number = NumberText.shortJSON(base, at: &index, end: end) else {
                     return nil
                 }
                 if key == .points {
@@ -173,44 +173,5 @@ struct JSONFastLine {
             index += 1
         }
         return end
-    }
-
-    /// The value of the number at `index` in the short form, leaving `index` after it, or nil for
-    /// any other text (which `NumberText.scanJSON(_:)` reads or rejects).
-    @inline(__always)
-    private static func shortNumber(_ base: UnsafePointer<UInt8>, at index: inout Int, end: Int) -> Double? {
-        var at = index
-        let negative = base[at] == UInt8(ascii: "-")
-        if negative { at += 1 }
-        var mantissa: UInt64 = 0
-        let integerStart = at
-        while at < end, case let digit = base[at] &- UInt8(ascii: "0"), digit < 10 {
-            mantissa = mantissa &* 10 &+ UInt64(digit)
-            at += 1
-        }
-        let integerDigits = at - integerStart
-        // No digit, or a leading zero before more digits: the general way says what is wrong.
-        guard integerDigits > 0 && (integerDigits == 1 || base[integerStart] != UInt8(ascii: "0")) else {
-            return nil
-        }
-        var fractionDigits = 0
-        if at < end && base[at] == UInt8(ascii: ".") {
-            at += 1
-            let fractionStart = at
-            while at < end, case let digit = base[at] &- UInt8(ascii: "0"), digit < 10 {
-                mantissa = mantissa &* 10 &+ UInt64(digit)
-                at += 1
-            }
-            fractionDigits = at - fractionStart
-            guard fractionDigits > 0 else { return nil }
-        }
-        // Up to 15 digits are below 2^53 and never overflow. An exponent, like anything else after
-        // the number but spaces, a comma or a brace, ends the shape there.
-        guard integerDigits + fractionDigits <= 15 else { return nil }
-        index = at
-        // Below 2^53, the mantissa converts exactly as a signed integer, in one instruction.
-        let whole = Double(Int64(bitPattern: mantissa))
-        let value = fractionDigits == 0 ? whole : whole / DecimalText.exactPower(fractionDigits)
-        return negative ? -value : value
     }
 }
