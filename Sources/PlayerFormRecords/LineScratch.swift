@@ -33,7 +33,9 @@ struct LineScratch: JSONDecodedText {
     @inline(__always)
     mutating func reserve(_ capacity: Int) {
         guard capacity > self.capacity || !isKnownUniquelyReferenced(&storage) else { return }
-        storage = Storage(capacity: Swift.max(capacity, self.capacity * 2))
+        // Grown by doubling; a copy's storage of its own is only as large as it was.
+        storage = Storage(
+            capacity: capacity > self.capacity ? Swift.max(capacity, self.capacity * 2) : self.capacity)
         base = storage.bytes.baseAddress!
         self.capacity = storage.bytes.count
         count = 0

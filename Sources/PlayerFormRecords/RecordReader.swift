@@ -350,13 +350,46 @@ struct RecordSteps {
 /// Checking that bytes are text.
 enum UTF8Text {
     /// Whether `bytes` are valid UTF-8, the same answer as `String(validating:as:)` gives, without
-    /// making a String: ASCII is answered on the bytes, anything else by `UTF8Span`'s validation.
+    /// making a String.
+    ///
+    /// Names are short: one pass over their bytes, by the table of well-formed byte sequences of
+    /// the Unicode standard (no overlong form, no surrogate, nothing past U+10FFFF), costs less
+    /// than the standard library's validation, which is built for long text.
     static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        isASCII(bytes) || (try? UTF8Span(validating: bytes.span)) != nil
-    }
-
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in bytes where byte >= 0x80 { return false }
+        guard let base = bytes.baseAddress else { return true }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            let lead = base[index]
+            if lead < 0x80 {
+                index &+= 1
+                continue
+            }
+            if lead < 0xE0 {
+                // C0 and C1 lead only overlong forms.
+                guard lead >= 0xC2, count &- index >= 2, base[index &+ 1] & 0xC0 == 0x80 else { return false }
+                index &+= 2
+            } else if lead < 0xF0 {
+                // After E0 only A0...BF (no overlong form), after ED only 80...9F (no surrogate).
+                guard count &- index >= 3 else { return false }
+                let second = base[index &+ 1]
+                let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+                let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+                guard second >= low, second <= high, base[index &+ 2] & 0xC0 == 0x80 else { return false }
+                index &+= 3
+            } else {
+                // After F0 only 90...BF (no overlong form), after F4 only 80...8F (nothing past
+                // U+10FFFF); F5 and above lead nothing.
+                guard lead <= 0xF4, count &- index >= 4 else { return false }
+                let second = base[index &+ 1]
+                let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+                let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+                guard second >= low, second <= high, base[index &+ 2] & 0xC0 == 0x80,
+                    base[index &+ 3] & 0xC0 == 0x80
+                else { return false }
+                index &+= 4
+            }
+        }
         return true
     }
 }
