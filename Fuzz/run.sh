@@ -13,7 +13,9 @@ export SWIFT_BACKTRACE=enable=no
 
 out=Fuzz/.build
 mkdir -p "$out/corpus" "$out/corpus-rules" "$out/crashes"
-flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name PlayerForm -I "$out")
+# CByteClasses is a header of inline C, found by its module map.
+flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name PlayerForm -I "$out"
+    -I Sources/CByteClasses/include)
 
 # A library module of the package, built from its whole folder as a static library. The package's
 # own build is not used: libFuzzer brings its own main, so -sanitize=fuzzer cannot go on every

@@ -1,3 +1,4 @@
+import CByteClasses
 import PlayerFormRules
 
 /// CSV records of two fields, name and points in either order, read where they lie in a chunk
@@ -47,15 +48,13 @@ struct CSVFastLine {
         guard rest.count >= Self.window, let base = rest.baseAddress else { return nil }
         // Every line is looked at whole, its 32 bytes at once: telling short lines from long ones
         // first cost more, in branches guessed wrong, than it saved.
-        let raw = UnsafeRawPointer(base)
-        let low = raw.loadUnaligned(as: SIMD16<UInt8>.self)
-        let high = raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
-        let breaks = Self.bits(low .== SIMD16(repeating: 0x0A), high .== SIMD16(repeating: 0x0A))
+        let classes = Self.classes(base)
+        let breaks = classes.lineBreaks
         guard breaks != 0 else { return nil }
         let length = breaks.trailingZeroBitCount
         // The bytes before the line break; `length` is at most 31.
         let line = UInt32(1) &<< UInt32(length) &- 1
-        let commas = Self.bits(low .== SIMD16(repeating: 0x2C), high .== SIMD16(repeating: 0x2C)) & line
+        let commas = classes.commas & line
         guard commas != 0, commas & (commas &- 1) == 0 else { return nil }
         let comma = commas.trailingZeroBitCount
         let end = length > 0 && base[length &- 1] == 0x0D ? length &- 1 : length
@@ -63,7 +62,7 @@ struct CSVFastLine {
         // The comma comes before `end`: a carriage return there is not a comma.
         var nameStart = nameFirst ? 0 : comma &+ 1
         var nameEnd = nameFirst ? comma : end
-        let quotes = Self.bits(low .== SIMD16(repeating: 0x22), high .== SIMD16(repeating: 0x22)) & line
+        let quotes = classes.quotes & line
         var name: UnsafeBufferPointer<UInt8>
         if quotes == 0 {
             name = UnsafeBufferPointer(start: base + nameStart, count: nameEnd &- nameStart)
@@ -84,12 +83,8 @@ struct CSVFastLine {
                 name = doubled
             }
         }
-        // Bytes beyond ASCII have their high bit set, which reads as negative.
-        let beyondASCII = Self.bits(
-            unsafeBitCast(low, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0),
-            unsafeBitCast(high, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0))
         let nameBits = (UInt32(1) &<< UInt32(nameEnd) &- 1) & ~(UInt32(1) &<< UInt32(nameStart) &- 1)
-        if beyondASCII & nameBits != 0 {
+        if classes.beyondASCII & nameBits != 0 {
             guard UTF8Text.isValid(name) else { return nil }
         }
         var pointsStart = nameFirst ? comma &+ 1 : 0
@@ -191,10 +186,40 @@ struct CSVFastLine {
         (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
 
-    /// The comparisons of 32 bytes, one bit each, in memory order.
+    /// Where the line breaks, commas, double quotes and bytes beyond ASCII are among the 32 bytes
+    /// at `base`, one bit a byte in memory order: by SSE2 on x86-64, else by ``packedClasses(_:)``.
     @inline(__always)
-    static func bits(_ low: SIMDMask<SIMD16<Int8>>, _ high: SIMDMask<SIMD16<Int8>>) -> UInt32 {
-        UInt32(truncatingIfNeeded: packed(low)) | UInt32(truncatingIfNeeded: packed(high)) &<< 16
+    static func classes(_ base: UnsafePointer<UInt8>) -> ByteClasses {
+        #if arch(x86_64)
+            let classes = pf_classify32(base)
+            return ByteClasses(
+                lineBreaks: classes.lineBreaks, commas: classes.commas, quotes: classes.quotes,
+                beyondASCII: classes.beyondASCII)
+        #else
+            return packedClasses(base)
+        #endif
+    }
+
+    /// ``classes(_:)`` by Swift's SIMD comparisons, each packed into bits by multiplication.
+    @inline(__always)
+    static func packedClasses(_ base: UnsafePointer<UInt8>) -> ByteClasses {
+        let raw = UnsafeRawPointer(base)
+        let low = raw.loadUnaligned(as: SIMD16<UInt8>.self)
+        let high = raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
+        func bits(_ byte: UInt8) -> UInt32 {
+            UInt32(truncatingIfNeeded: packed(low .== SIMD16(repeating: byte)))
+                | UInt32(truncatingIfNeeded: packed(high .== SIMD16(repeating: byte))) &<< 16
+        }
+        // Bytes beyond ASCII have their high bit set, which reads as negative.
+        let beyondASCII =
+            UInt32(
+                truncatingIfNeeded: packed(unsafeBitCast(low, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0)))
+            | UInt32(
+                truncatingIfNeeded: packed(unsafeBitCast(high, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0))
+            )
+            &<< 16
+        return ByteClasses(
+            lineBreaks: bits(0x0A), commas: bits(0x2C), quotes: bits(0x22), beyondASCII: beyondASCII)
     }
 
     /// The comparison of 16 bytes, one bit each, in memory order: the high bit of each byte
@@ -207,4 +232,12 @@ struct CSVFastLine {
         let high = ((UInt64(littleEndian: halves[1]) & 0x8080_8080_8080_8080) &* gather) &>> 56
         return low | high &<< 8
     }
+}
+
+/// Where four kinds of bytes are among 32: bit i is byte i.
+struct ByteClasses: Equatable {
+    var lineBreaks: UInt32
+    var commas: UInt32
+    var quotes: UInt32
+    var beyondASCII: UInt32
 }

@@ -147,6 +147,26 @@ struct CSVFastLineTests {
         }
     }
 
+    @Test("the classes of 32 bytes are where their line breaks, commas, quotes and bytes beyond ASCII are")
+    func byteClasses() async {
+        let kinds: [UInt8] = [0x0A, 0x2C, 0x22, 0x80, 0xFF, 0x41, 0x0D, 0x7F]
+        await propertyCheck(count: 500, input: Gen.int(in: 0..<kinds.count).array(of: 32...32)) { picks in
+            let bytes = picks.map { kinds[$0] }
+            func where_(_ test: (UInt8) -> Bool) -> UInt32 {
+                bytes.enumerated().reduce(UInt32(0)) { $0 | (test($1.element) ? 1 << UInt32($1.offset) : 0) }
+            }
+            let expected = ByteClasses(
+                lineBreaks: where_ { $0 == 0x0A }, commas: where_ { $0 == 0x2C },
+                quotes: where_ { $0 == 0x22 },
+                beyondASCII: where_ { $0 >= 0x80 })
+            bytes.withUnsafeBufferPointer { buffer in
+                // The classes used on this machine, and the Swift ones used where SSE2 is not.
+                #expect(CSVFastLine.classes(buffer.baseAddress!) == expected, "\(bytes)")
+                #expect(CSVFastLine.packedClasses(buffer.baseAddress!) == expected, "\(bytes)")
+            }
+        }
+    }
+
     @Test("a comparison of 16 bytes packs into one bit a byte, in memory order")
     func packedBits() async {
         await propertyCheck(count: 500, input: Gen.int(in: 0...3).array(of: 16...16)) { lanes in
