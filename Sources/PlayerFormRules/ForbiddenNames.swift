@@ -12,6 +12,10 @@ public struct ForbiddenNames: Sendable, Equatable {
         let asciiNames: [[UInt8]]
         /// Whether every normalized name is plain ASCII.
         let allASCII: Bool
+        /// Bit n is set when an ASCII name of n bytes, n below 64, is on the list.
+        let asciiLengths: UInt64
+        /// Whether an ASCII name of 64 bytes or more is on the list.
+        let longASCIIName: Bool
 
         init(_ names: [String]) {
             self.names = names
@@ -19,6 +23,8 @@ public struct ForbiddenNames: Sendable, Equatable {
             self.normalized = Set(normalized)
             self.asciiNames = normalized.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
             self.allASCII = asciiNames.count == normalized.count
+            self.asciiLengths = asciiNames.reduce(0) { $1.count < 64 ? $0 | 1 << UInt64($1.count) : $0 }
+            self.longASCIIName = asciiNames.contains { $0.count >= 64 }
         }
     }
 
@@ -206,6 +212,9 @@ public struct ForbiddenNames: Sendable, Equatable {
         while end > first && isSpace(bytes[end - 1]) { end -= 1 }
         guard first < end else { return normalized.contains("") }
         let count = end - first
+        // Most names have a length no forbidden name has.
+        let possible = count < 64 ? storage.asciiLengths & 1 << UInt64(count) != 0 : storage.longASCIIName
+        guard possible else { return false }
         return asciiNames.contains { candidate in
             guard candidate.count == count else { return false }
             for offset in 0..<count {

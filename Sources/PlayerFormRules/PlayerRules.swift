@@ -114,11 +114,17 @@ public struct PlayerRules: Sendable, Equatable {
     ///
     /// An ASCII name, the common case, is answered on its bytes in one pass, without making a
     /// String: it is blank when every byte is whitespace, holds a control character when a byte is
-    /// below 0x20 or is 0x7F, and is matched with the forbidden names byte by byte.
+    /// below 0x20 or is 0x7F, and is matched with the forbidden names byte by byte. A name of up
+    /// to 16 bytes is looked at as two 64-bit words.
     public func isValid(utf8Name name: UnsafeBufferPointer<UInt8>, points: Double) -> Bool {
         // `min` and `max` are finite, so this also refuses NaN (every comparison with it is false)
         // and both infinities, as `pointsIssue` does, in two comparisons.
         guard points >= min && points <= max else { return false }
+        if name.count <= 16, name.count > 0, let base = name.baseAddress,
+            let valid = isValid(shortName: base, count: name.count)
+        {
+            return valid
+        }
         var blank = true
         var control = false
         for byte in name {
@@ -127,6 +133,71 @@ public struct PlayerRules: Sendable, Equatable {
             if byte < 0x20 || byte == 0x7F { control = true }
         }
         return !blank && !control && !forbiddenNames.contains(asciiName: name)
+    }
+
+    /// Whether the ASCII name of `count` bytes at `base`, 1 to 16 of them, is valid; nil when a
+    /// byte is beyond ASCII.
+    ///
+    /// The bytes are read as two words, the first eight and the last eight (the same word, with
+    /// zeros past the name, when there are at most eight), and each test is done on all eight
+    /// bytes of a word at once. Whitespace other than the space is a control character, so a name
+    /// without control characters is blank exactly when it is all spaces, and trimming it drops
+    /// only spaces.
+    @inline(__always)
+    private func isValid(shortName base: UnsafePointer<UInt8>, count: Int) -> Bool? {
+        let first: UInt64
+        let last: UInt64
+        let kept: UInt64
+        if count >= 8 {
+            first = Self.word(base)
+            last = Self.word(base + (count &- 8))
+            kept = UInt64.max
+        } else {
+            first = Self.word(base, count: count)
+            last = first
+            kept = UInt64.max &>> UInt64(64 &- 8 &* count)
+        }
+        let highs = 0x8080_8080_8080_8080 & kept
+        guard (first | last) & highs == 0 else { return nil }
+        // Below 0x20: subtracting 0x20 borrows, in a byte that had no high bit (every byte here).
+        // A borrow may mark the byte above a marked one, never one below it, so the first mark is
+        // always a real one.
+        let below = 0x2020_2020_2020_2020 as UInt64
+        let delete = 0x7F7F_7F7F_7F7F_7F7F as UInt64
+        let ones = 0x0101_0101_0101_0101 as UInt64
+        let controls = ((first &- below) & ~first) | ((last &- below) & ~last)
+        let deletes =
+            (((first ^ delete) &- ones) & ~(first ^ delete)) | (((last ^ delete) &- ones) & ~(last ^ delete))
+        guard (controls | deletes) & highs == 0 else { return false }
+        // All spaces, or empty.
+        guard (first ^ below) & kept != 0 || (last ^ below) & kept != 0 else { return false }
+        return !forbiddenNames.contains(asciiName: UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The eight bytes at `base`, the first in the lowest byte.
+    @inline(__always)
+    private static func word(_ base: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt64.self))
+    }
+
+    /// The `count` bytes at `base`, 1 to 8 of them, the first in the lowest byte and zeros above
+    /// the last: read as two loads that may overlap, never past the last byte.
+    @inline(__always)
+    private static func word(_ base: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(base)
+        if count >= 4 {
+            let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let high = UInt64(
+                UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)))
+            return low | high &<< UInt64(8 &* (count &- 4))
+        }
+        if count >= 2 {
+            let low = UInt64(UInt16(littleEndian: raw.loadUnaligned(as: UInt16.self)))
+            let high = UInt64(
+                UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)))
+            return low | high &<< UInt64(8 &* (count &- 2))
+        }
+        return UInt64(base[0])
     }
 
     /// Whether the name whose UTF-8 bytes are `name`, not all ASCII, is valid: on its bytes when

@@ -100,6 +100,7 @@ struct NameRuleOnBytesTests {
         "a", "Z", "k", "darn", "DaRn", "poop", "dag", " ", "\t", "\r", "\u{0}", "\u{1B}", "\u{7F}", "é", "Ü",
         "e\u{301}", "\u{301}", "ｄａｒｎ", "ｄ", "Ａ", "！", "\u{FF5E}", "\u{FF5F}", "\u{212A}", "İ", "\u{37E}",
         "\u{1680}", "\u{200B}", "\u{85}", "\u{A0}", "\u{3000}", "名", "'", "9", "\u{2028}", "😀", "\u{FEFF}",
+        "   ", "0123456", "Colin", "~", "\u{1F}", " DARN ",
     ]
     static let names = Gen.element(of: pieces).map { $0! }.array(of: 0...6).map { $0.joined() }
     static let points = Gen.element(of: [0, 1, 10_000, 10_001, -1, .nan, .infinity, -Double.infinity]).map {
@@ -108,7 +109,10 @@ struct NameRuleOnBytesTests {
 
     @Test(
         "for random names and points, the byte path gives the String path's answer",
-        arguments: [["darn", "dag nabbit", "poop", "k", "a!"], ["darn", "名", "a\u{200B}9", "zoë"]])
+        arguments: [
+            ["darn", "dag nabbit", "poop", "k", "a!"], ["darn", "名", "a\u{200B}9", "zoë"],
+            ["colin0123456", " a z ", String(repeating: "colin", count: 13), "0123456colin0123456"],
+        ])
     func bytesAgreeWithString(forbidden: [String]) async {
         let rules = try! PlayerRules(forbiddenNames: forbidden)
         await propertyCheck(count: 3_000, input: Self.names, Self.points) { name, points in
@@ -117,6 +121,41 @@ struct NameRuleOnBytesTests {
                 rules.isValid(utf8Name: bytes, points: points)
             }
             #expect(found == expected, "\(name.debugDescription) \(points)")
+        }
+    }
+
+    @Test("names of every length around the 8 and 16 bytes read as words agree with the rule's definition")
+    func everyLengthAgrees() {
+        let long = String(repeating: "colin", count: 13)
+        let forbidden = ["darn", "abcdefgh", "abcdefghijklmnop", "abcdefghi", long]
+        let rules = try! PlayerRules(forbiddenNames: forbidden)
+        let keys = Set(forbidden.map(PlayerName.comparisonKey))
+        // The rule as defined, apart from the code under test: a key that is not empty and not
+        // forbidden, and no control character.
+        func expected(_ name: String) -> Bool {
+            let key = PlayerName.comparisonKey(name)
+            let control = name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+            return !key.isEmpty && !keys.contains(key) && !control
+        }
+        let alphabet = Array("abcdefghijklmnopq")
+        for length in 1...18 {
+            let word =
+                String(alphabet[0..<Swift.min(length, alphabet.count)])
+                + String(repeating: "r", count: length - Swift.min(length, alphabet.count))
+            let variants = [
+                word, word.uppercased(), " " + word, word + " ", String(repeating: " ", count: length),
+                String(word.dropLast()) + "\u{7F}", "\u{1}" + String(word.dropFirst()),
+                String(word.dropLast()) + "é",
+                String(word.dropLast()) + "\t", long, " " + long.uppercased() + " ",
+                String(long.dropLast()) + "x",
+            ]
+            for name in variants {
+                let found = Array(name.utf8).withUnsafeBufferPointer {
+                    rules.isValid(utf8Name: $0, points: 1)
+                }
+                #expect(found == expected(name), "\(name.debugDescription)")
+                #expect(rules.isValid(name: name, points: 1) == expected(name), "\(name.debugDescription)")
+            }
         }
     }
 }
