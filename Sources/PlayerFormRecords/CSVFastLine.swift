@@ -1,4 +1,3 @@
-import CByteClasses
 import PlayerFormRules
 
 /// CSV records of two fields, name and points in either order, read where they lie in a chunk
@@ -48,7 +47,7 @@ struct CSVFastLine {
         guard rest.count >= Self.window, let base = rest.baseAddress else { return nil }
         // Every line is looked at whole, its 32 bytes at once: telling short lines from long ones
         // first cost more, in branches guessed wrong, than it saved.
-        let classes = Self.classes(base)
+        let classes = ByteClasses(base)
         let breaks = classes.lineBreaks
         guard breaks != 0 else { return nil }
         let length = breaks.trailingZeroBitCount
@@ -185,59 +184,4 @@ struct CSVFastLine {
     private static func zeroBytes(_ word: UInt64) -> UInt64 {
         (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
-
-    /// Where the line breaks, commas, double quotes and bytes beyond ASCII are among the 32 bytes
-    /// at `base`, one bit a byte in memory order: by SSE2 on x86-64, else by ``packedClasses(_:)``.
-    @inline(__always)
-    static func classes(_ base: UnsafePointer<UInt8>) -> ByteClasses {
-        #if arch(x86_64)
-            let classes = pf_classify32(base)
-            return ByteClasses(
-                lineBreaks: classes.lineBreaks, commas: classes.commas, quotes: classes.quotes,
-                beyondASCII: classes.beyondASCII)
-        #else
-            return packedClasses(base)
-        #endif
-    }
-
-    /// ``classes(_:)`` by Swift's SIMD comparisons, each packed into bits by multiplication.
-    @inline(__always)
-    static func packedClasses(_ base: UnsafePointer<UInt8>) -> ByteClasses {
-        let raw = UnsafeRawPointer(base)
-        let low = raw.loadUnaligned(as: SIMD16<UInt8>.self)
-        let high = raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
-        func bits(_ byte: UInt8) -> UInt32 {
-            UInt32(truncatingIfNeeded: packed(low .== SIMD16(repeating: byte)))
-                | UInt32(truncatingIfNeeded: packed(high .== SIMD16(repeating: byte))) &<< 16
-        }
-        // Bytes beyond ASCII have their high bit set, which reads as negative.
-        let beyondASCII =
-            UInt32(
-                truncatingIfNeeded: packed(unsafeBitCast(low, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0)))
-            | UInt32(
-                truncatingIfNeeded: packed(unsafeBitCast(high, to: SIMD16<Int8>.self) .< SIMD16(repeating: 0))
-            )
-            &<< 16
-        return ByteClasses(
-            lineBreaks: bits(0x0A), commas: bits(0x2C), quotes: bits(0x22), beyondASCII: beyondASCII)
-    }
-
-    /// The comparison of 16 bytes, one bit each, in memory order: the high bit of each byte
-    /// gathered into the top byte of each half by one multiplication.
-    @inline(__always)
-    static func packed(_ mask: SIMDMask<SIMD16<Int8>>) -> UInt64 {
-        let halves = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
-        let gather: UInt64 = 0x0002_0408_1020_4081
-        let low = ((UInt64(littleEndian: halves[0]) & 0x8080_8080_8080_8080) &* gather) &>> 56
-        let high = ((UInt64(littleEndian: halves[1]) & 0x8080_8080_8080_8080) &* gather) &>> 56
-        return low | high &<< 8
-    }
-}
-
-/// Where four kinds of bytes are among 32: bit i is byte i.
-struct ByteClasses: Equatable {
-    var lineBreaks: UInt32
-    var commas: UInt32
-    var quotes: UInt32
-    var beyondASCII: UInt32
 }

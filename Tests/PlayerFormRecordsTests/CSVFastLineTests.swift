@@ -152,17 +152,17 @@ struct CSVFastLineTests {
         let kinds: [UInt8] = [0x0A, 0x2C, 0x22, 0x80, 0xFF, 0x41, 0x0D, 0x7F]
         await propertyCheck(count: 500, input: Gen.int(in: 0..<kinds.count).array(of: 32...32)) { picks in
             let bytes = picks.map { kinds[$0] }
-            func where_(_ test: (UInt8) -> Bool) -> UInt32 {
+            func bitsWhere(_ test: (UInt8) -> Bool) -> UInt32 {
                 bytes.enumerated().reduce(UInt32(0)) { $0 | (test($1.element) ? 1 << UInt32($1.offset) : 0) }
             }
             let expected = ByteClasses(
-                lineBreaks: where_ { $0 == 0x0A }, commas: where_ { $0 == 0x2C },
-                quotes: where_ { $0 == 0x22 },
-                beyondASCII: where_ { $0 >= 0x80 })
+                lineBreaks: bitsWhere { $0 == 0x0A }, commas: bitsWhere { $0 == 0x2C },
+                quotes: bitsWhere { $0 == 0x22 },
+                beyondASCII: bitsWhere { $0 >= 0x80 })
             bytes.withUnsafeBufferPointer { buffer in
                 // The classes used on this machine, and the Swift ones used where SSE2 is not.
-                #expect(CSVFastLine.classes(buffer.baseAddress!) == expected, "\(bytes)")
-                #expect(CSVFastLine.packedClasses(buffer.baseAddress!) == expected, "\(bytes)")
+                #expect(ByteClasses(buffer.baseAddress!) == expected, "\(bytes)")
+                #expect(ByteClasses.packed(buffer.baseAddress!) == expected, "\(bytes)")
             }
         }
     }
@@ -171,7 +171,7 @@ struct CSVFastLineTests {
     func packedBits() async {
         await propertyCheck(count: 500, input: Gen.int(in: 0...3).array(of: 16...16)) { lanes in
             let bytes = SIMD16<UInt8>(lanes.map { UInt8(10 * $0) })
-            let packed = CSVFastLine.packed(bytes .== SIMD16(repeating: 10))
+            let packed = ByteClasses.packed(bytes .== SIMD16(repeating: 10))
             let expected = lanes.enumerated().reduce(UInt64(0)) {
                 $0 | ($1.element == 1 ? 1 << $1.offset : 0)
             }
