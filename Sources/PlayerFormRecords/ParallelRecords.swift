@@ -312,14 +312,16 @@ struct RecordEnds {
         while index < count {
             switch place {
             case .outside:
-                let quote = Self.first(UInt8(ascii: "\""), base, index, count)
-                if let newline = Self.last(0x0A, base, index, quote ?? count) { end = newline + 1 }
-                guard let quote else { return end }
+                guard let quote = firstQuote(base, from: index, count: count, noteBreaks: true) else {
+                    return end
+                }
                 let before = quote == 0 ? 0x0A : base[quote - 1]
                 place = before == 0x0A || before == UInt8(ascii: ",") ? .quoted : .restOfLine
                 index = quote + 1
             case .quoted:
-                guard let quote = Self.first(UInt8(ascii: "\""), base, index, count) else { return end }
+                guard let quote = firstQuote(base, from: index, count: count, noteBreaks: false) else {
+                    return end
+                }
                 place = .afterQuote
                 index = quote + 1
             case .afterQuote:
@@ -331,7 +333,7 @@ struct RecordEnds {
                 default: place = .restOfLine
                 }
             case .restOfLine:
-                guard let newline = Self.first(0x0A, base, index, count) else { return end }
+                guard let newline = Self.firstLineBreak(base, from: index, count: count) else { return end }
                 end = newline + 1
                 place = .outside
                 index = newline + 1
@@ -340,16 +342,52 @@ struct RecordEnds {
         return end
     }
 
+    /// The offset of the first quote in `base[from..<count]`, or nil when there is none.
+    ///
+    /// With `noteBreaks`, the line breaks before it end records. Looked for 32 bytes at a time:
+    /// quotes are few, and a call to memchr for each cost more than the search.
+    private mutating func firstQuote(_ base: UnsafePointer<UInt8>, from: Int, count: Int, noteBreaks: Bool)
+        -> Int?
+    {
+        var index = from
+        while count - index >= 32 {
+            let classes = ByteClasses(base + index)
+            let quotes = classes.quotes
+            if noteBreaks {
+                // The line breaks before the first quote: the bits below its bit.
+                let breaks = classes.lineBreaks & (quotes & (0 &- quotes) &- 1)
+                if breaks != 0 { end = index + 32 - breaks.leadingZeroBitCount }
+            }
+            if quotes != 0 { return index + quotes.trailingZeroBitCount }
+            index += 32
+        }
+        while index < count {
+            if base[index] == UInt8(ascii: "\"") { return index }
+            if noteBreaks && base[index] == 0x0A { end = index + 1 }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The offset of the first line break in `base[from..<count]`, or nil when there is none.
+    private static func firstLineBreak(_ base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
+        var index = from
+        while count - index >= 32 {
+            let breaks = ByteClasses(base + index).lineBreaks
+            if breaks != 0 { return index + breaks.trailingZeroBitCount }
+            index += 32
+        }
+        while index < count {
+            if base[index] == 0x0A { return index }
+            index += 1
+        }
+        return nil
+    }
+
     /// The first `complete` bytes were handed over; the rest start the next chunk.
     mutating func drop(_ complete: Int) {
         scanned -= complete
         end = 0
-    }
-
-    private static func first(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int? {
-        memchr(base + from, Int32(byte), to - from).map {
-            UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base
-        }
     }
 
     private static func last(_ byte: UInt8, _ base: UnsafePointer<UInt8>, _ from: Int, _ to: Int) -> Int? {
