@@ -5,13 +5,19 @@ import Synchronization
 ///
 /// SQLite calls ``shouldRetry(_:)`` each time it finds the database locked. The wait gives up
 /// when the timeout has passed or when the task that asked was cancelled (Ctrl-C), and says once
-/// per operation that it is waiting, so that a person knows why nothing happens.
+/// per operation that it is waiting, so that a person knows why nothing happens. An attempt begun
+/// without waiting gives up at the first lock, and says nothing: the operation then runs again,
+/// waiting.
 final class BusyWait: Sendable {
     private struct State {
         var current: UInt64?
         var startedAt: ContinuousClock.Instant?
         var cancelled = false
         var announced = false
+        /// Whether the running attempt may wait.
+        var waits = true
+        /// Whether the running attempt found the database locked and did not wait.
+        var refused = false
         var pendingCancellations: Set<UInt64> = []
         var nextToken: UInt64 = 0
     }
@@ -45,22 +51,33 @@ final class BusyWait: Sendable {
         }
     }
 
-    /// The operation `token` starts running on the database.
-    func begin(_ token: UInt64) {
+    /// The operation `token` starts running on the database; without `waiting`, a first attempt
+    /// that does not wait for a lock, after which the operation may begin again, waiting.
+    func begin(_ token: UInt64, waiting: Bool = true) {
         state.withLock {
             $0.current = token
             $0.startedAt = nil
             $0.announced = false
-            $0.cancelled = $0.pendingCancellations.remove(token) != nil
+            $0.waits = waiting
+            $0.refused = false
+            // A cancellation stays pending through an attempt that does not wait, for the one that
+            // may follow.
+            $0.cancelled =
+                waiting
+                ? $0.pendingCancellations.remove(token) != nil : $0.pendingCancellations.contains(token)
         }
     }
 
-    /// The running operation has finished.
-    func end() {
-        state.withLock {
-            $0.current = nil
-            $0.startedAt = nil
-            $0.cancelled = false
+    /// The running attempt has finished; returns whether it found the database locked and did not
+    /// wait.
+    @discardableResult
+    func end() -> Bool {
+        state.withLock { state in
+            state.current = nil
+            state.startedAt = nil
+            state.cancelled = false
+            defer { state.refused = false }
+            return state.refused
         }
     }
 
@@ -69,6 +86,8 @@ final class BusyWait: Sendable {
         state.withLock {
             if $0.current == token {
                 $0.cancelled = true
+                // Kept too while an attempt that does not wait runs: the next attempt must see it.
+                if !$0.waits { $0.pendingCancellations.insert(token) }
             } else {
                 $0.pendingCancellations.insert(token)
             }
@@ -88,6 +107,10 @@ final class BusyWait: Sendable {
         let now = ContinuousClock.now
         let (go, message): (Bool, String?) = state.withLock {
             if $0.cancelled { return (false, nil) }
+            if !$0.waits {
+                $0.refused = true
+                return (false, nil)
+            }
             let started = $0.startedAt ?? now
             if $0.startedAt == nil { $0.startedAt = now }
             let waited = now - started

@@ -913,7 +913,13 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         let token = busy.makeToken()
         defer { busy.forget(token) }
         return try await withTaskCancellationHandler {
-            try await queue.writeWithoutTransaction { db in
+            // First on this thread, without waiting for a lock: the database is nearly always free,
+            // and a hop to the queue's thread and back took most of a short operation's time (a
+            // session's start read the roster through four of them). A lock found sends the
+            // operation, from its start, to the queue's thread, to wait there as long as allowed
+            // without holding this one.
+            if let done = try attemptWithoutWaiting(token, work) { return done }
+            return try await queue.writeWithoutTransaction { db in
                 busy.begin(token)
                 defer { busy.end() }
                 do {
@@ -924,6 +930,25 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             }
         } onCancel: {
             busy.cancel(token)
+        }
+    }
+
+    /// The result of `work`, run on the connection on this thread, or nil when it found the
+    /// database locked (SQLite then undid what it did); never waits for a lock.
+    private func attemptWithoutWaiting<T>(_ token: UInt64, _ work: (Database) throws -> T) throws -> T? {
+        let busy = self.busy
+        let path = self.path
+        return try queue.writeWithoutTransaction { db -> T? in
+            busy.begin(token, waiting: false)
+            do {
+                let result = try work(db)
+                busy.end()
+                return result
+            } catch {
+                let translated = Self.translate(error, path: path, db: db, busy: busy)
+                if busy.end() && !(translated is CancellationError) { return nil }
+                throw translated
+            }
         }
     }
 

@@ -542,6 +542,23 @@ struct SQLiteScoreStoreTests {
         #expect(try await waiting.records() == [colin])
     }
 
+    @Test("an upload that finds another process's lock waits for it, and is kept once it is released")
+    func uploadAfterTheLockIsReleased() async throws {
+        let (notices, notice) = AsyncStream.makeStream(of: String.self)
+        let store = try SQLiteScoreStore(
+            path: path, busyTimeout: .seconds(120), waiting: { notice.yield($0) })
+        let holder = try Probe(["db-hold", path])
+        #expect(holder.readLines(1) == ["holding"])
+        defer { holder.release() }
+
+        let upload = Task { try await store.upload(name: "Bob", points: 1) }
+        var iterator = notices.makeAsyncIterator()
+        #expect(await iterator.next() != nil, "it says it waits")
+        holder.release()
+        let bob = try await upload.value
+        #expect(try await store.records() == [bob])
+    }
+
     @Test("cancelling an operation that waits for another process's lock stops the wait at once")
     func cancelWhileWaiting() async throws {
         let (notices, notice) = AsyncStream.makeStream(of: String.self)
