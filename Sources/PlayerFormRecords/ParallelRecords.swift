@@ -186,10 +186,9 @@ struct ChunkChecker {
                     let record = jsonLines.record(startOf: rest, limit: lines.maximumLineLength)
                 {
                     let number = lines.takeLine(length: record.length)
-                    let finding = validator.check(
-                        utf8Name: record.name, points: record.points, number: number, file: file,
-                        tally: &tally, reporting: reporting)
-                    if let finding { findings.append(finding) }
+                    Self.check(
+                        validator, name: record.name, points: record.points, number: number, file: file,
+                        tally: &tally, findings: &findings, reporting: reporting)
                     continue
                 }
                 switch steps.nextJSONLine(from: &lines) {
@@ -209,10 +208,9 @@ struct ChunkChecker {
                     // The commonest lines, two fields ending within a few bytes, in one look.
                     if let record = csvLines.record(startOf: rest, limit: maximumLineLength) {
                         let number = lines.takeLine(length: record.length)
-                        let finding = validator.check(
-                            utf8Name: record.name, points: record.points, number: number, file: file,
-                            tally: &tally, reporting: reporting)
-                        if let finding { findings.append(finding) }
+                        Self.check(
+                            validator, name: record.name, points: record.points, number: number, file: file,
+                            tally: &tally, findings: &findings, reporting: reporting)
                         continue
                     }
                 }
@@ -263,6 +261,19 @@ struct ChunkChecker {
             }
         }
         return ChunkOutcome(tally: tally, findings: findings)
+    }
+
+    /// Checks the record read where it lies, numbered `number`, whose name's UTF-8 bytes are
+    /// `name`, counting it into `tally` and adding its finding to `findings`.
+    @inline(__always)
+    private static func check(
+        _ validator: BatchValidator, name: UnsafeBufferPointer<UInt8>, points: Double, number: Int,
+        file: String,
+        tally: inout ValidationTally, findings: inout [Finding], reporting: Bool
+    ) {
+        let finding = validator.check(
+            utf8Name: name, points: points, number: number, file: file, tally: &tally, reporting: reporting)
+        if let finding { findings.append(finding) }
     }
 }
 

@@ -542,18 +542,26 @@ struct SQLiteScoreStoreTests {
         #expect(try await waiting.records() == [colin])
     }
 
-    @Test("an upload that finds another process's lock waits for it, and is kept once it is released")
-    func uploadAfterTheLockIsReleased() async throws {
+    /// An upload of Bob started on a store that waits up to two minutes for a lock, while another
+    /// process holds the database's lock; returned once the store says it waits, with the holder.
+    private func uploadWaitingForAHeldLock() async throws -> (
+        SQLiteScoreStore, Task<ScoreRecord, any Error>, Probe
+    ) {
         let (notices, notice) = AsyncStream.makeStream(of: String.self)
         let store = try SQLiteScoreStore(
             path: path, busyTimeout: .seconds(120), waiting: { notice.yield($0) })
         let holder = try Probe(["db-hold", path])
         #expect(holder.readLines(1) == ["holding"])
-        defer { holder.release() }
-
         let upload = Task { try await store.upload(name: "Bob", points: 1) }
         var iterator = notices.makeAsyncIterator()
         #expect(await iterator.next() != nil, "it says it waits")
+        return (store, upload, holder)
+    }
+
+    @Test("an upload that finds another process's lock waits for it, and is kept once it is released")
+    func uploadAfterTheLockIsReleased() async throws {
+        let (store, upload, holder) = try await uploadWaitingForAHeldLock()
+        defer { holder.release() }
         holder.release()
         let bob = try await upload.value
         #expect(try await store.records() == [bob])
@@ -561,16 +569,8 @@ struct SQLiteScoreStoreTests {
 
     @Test("cancelling an operation that waits for another process's lock stops the wait at once")
     func cancelWhileWaiting() async throws {
-        let (notices, notice) = AsyncStream.makeStream(of: String.self)
-        let store = try SQLiteScoreStore(
-            path: path, busyTimeout: .seconds(120), waiting: { notice.yield($0) })
-        let holder = try Probe(["db-hold", path])
-        #expect(holder.readLines(1) == ["holding"])
+        let (store, upload, holder) = try await uploadWaitingForAHeldLock()
         defer { holder.release() }
-
-        let upload = Task { try await store.upload(name: "Bob", points: 1) }
-        var iterator = notices.makeAsyncIterator()
-        #expect(await iterator.next() != nil)
         let started = ContinuousClock.now
         upload.cancel()
         await #expect(throws: ScoreStoreError.cancelled) { try await upload.value }
