@@ -5,13 +5,15 @@
 # /bin/true (the floor), and sqlite3 opening the session's database and reading what a session
 # reads at start (its pragmas, the migrations, the key rule, the player count): the floor of a
 # session that opens its database, whatever program does it. Prints the medians and the ratios to
-# `sqlite3 :memory: .quit`.
+# `sqlite3 :memory: .quit`. An earlier build given as EARLIER runs a session in the same rounds,
+# so that a change is measured side by side with the build before it.
 #
-#   Benchmarks/repl-startup.sh [runs]
+#   Benchmarks/repl-startup.sh [runs] [EARLIER]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 runs="${1:-50}"
+earlier="${2:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"
@@ -22,9 +24,9 @@ static="$(Scripts/release-build.sh)"
 echo quit | "$static" >/dev/null
 database="$XDG_DATA_HOME/playerform/scores.sqlite"
 
-python3 - "$runs" "$static" "$database" <<'PY'
+python3 - "$runs" "$static" "$database" "$earlier" <<'PY'
 import statistics, subprocess, sys, time
-runs, static, database = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+runs, static, database, earlier = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 opening = ("PRAGMA journal_mode; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
            "SELECT identifier FROM grdb_migrations; SELECT key_rule FROM meta; SELECT count(*) FROM player;")
 candidates = {
@@ -34,6 +36,8 @@ candidates = {
     "playerform --version": ([static, "--version"], b""),
     "echo quit | playerform": ([static], b"quit\n"),
 }
+if earlier:
+    candidates["echo quit | EARLIER"] = ([earlier], b"quit\n")
 times = {name: [] for name in candidates}
 for _ in range(runs):
     for name, (command, stdin) in candidates.items():
