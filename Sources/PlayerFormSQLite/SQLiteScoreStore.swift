@@ -4,6 +4,7 @@ import GRDBSQLite
 import PlayerFormRules
 import PlayerFormScores
 import PlayerFormStore
+import Synchronization
 
 /// The score store in a SQLite database, shared safely by several processes.
 ///
@@ -35,6 +36,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     public let busyTimeout: Duration
     private let queue: DatabaseQueue
     private let busy: BusyWait
+    /// How many operations are on the queue's thread, which may be waiting for a lock: while any
+    /// is, an operation does not try this thread first, which would hold it until they end.
+    private let queued = Atomic<Int>(0)
     private let now: @Sendable () -> Date
     private let makeID: @Sendable () -> UUID
 
@@ -908,6 +912,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// Runs `work` on the connection, turning SQLite's errors into ``SQLiteStoreError``s naming
     /// the file, and a cancelled task into `CancellationError`, also while waiting for a lock.
     func access<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        // A task cancelled already runs nothing, as GRDB's asynchronous access does.
+        try Task.checkCancellation()
         let busy = self.busy
         let path = self.path
         let token = busy.makeToken()
@@ -917,8 +923,12 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             // and a hop to the queue's thread and back took most of a short operation's time (a
             // session's start read the roster through four of them). A lock found sends the
             // operation, from its start, to the queue's thread, to wait there as long as allowed
-            // without holding this one.
-            if let done = try attemptWithoutWaiting(token, work) { return done }
+            // without holding this one; so does another operation there already.
+            if queued.load(ordering: .acquiring) == 0, let done = try attemptWithoutWaiting(token, work) {
+                return done
+            }
+            queued.add(1, ordering: .acquiringAndReleasing)
+            defer { queued.subtract(1, ordering: .acquiringAndReleasing) }
             return try await queue.writeWithoutTransaction { db in
                 busy.begin(token)
                 defer { busy.end() }
@@ -941,6 +951,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         return try queue.writeWithoutTransaction { db -> T? in
             busy.begin(token, waiting: false)
             do {
+                // Cancelled since the task was looked at: nothing runs.
+                if busy.isCancelled { throw CancellationError() }
                 let result = try work(db)
                 busy.end()
                 return result

@@ -567,6 +567,17 @@ struct SQLiteScoreStoreTests {
         #expect(try await store.records() == [bob])
     }
 
+    @Test("an upload whose task is cancelled before it starts writes nothing and fails as cancelled")
+    func cancelledBeforeItStarts() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        let upload = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await store.upload(name: "Bob", points: 1)
+        }
+        await #expect(throws: ScoreStoreError.cancelled) { try await upload.value }
+        #expect(try await store.records().isEmpty)
+    }
+
     @Test("cancelling an operation that waits for another process's lock stops the wait at once")
     func cancelWhileWaiting() async throws {
         let (store, upload, holder) = try await uploadWaitingForAHeldLock()
