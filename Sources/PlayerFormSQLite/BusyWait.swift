@@ -76,7 +76,6 @@ final class BusyWait: Sendable {
             state.current = nil
             state.startedAt = nil
             state.cancelled = false
-            defer { state.refused = false }
             return state.refused
         }
     }
