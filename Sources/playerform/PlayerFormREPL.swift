@@ -179,6 +179,10 @@ public enum PlayerFormREPL {
     /// command succeeded (always at a terminal), 1 when a scripted command failed or standard
     /// output could not be written.
     ///
+    /// A script's session (standard input that is not a terminal, or `-c` and `-f`) is built
+    /// while its store opens (``StoreBeingOpened``) and runs once it has opened; at a terminal the
+    /// store opens first.
+    ///
     /// The last thing a process does: a scripted session closes a SQLite store and keeps the view
     /// models until the process ends (see ``endingProcess(_:store:keeping:)``).
     public static func run(_ options: Options, environment: [String: String]) async -> Int32 {
@@ -186,31 +190,37 @@ public enum PlayerFormREPL {
         let output = StandardOutput(buffered: !interactive)
         let delay = options.uploadDelay ?? (interactive ? .seconds(1) : .zero)
         let uploadTime = options.uploadTime
+        let opening = StoreBeingOpened {
+            await openAnyStore(options, environment: environment, now: { uploadTime ?? Date() })
+        }
+        if !interactive || !options.scripts.isEmpty {
+            // A script's session is built while its store opens, and runs once it has opened.
+            let (form, roster) = REPLSession.viewModels(
+                rules: options.rules, store: opening, uploadDelay: delay)
+            // Standard input, unless -c and -f give the commands.
+            let reader = options.scripts.isEmpty ? ScriptedLineReader() : ScriptedLineReader(bytes: [])
+            if options.scripts.isEmpty { reader.beforeWaiting = { output.flush() } }
+            let session = REPLSession(
+                form: form, roster: roster, reader: reader, output: output, bail: options.bail,
+                echo: options.echo, rulesOrigin: options.rulesOrigin, columns: { terminalColumns() })
+            let store: any ScoreStore
+            switch await opening.opened() {
+            case .success(let opened): store = opened
+            case .failure(let failure): return failure.exitStatus
+            }
+            let status =
+                options.scripts.isEmpty
+                ? await session.run().exitStatus : await session.run(scripts: options.scripts).exitStatus
+            return endingProcess(
+                output.writeFailed ? 1 : status, store: store, keeping: [form, roster, session])
+        }
+        // At a terminal the store opens first: a league may ask for a password there.
         let store: any ScoreStore
-        switch await openAnyStore(options, environment: environment, now: { uploadTime ?? Date() }) {
+        switch await opening.opened() {
         case .success(let opened): store = opened
         case .failure(let failure): return failure.exitStatus
         }
         let (form, roster) = REPLSession.viewModels(rules: options.rules, store: store, uploadDelay: delay)
-        if !options.scripts.isEmpty {
-            let session = REPLSession(
-                form: form, roster: roster, reader: ScriptedLineReader(bytes: []), output: output,
-                bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
-                columns: { terminalColumns() })
-            let status = await session.run(scripts: options.scripts).exitStatus
-            return endingProcess(
-                output.writeFailed ? 1 : status, store: store, keeping: [form, roster, session])
-        }
-        guard interactive else {
-            let reader = ScriptedLineReader()
-            reader.beforeWaiting = { output.flush() }
-            let session = REPLSession(
-                form: form, roster: roster, reader: reader, output: output, bail: options.bail,
-                echo: options.echo, rulesOrigin: options.rulesOrigin, columns: { terminalColumns() })
-            let status = await session.run().exitStatus
-            return endingProcess(
-                output.writeFailed ? 1 : status, store: store, keeping: [form, roster, session])
-        }
         // Each stream is coloured only when it is a terminal itself: `2>errors.txt` gets no colour.
         let style = TerminalStyle.choose(
             isTerminal: true, environment: environment, noColorFlag: options.noColor)
