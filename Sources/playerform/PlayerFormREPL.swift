@@ -175,6 +175,20 @@ public enum PlayerFormREPL {
         return status
     }
 
+    /// The view models and the session of a script, on `store`: commands from standard input,
+    /// unless `-c` and `-f` give them.
+    static func scriptSession(
+        options: Options, store: any ScoreStore, output: StandardOutput, delay: Duration
+    ) async -> sending (PlayerViewModel, RosterViewModel, REPLSession) {
+        let (form, roster) = REPLSession.viewModels(rules: options.rules, store: store, uploadDelay: delay)
+        let reader = options.scripts.isEmpty ? ScriptedLineReader() : ScriptedLineReader(bytes: [])
+        if options.scripts.isEmpty { reader.beforeWaiting = { output.flush() } }
+        let session = REPLSession(
+            form: form, roster: roster, reader: reader, output: output, bail: options.bail,
+            echo: options.echo, rulesOrigin: options.rulesOrigin, columns: { terminalColumns() })
+        return (form, roster, session)
+    }
+
     /// Runs a session on standard input and output and returns the exit status: 0 when every
     /// command succeeded (always at a terminal), 1 when a scripted command failed or standard
     /// output could not be written.
@@ -190,22 +204,18 @@ public enum PlayerFormREPL {
         let output = StandardOutput(buffered: !interactive)
         let delay = options.uploadDelay ?? (interactive ? .seconds(1) : .zero)
         let uploadTime = options.uploadTime
-        let opening = StoreBeingOpened {
-            await openAnyStore(options, environment: environment, now: { uploadTime ?? Date() })
-        }
+        let open = { await openAnyStore(options, environment: environment, now: { uploadTime ?? Date() }) }
         if !interactive || !options.scripts.isEmpty {
-            // A script's session is built while its store opens, and runs once it has opened.
-            let (form, roster) = REPLSession.viewModels(
-                rules: options.rules, store: opening, uploadDelay: delay)
-            // Standard input, unless -c and -f give the commands.
-            let reader = options.scripts.isEmpty ? ScriptedLineReader() : ScriptedLineReader(bytes: [])
-            if options.scripts.isEmpty { reader.beforeWaiting = { output.flush() } }
-            let session = REPLSession(
-                form: form, roster: roster, reader: reader, output: output, bail: options.bail,
-                echo: options.echo, rulesOrigin: options.rulesOrigin, columns: { terminalColumns() })
+            // A script's session is built on another thread while this one opens its store, and
+            // runs once the store has opened.
+            let opening = StoreBeingOpened()
+            async let built = scriptSession(options: options, store: opening, output: output, delay: delay)
+            let opened = await open()
+            opening.finish(opened)
+            let (form, roster, session) = await built
             let store: any ScoreStore
-            switch await opening.opened() {
-            case .success(let opened): store = opened
+            switch opened {
+            case .success(let success): store = success
             case .failure(let failure): return failure.exitStatus
             }
             let status =
@@ -216,7 +226,7 @@ public enum PlayerFormREPL {
         }
         // At a terminal the store opens first: a league may ask for a password there.
         let store: any ScoreStore
-        switch await opening.opened() {
+        switch await open() {
         case .success(let opened): store = opened
         case .failure(let failure): return failure.exitStatus
         }

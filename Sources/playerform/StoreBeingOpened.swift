@@ -1,5 +1,6 @@
 import Foundation
 import PlayerFormScores
+import Synchronization
 
 /// A score store whose opening is still under way, so that a script's session can be built while
 /// its database is opened: each operation waits for the opening, then goes to the store it opened.
@@ -8,32 +9,97 @@ import PlayerFormScores
 /// most of a short script's start; building the view models and the session takes a third as
 /// long and needs no answer from the store, so the two run side by side.
 ///
-/// The program runs no command on it before ``opened()`` has answered: a store that did not open
-/// ends the program, after the opening said why, before anything else is shown.
-struct StoreBeingOpened: ScoreStore {
-    private let opening: Task<Result<any ScoreStore, PlayerFormREPL.StoreUnavailable>, Never>
+/// The program runs no command on it before the opening has ended: a store that did not open ends
+/// the program, after the opening said why, before anything else is shown.
+final class StoreBeingOpened: ScoreStore {
+    /// The store opened, or why it did not open.
+    typealias Opening = Result<any ScoreStore, PlayerFormREPL.StoreUnavailable>
 
-    /// Starts `open` now, on another thread.
-    init(_ open: @escaping @Sendable () async -> Result<any ScoreStore, PlayerFormREPL.StoreUnavailable>) {
-        opening = Task { await open() }
+    /// The operations waiting for the opening.
+    private struct Waiting {
+        var continuations: [Int: CheckedContinuation<Opening?, Never>] = [:]
+        /// Waits whose task was cancelled before they began to wait.
+        var cancelled: Set<Int> = []
+        var last = 0
     }
 
-    /// The store once opened, or why it did not open.
-    ///
-    /// Cancelling the caller cancels the opening: a wait for a locked database stops.
-    func opened() async -> Result<any ScoreStore, PlayerFormREPL.StoreUnavailable> {
-        await withTaskCancellationHandler {
-            await opening.value
-        } onCancel: { [opening] in
-            opening.cancel()
+    private enum State {
+        case opening(Waiting)
+        case opened(Opening)
+    }
+
+    private let state = Mutex(State.opening(Waiting()))
+
+    /// A store whose opening has not ended yet: ``finish(_:)`` says how it ended.
+    init() {}
+
+    /// How many operations wait for the opening to end.
+    var waitingCount: Int {
+        state.withLock { state in
+            guard case .opening(let waiting) = state else { return 0 }
+            return waiting.continuations.count
         }
     }
 
-    /// The opened store; a store that did not open fails every operation as cancelled.
+    /// Says how the opening ended, to the operations waiting for it and to every later one; only
+    /// the first call counts.
+    func finish(_ opening: Opening) {
+        let waiting = state.withLock { state -> [CheckedContinuation<Opening?, Never>] in
+            guard case .opening(let waiting) = state else { return [] }
+            state = .opened(opening)
+            return Array(waiting.continuations.values)
+        }
+        for continuation in waiting { continuation.resume(returning: opening) }
+    }
+
+    /// The store once opened, or why it did not open; nil when the task was cancelled before the
+    /// opening ended.
+    func opened() async -> Opening? {
+        let ticket = state.withLock { state -> Int in
+            guard case .opening(var waiting) = state else { return 0 }
+            waiting.last += 1
+            state = .opening(waiting)
+            return waiting.last
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                enum Now {
+                    case answer(Opening?)
+                    case later
+                }
+                let now = state.withLock { state -> Now in
+                    switch state {
+                    case .opened(let opening): return .answer(opening)
+                    case .opening(var waiting):
+                        if waiting.cancelled.remove(ticket) != nil {
+                            state = .opening(waiting)
+                            return .answer(nil)
+                        }
+                        waiting.continuations[ticket] = continuation
+                        state = .opening(waiting)
+                        return .later
+                    }
+                }
+                if case .answer(let answer) = now { continuation.resume(returning: answer) }
+            }
+        } onCancel: {
+            let continuation = state.withLock { state -> CheckedContinuation<Opening?, Never>? in
+                guard case .opening(var waiting) = state else { return nil }
+                let continuation = waiting.continuations.removeValue(forKey: ticket)
+                if continuation == nil { waiting.cancelled.insert(ticket) }
+                state = .opening(waiting)
+                return continuation
+            }
+            continuation?.resume(returning: nil)
+        }
+    }
+
+    /// The opened store; a store that did not open, or a task cancelled while it opens, fails
+    /// the operation as cancelled.
     private func store() async throws(ScoreStoreError) -> any ScoreStore {
         switch await opened() {
         case .success(let store): store
-        case .failure: throw .cancelled
+        case .failure, nil: throw .cancelled
         }
     }
 

@@ -7,7 +7,7 @@ import Testing
 
 /// A script's session is built while its store opens: the store it is built on waits for the
 /// opening and answers as the opened store does.
-@Suite("A store being opened")
+@Suite("A store being opened", .timeLimit(.minutes(1)))
 struct StoreBeingOpenedTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
 
@@ -31,21 +31,41 @@ struct StoreBeingOpenedTests {
             })
     }
 
-    @Test("operations started before the opening ends get the opened store's answers; it opens once")
+    /// Expects `count` operations to have answered within some turns of the executor, so that an
+    /// operation left waiting fails the spec instead of hanging it.
+    static func expectAnswers(_ count: Int, from answered: Answers) async throws {
+        for _ in 0..<100_000 where answered.count.load(ordering: .relaxed) < count { await Task.yield() }
+        try #require(
+            answered.count.load(ordering: .relaxed) == count,
+            "an operation waiting for the opening got no answer")
+    }
+
+    /// How many operations have answered.
+    final class Answers: Sendable {
+        let count = Atomic(0)
+    }
+
+    @Test("operations started before the opening ends get the opened store's answers")
     func forwardsOnceOpened() async throws {
         let opened = Self.filledStore()
         let expected = Self.filledStore()
-        let (gate, release) = AsyncStream<Void>.makeStream()
-        let openings = Atomic(0)
-        let store = StoreBeingOpened {
-            openings.add(1, ordering: .relaxed)
-            for await _ in gate { break }
-            return .success(opened)
+        let store = StoreBeingOpened()
+        let answered = Answers()
+        let upload = Task {
+            defer { answered.count.add(1, ordering: .relaxed) }
+            return try await store.upload(name: "Dee", points: 50)
         }
-        let upload = Task { try await store.upload(name: "Dee", points: 50) }
-        release.yield()
-        let record = try await upload.value
-        #expect(try await record == expected.upload(name: "Dee", points: 50))
+        let count = Task {
+            defer { answered.count.add(1, ordering: .relaxed) }
+            return try await store.playerCount()
+        }
+        while store.waitingCount < 2 { await Task.yield() }
+        store.finish(.success(opened))
+        try await Self.expectAnswers(2, from: answered)
+        #expect(try await upload.value == expected.upload(name: "Dee", points: 50))
+        // Before or after the upload, as the two tasks ran.
+        #expect(try await [3, 4].contains(count.value))
+        #expect(store.waitingCount == 0)
 
         #expect(try await store.records() == expected.records())
         #expect(try await store.read() == expected.read())
@@ -61,7 +81,6 @@ struct StoreBeingOpenedTests {
         try await store.delete(ids: [Self.record("Bob", 20, 2).id])
         try await expected.delete(ids: [Self.record("Bob", 20, 2).id])
         #expect(try await opened.records() == expected.records())
-        #expect(openings.load(ordering: .relaxed) == 1)
     }
 
     /// A store that notes which operation it was asked for.
@@ -97,7 +116,8 @@ struct StoreBeingOpenedTests {
     @Test("each operation goes to the same operation of the opened store")
     func eachOperationToItsOwn() async throws {
         let opened = NotingStore()
-        let store = StoreBeingOpened { .success(opened) }
+        let store = StoreBeingOpened()
+        store.finish(.success(opened))
         _ = try await store.upload(name: "Ann", points: 1)
         _ = try await store.records()
         try await store.delete(ids: [])
@@ -117,41 +137,61 @@ struct StoreBeingOpenedTests {
     }
 
     @Test("a store that does not open answers with the opening's failure, and every operation fails")
-    func failedOpening() async {
-        let store = StoreBeingOpened { .failure(PlayerFormREPL.StoreUnavailable(exitStatus: 66)) }
+    func failedOpening() async throws {
+        let store = StoreBeingOpened()
+        let answered = Answers()
+        let waiting = Task {
+            defer { answered.count.add(1, ordering: .relaxed) }
+            return try await store.upload(name: "Ann", points: 1)
+        }
+        while store.waitingCount < 1 { await Task.yield() }
+        store.finish(.failure(PlayerFormREPL.StoreUnavailable(exitStatus: 66)))
+        try await Self.expectAnswers(1, from: answered)
         guard case .failure(let failure) = await store.opened() else {
             Issue.record("the opening failed, but opened() gave a store")
             return
         }
         #expect(failure.exitStatus == 66)
-        await #expect(throws: ScoreStoreError.cancelled) { try await store.upload(name: "Ann", points: 1) }
+        do {
+            _ = try await waiting.value
+            Issue.record("an upload waiting for a store that did not open succeeded")
+        } catch {
+            #expect(error as? ScoreStoreError == .cancelled)
+        }
         await #expect(throws: ScoreStoreError.cancelled) { try await store.playerCount() }
     }
 
-    @Test("cancelling the task that waits for the opening cancels the opening", .timeLimit(.minutes(1)))
-    func cancellationReachesTheOpening() async {
-        let (started, begin) = AsyncStream<Void>.makeStream()
-        let (never, end) = AsyncStream<Void>.makeStream()
-        let store = StoreBeingOpened {
-            begin.yield()
-            // Waits until its task is cancelled, as a wait for a locked database does.
-            for await _ in never {}
-            return Task.isCancelled
-                ? .failure(PlayerFormREPL.StoreUnavailable(exitStatus: 75)) : .success(InMemoryScoreStore())
-        }
-        for await _ in started { break }
-        let waiting = Task { await store.opened() }
-        waiting.cancel()
-        // Should the cancellation not reach the opening, the time limit ends the wait.
-        let result = await withTaskCancellationHandler {
-            await waiting.value
+    @Test("only the first end of the opening counts")
+    func firstEndCounts() async throws {
+        let first = NotingStore()
+        let store = StoreBeingOpened()
+        store.finish(.success(first))
+        store.finish(.failure(PlayerFormREPL.StoreUnavailable(exitStatus: 66)))
+        store.finish(.success(InMemoryScoreStore()))
+        _ = try await store.revision()
+        #expect(first.asked.withLock { $0 } == ["revision"])
+    }
+
+    @Test("an operation whose task is cancelled while the store opens fails as cancelled")
+    func cancelledWhileOpening() async throws {
+        let store = StoreBeingOpened()
+        // Should a cancelled operation keep waiting, the time limit opens the store, and the
+        // operation answers instead of failing.
+        try await withTaskCancellationHandler { () async throws in
+            let waiting = Task { try await store.playerCount() }
+            while store.waitingCount < 1 { await Task.yield() }
+            waiting.cancel()
+            await #expect(throws: ScoreStoreError.cancelled) { try await waiting.value }
+            // Cancelled before it began to wait, too.
+            let early = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await store.revision()
+            }
+            await #expect(throws: ScoreStoreError.cancelled) { try await early.value }
+            store.finish(.success(InMemoryScoreStore()))
+            #expect(try await store.playerCount() == 0)
         } onCancel: {
-            end.finish()
+            store.finish(.success(InMemoryScoreStore()))
         }
-        guard case .failure(let failure) = result else {
-            Issue.record("the opening was not cancelled")
-            return
-        }
-        #expect(failure.exitStatus == 75)
     }
 }
