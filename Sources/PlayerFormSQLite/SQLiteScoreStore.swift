@@ -78,14 +78,17 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         // WAL is set here rather than with GRDB's `journalMode = .wal`, which writes to the
         // database on opening when the WAL file is empty, and so waits for any other writer.
         configuration.prepareDatabase { db in
-            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            let connection = try Self.connection(of: db)
+            if try RawStatement.text(connection, "PRAGMA journal_mode") != "wal" {
+                try RawStatement.execute(connection, "PRAGMA journal_mode = WAL")
             }
             // FULL syncs the WAL at every commit, so an acknowledged upload survives a power cut.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try RawStatement.execute(connection, "PRAGMA synchronous = FULL")
+            try RawStatement.execute(connection, "PRAGMA foreign_keys = ON")
         }
         configuration.busyMode = .callback { busy.shouldRetry($0) }
-        configuration.foreignKeysEnabled = true
+        // Turned on above, as GRDB would, without its SQL literals.
+        configuration.foreignKeysEnabled = false
         configuration.label = "scores"
         let token = busy.makeToken()
         busy.begin(token)
@@ -291,16 +294,29 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// The mappings are those of the toolchain the program is built with (linked in, or its own
     /// copy of Foundation), and a spec compares this with ``probedKeyRule``: a toolchain whose
     /// mappings differ fails the suite until the keys here are brought up to date.
-    static let keyRule = [
+    static let keyRule = joiningKeys([
         "bob", "bob", "bob", "bob", "bob", "bob", "bob", "fish", "bob", "kelvin", "xii", "x2", "caf\u{E9}",
         "caf\u{E9}", "strasse", "stra\u{DF}e", "i\u{307}stanbul", "\u{3C3}\u{3BF}\u{3C3}", "\u{DF}",
         "\u{2764}",
         "\u{AC00}", "ann", "\u{1E0B}", "",
-    ].joined(separator: "\u{1F}")
+    ])
 
     /// The keys of ``keyRuleProbes`` as `PlayerName.comparisonKey(_:)` makes them.
     static var probedKeyRule: String {
-        keyRuleProbes.map(PlayerName.comparisonKey).joined(separator: "\u{1F}")
+        joiningKeys(keyRuleProbes.map(PlayerName.comparisonKey))
+    }
+
+    /// `keys`, each after a unit separator (U+001F) but the first.
+    ///
+    /// A loop rather than `joined(separator:)`, whose unspecialised code looks up `String`'s
+    /// conformances by name at its first use, a tenth of a millisecond of a session's start.
+    static func joiningKeys(_ keys: [String]) -> String {
+        var joined = ""
+        for (index, key) in keys.enumerated() {
+            if index > 0 { joined += "\u{1F}" }
+            joined += key
+        }
+        return joined
     }
 
     /// Makes the player keys follow this program's name rule.
@@ -309,7 +325,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// again from the scores, in one transaction, O(records) once; otherwise this is one read.
     static func followKeyRule(_ db: Database, announce: () -> Void = {}) throws {
         let current = keyRule
-        guard try String.fetchOne(db, sql: "SELECT key_rule FROM meta") != current else { return }
+        guard try RawStatement.text(connection(of: db), "SELECT key_rule FROM meta") != current else {
+            return
+        }
         let hasPlayers = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM player)") ?? false
         if hasPlayers { announce() }
         try db.inTransaction(.immediate) {
@@ -380,7 +398,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// this version does not know, as GRDB's `hasBeenSuperseded` says); returns the identifiers
     /// of the migrations applied, none for a new database.
     private static func checkOwnership(_ db: Database, path: String) throws -> [String] {
-        let application = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let application = try RawStatement.integer(connection(of: db), "PRAGMA application_id") ?? 0
         if application == applicationID {
             let applied = try appliedMigrations(db)
             if applied.contains(where: { !migrationIdentifiers.contains($0) }) {
@@ -388,7 +406,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             }
             return applied
         }
-        let objects = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") ?? 0
+        let objects = try RawStatement.integer(connection(of: db), "SELECT count(*) FROM sqlite_master") ?? 0
         if application != 0 || objects > 0 { throw SQLiteStoreError.foreignDatabase(path: path) }
         // No table at all: nothing was migrated.
         return []
@@ -563,7 +581,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// The revision every write transaction increments, in any process.
     public func revision() async throws(ScoreStoreError) -> UInt64 {
         try await read { db in
-            UInt64(bitPattern: try Int64.fetchOne(db, sql: "SELECT revision FROM meta") ?? 0)
+            UInt64(
+                bitPattern: try RawStatement.integer(Self.connection(of: db), "SELECT revision FROM meta")
+                    ?? 0)
         }
     }
 
@@ -799,7 +819,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     // MARK: Reading
 
     static func count(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT IFNULL(SUM(players), 0) FROM roster_block") ?? 0
+        Int(
+            try RawStatement.integer(connection(of: db), "SELECT IFNULL(SUM(players), 0) FROM roster_block")
+                ?? 0)
     }
 
     /// Where the player at roster index `offset` is; nil past the end.
@@ -897,12 +919,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     {
         do {
             return try await access { db in
-                var result: T?
-                try db.inTransaction(.deferred) {
-                    result = try work(db)
-                    return .commit
-                }
-                return result!
+                try RawStatement.inReadTransaction(Self.connection(of: db)) { try work(db) }
             }
         } catch {
             throw .translating(error, database: path)

@@ -137,7 +137,7 @@ extension SQLiteScoreStore {
         at legacyPath: String, progress: ((Int) -> Void)? = nil
     ) throws -> ImportSummary? {
         let imported = try accessSynchronously { db in
-            try String.fetchOne(db, sql: "SELECT legacy_import FROM meta")
+            try RawStatement.text(SQLiteScoreStore.connection(of: db), "SELECT legacy_import FROM meta")
         }
         guard imported == nil, FileManager.default.fileExists(atPath: legacyPath) else { return nil }
         let summary = try importFile(at: legacyPath) { done, _ in progress?(done) }

@@ -25,7 +25,9 @@ struct SQLiteScoreStoreTests {
 
     // MARK: The file
 
-    @Test("a new database and its folders are made, in WAL mode, synchronous=FULL, with its application_id")
+    @Test(
+        "a new database and its folders are made, in WAL mode, synchronous=FULL, foreign keys on, with its application_id"
+    )
     func creates() async throws {
         let store = try SQLiteScoreStore(path: path)
         _ = try await store.upload(name: "Colin", points: 100)
@@ -39,6 +41,7 @@ struct SQLiteScoreStoreTests {
         #expect(mode == "wal")
         #expect(application == SQLiteScoreStore.applicationID)
         #expect(try await store.synchronousSetting() == 2)
+        #expect(try await store.foreignKeysSetting() == 1)
     }
 
     @Test("an upload survives closing and reopening, and times are kept to the millisecond")
@@ -592,6 +595,11 @@ struct SQLiteScoreStoreTests {
 }
 
 extension SQLiteScoreStore {
+    /// Whether the store's connection enforces foreign keys (1) or not (0).
+    func foreignKeysSetting() async throws -> Int {
+        try await access { db in try Int.fetchOne(db, sql: "PRAGMA foreign_keys") ?? -1 }
+    }
+
     /// The `synchronous` setting of the store's connection (2 is FULL).
     func synchronousSetting() async throws -> Int {
         try await access { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1 }
