@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// A statement prepared on a connection and driven through SQLite's C interface, for the import's
-/// inner loop, where binding through GRDB's argument arrays costs more than the work itself.
+/// A statement prepared on a connection and driven through SQLite's C interface: for the import's
+/// inner loop, where binding through GRDB's argument arrays costs more than the work itself, and
+/// for the few questions every session asks.
 ///
 /// Used only inside the connection's access and finalized when released.
 final class RawStatement {
