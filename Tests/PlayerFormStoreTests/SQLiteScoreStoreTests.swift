@@ -57,7 +57,7 @@ struct SQLiteScoreStoreTests {
         #expect(SQLiteScoreStore.migrator.migrations == SQLiteScoreStore.migrationIdentifiers)
     }
 
-    @Test("close() checkpoints while the store is still held: no -wal file is left, the records are kept")
+    @Test("close() checkpoints while held: no -wal file left, every operation then fails alike, records kept")
     func closeCheckpoints() async throws {
         let store = try SQLiteScoreStore(path: path)
         let colin = try await store.upload(name: "Colin", points: 100)
@@ -66,6 +66,13 @@ struct SQLiteScoreStoreTests {
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
         await #expect(throws: ScoreStoreError.self) { try await store.records() }
+        // Every operation fails in the same words, those through SQLite's C interface too.
+        let failures = await [
+            Self.failure { try await store.records() }, Self.failure { try await store.playerCount() },
+            Self.failure { try await store.revision() },
+            Self.failure { try await store.players(from: 0, limit: 5) },
+        ]
+        #expect(failures.allSatisfy { $0 != nil && $0 == failures[0] }, "\(failures)")
         #expect(try await SQLiteScoreStore(path: path).records() == [colin])
         withExtendedLifetime(store) {}
     }
@@ -591,6 +598,18 @@ struct SQLiteScoreStoreTests {
         #expect(ContinuousClock.now - started < .seconds(60))
         holder.release()
         #expect(try await store.records().isEmpty)
+    }
+}
+
+extension SQLiteScoreStoreTests {
+    /// The error `operation` fails with; nil when it succeeds.
+    static func failure<T>(_ operation: () async throws -> T) async -> ScoreStoreError? {
+        do {
+            _ = try await operation()
+            return nil
+        } catch {
+            return error as? ScoreStoreError
+        }
     }
 }
 
