@@ -19,7 +19,8 @@ import Synchronization
 ///
 /// With a roster, the session reads the roster's first page once when it starts, without
 /// printing it (`players` draws it); from then on every change of the rows in view is printed as
-/// it happens, and the form's uploads appear in it. Changes made by other processes sharing the
+/// it happens, and the form's uploads appear in it (an upload of a player out of view is followed
+/// at once by the count it changed). Changes made by other processes sharing the
 /// store are picked up before every prompt, every roster command and every command at a terminal
 /// (a script's other commands ask at most every 10 ms), and, at an idle interactive prompt, at
 /// every tick of `idleTicks` (printed above the prompt).
@@ -801,6 +802,9 @@ public final class REPLSession {
         log.flushState()
         switch result {
         case .uploaded:
+            // A player out of view is in the roster only once it is read again: asked now, so that
+            // a script says so right after the upload, not whenever the store is next asked.
+            await catchUp()
             return .succeeded
         case .refused(let refusal):
             log.error(FormRenderer.refusalText(refusal))

@@ -279,6 +279,23 @@ struct RosterPagingTests {
         #expect(try await store.player(named: "Player 800000") == nil)
     }
 
+    @Test(
+        "in a script, each upload of a player out of view is followed by the count it changed, however fast")
+    func uploadsOutOfViewInAScript() async {
+        let store = InMemoryScoreStore(records: numberedRecords(100))
+        let script = (1...3).map { "name New \($0)\npoints 5\nupload\n" }.joined()
+        #expect(await run(store, script) == .succeeded)
+        // Each upload's lines end with the count, before the next command's.
+        let ends = output.results.filter { $0.hasPrefix("uploads:") || $0.hasPrefix("players:") }
+        #expect(
+            ends == [
+                "uploads: 1 done, 4 left", "players: 101 (1 added out of view)",
+                "uploads: 2 done, 3 left", "players: 102 (1 added out of view)",
+                "uploads: 3 done, 2 left", "players: 103 (1 added out of view)",
+            ])
+        #expect(output.results.last == "players: 103 (1 added out of view)")
+    }
+
     @Test("changes by another session show before the next command, without refresh", .timeLimit(.minutes(1)))
     func otherSessionBeforeNextCommand() async throws {
         let shared = InMemoryScoreStore(records: numberedRecords(3))
