@@ -802,9 +802,10 @@ public final class REPLSession {
         log.flushState()
         switch result {
         case .uploaded:
-            // A player out of view is in the roster only once it is read again: asked now, so that
-            // a script says so right after the upload, not whenever the store is next asked.
-            await catchUp()
+            // A player out of view is in the roster only once it is read again: the store is asked
+            // before the next line (or the end of the input), so a script says so right after the
+            // upload, not whenever it next asks; a terminal asks before every prompt anyway.
+            nextCatchUp = nil
             return .succeeded
         case .refused(let refusal):
             log.error(FormRenderer.refusalText(refusal))
