@@ -30,4 +30,75 @@ struct SessionArgumentsTests {
     func validateName() {
         #expect(PlayerFormCommand.Validate._commandName == "validate")
     }
+
+    @Test("the commonest lines skip the parser: an empty line is the session, --version alone the version")
+    func commonestLines() {
+        guard case .session(let arguments) = PlayerFormCommand.request([]) else {
+            Issue.record("an empty line is not the session")
+            return
+        }
+        #expect(arguments == SessionArguments())
+        guard case .version = PlayerFormCommand.request(["--version"]) else {
+            Issue.record("--version alone is not the version")
+            return
+        }
+    }
+
+    @Test("a line of the form's options is the session with their values")
+    func sessionLine() {
+        guard
+            case .session(let arguments) = PlayerFormCommand.request(["--store", "s.sqlite", "-c", "players"])
+        else {
+            Issue.record("the form's options are not the session")
+            return
+        }
+        #expect(arguments == SessionArguments(store: "s.sqlite", commands: ["players"]))
+    }
+
+    @Test("validate first is parsed under its own root, which gives every later option to validate")
+    func validateLine() {
+        guard
+            case .command(let command, let root) = PlayerFormCommand.request([
+                "validate", "--quiet", "f.jsonl",
+            ])
+        else {
+            Issue.record("validate is not a command")
+            return
+        }
+        #expect(command is PlayerFormCommand.Validate)
+        #expect(root is ValidateLine.Type)
+    }
+
+    @Test("the form's options before validate are refused, saying the line to write instead")
+    func misplacedOptions() {
+        guard
+            case .refused(let error, let root) = PlayerFormCommand.request([
+                "--config", "r.json", "validate", "f",
+            ])
+        else {
+            Issue.record("misplaced options are not refused")
+            return
+        }
+        #expect(root is PlayerFormCommand.Type)
+        #expect(root.message(for: error).contains("write: playerform validate --config r.json f"))
+    }
+
+    @Test("an unknown option is refused under the form's root")
+    func unknownOption() {
+        guard case .refused(let error, let root) = PlayerFormCommand.request(["--bogus"]) else {
+            Issue.record("an unknown option is not refused")
+            return
+        }
+        #expect(root is PlayerFormCommand.Type)
+        #expect(root.exitCode(for: error) == .validationFailure)
+    }
+
+    @Test("a script on a SQLite database is opened by whoever prepared it; a league opens itself")
+    func preparedOpening() throws {
+        let database = try PreparedSession(SessionArguments(store: "scores.sqlite", commands: ["players"]))
+        #expect(database.opening != nil)
+        let league = try PreparedSession(
+            SessionArguments(store: "postgres://u@localhost/db", commands: ["players"]))
+        #expect(league.opening == nil)
+    }
 }
