@@ -326,6 +326,61 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// The revision, the count and the players of ``players(from:limit:)`` in one statement, so in
+    /// one snapshot of the league and one round trip: the league's one row of `meta`, joined to
+    /// the window's rows when there are any.
+    public func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
+        let start = Int64(max(offset, 0))
+        let count = Int64(max(limit, 0))
+        return try await run { connection in
+            var revision: Int64 = 0
+            var total: Int64 = 0
+            var players: [Player] = []
+            var current: (id: Int64, name: String, points: Double, time: Int64, records: [UUID])?
+            func finish() {
+                guard let done = current else { return }
+                players.append(
+                    Player(
+                        name: done.name, points: done.points,
+                        uploadedAt: Timestamp.date(milliseconds: done.time), recordIDs: done.records))
+            }
+            let rows = try await connection.query(
+                """
+                WITH block AS (
+                    SELECT block, players, sum(players) OVER (ORDER BY block) - players AS before
+                    FROM roster_block
+                ), here AS (
+                    SELECT block << 12 AS first, \(start) - before AS skip FROM block
+                    WHERE before + players > \(start) ORDER BY block LIMIT 1
+                ), page AS (
+                    SELECT p.id, p.name, p.points, p.uploaded_at, s.id AS record, s.seq
+                    FROM (SELECT id, name, points, uploaded_at FROM player
+                          WHERE id >= (SELECT first FROM here) ORDER BY id
+                          LIMIT \(count) OFFSET (SELECT skip FROM here)) AS p
+                    JOIN score AS s ON s.player_id = p.id
+                )
+                SELECT m.revision, (SELECT coalesce(sum(players), 0) FROM roster_block)::bigint,
+                    page.id, page.name, page.points, page.uploaded_at, page.record
+                FROM meta AS m LEFT JOIN page ON true
+                ORDER BY page.id, page.seq
+                """, logger: Link.logger
+            ).decode((Int64, Int64, Int64?, String?, Double?, Int64?, UUID?).self)
+            for try await (kept, counted, id, name, points, time, record) in rows {
+                revision = kept
+                total = counted
+                guard let id, let name, let points, let time, let record else { continue }
+                if current?.id != id {
+                    finish()
+                    current = (id, name, points, time, [])
+                }
+                current?.records.append(record)
+            }
+            finish()
+            return RosterWindow(
+                revision: UInt64(bitPattern: revision), playerCount: Int(total), players: players)
+        }
+    }
+
     /// The player whose name has the comparison key of `name`, and its index in the roster: one
     /// lookup of the key.
     public func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {

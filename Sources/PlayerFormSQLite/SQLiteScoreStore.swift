@@ -473,51 +473,73 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// range of row ids, found through the block counts.
     public func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         guard limit > 0 else { return [] }
+        let path = self.path
         return try await read { db in
-            let connection = try SQLiteScoreStore.connection(of: db)
-            guard let start = try Self.seek(offset, connection) else { return [] }
-            // One statement: the window of players by row id, each with its record ids.
-            let statement = try RawStatement(
-                connection,
-                """
-                SELECT p.id, p.name, p.points, p.uploaded_at, s.id
-                FROM (SELECT id, name, points, uploaded_at FROM player
-                      WHERE id >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3) AS p
-                JOIN score AS s ON s.player_id = p.id
-                ORDER BY p.id, s.seq
-                """)
-            statement.bind(1, start.from)
-            statement.bind(2, Int64(limit))
-            statement.bind(3, start.skip)
-            var players: [Player] = []
-            var current: (id: Int64, name: String, points: Double, time: Int64, records: [UUID])?
-            while try statement.step() {
-                let id = statement.int(0)
-                if current?.id != id {
-                    if let done = current {
-                        players.append(
-                            Player(
-                                name: done.name, points: done.points,
-                                uploadedAt: Timestamp.date(milliseconds: done.time),
-                                recordIDs: done.records))
-                    }
-                    current = (id, statement.text(1), statement.double(2), statement.int(3), [])
-                }
-                guard let record = statement.uuid(4) else {
-                    throw SQLiteStoreError.corrupt(
-                        path: self.path, reason: "a score's id is not 16 bytes")
-                }
-                current?.records.append(record)
-            }
-            if let done = current {
-                players.append(
-                    Player(
-                        name: done.name, points: done.points,
-                        uploadedAt: Timestamp.date(milliseconds: done.time),
-                        recordIDs: done.records))
-            }
-            return players
+            try Self.players(from: offset, limit: limit, connection: Self.connection(of: db), path: path)
         }
+    }
+
+    /// The revision, the count and the players of ``players(from:limit:)``, in one read
+    /// transaction.
+    public func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
+        let path = self.path
+        return try await read { db in
+            let connection = try Self.connection(of: db)
+            let revision = try RawStatement.integer(connection, "SELECT revision FROM meta") ?? 0
+            let count = try Self.count(db)
+            let players =
+                limit > 0
+                ? try Self.players(from: offset, limit: limit, connection: connection, path: path) : []
+            return RosterWindow(revision: UInt64(bitPattern: revision), playerCount: count, players: players)
+        }
+    }
+
+    /// The players from `offset`, at most `limit` (above 0), each with its record ids, read in the
+    /// transaction open on `connection` to the database at `path`.
+    private static func players(
+        from offset: Int, limit: Int, connection: SQLiteConnection, path: String
+    ) throws -> [Player] {
+        guard let start = try Self.seek(offset, connection) else { return [] }
+        // One statement: the window of players by row id, each with its record ids.
+        let statement = try RawStatement(
+            connection,
+            """
+            SELECT p.id, p.name, p.points, p.uploaded_at, s.id
+            FROM (SELECT id, name, points, uploaded_at FROM player
+                  WHERE id >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3) AS p
+            JOIN score AS s ON s.player_id = p.id
+            ORDER BY p.id, s.seq
+            """)
+        statement.bind(1, start.from)
+        statement.bind(2, Int64(limit))
+        statement.bind(3, start.skip)
+        var players: [Player] = []
+        var current: (id: Int64, name: String, points: Double, time: Int64, records: [UUID])?
+        while try statement.step() {
+            let id = statement.int(0)
+            if current?.id != id {
+                if let done = current {
+                    players.append(
+                        Player(
+                            name: done.name, points: done.points,
+                            uploadedAt: Timestamp.date(milliseconds: done.time),
+                            recordIDs: done.records))
+                }
+                current = (id, statement.text(1), statement.double(2), statement.int(3), [])
+            }
+            guard let record = statement.uuid(4) else {
+                throw SQLiteStoreError.corrupt(path: path, reason: "a score's id is not 16 bytes")
+            }
+            current?.records.append(record)
+        }
+        if let done = current {
+            players.append(
+                Player(
+                    name: done.name, points: done.points,
+                    uploadedAt: Timestamp.date(milliseconds: done.time),
+                    recordIDs: done.records))
+        }
+        return players
     }
 
     /// The players of ``players(from:limit:)`` without their record ids: a range of row ids in

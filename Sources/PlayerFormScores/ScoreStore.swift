@@ -36,6 +36,24 @@ public struct ScoreReading: Sendable, Equatable {
     }
 }
 
+/// A window of the roster as one reading: the store's revision and player count, and the players
+/// asked for, all at one moment.
+public struct RosterWindow: Sendable, Equatable {
+    /// The store's ``ScoreStore/revision()`` when the window was read.
+    public var revision: UInt64
+    /// How many players the store kept then.
+    public var playerCount: Int
+    /// The players asked for that the store kept then, in roster order, each with its record ids.
+    public var players: [Player]
+
+    /// Creates a window.
+    public init(revision: UInt64, playerCount: Int, players: [Player]) {
+        self.revision = revision
+        self.playerCount = playerCount
+        self.players = players
+    }
+}
+
 /// Where uploaded scores go.
 ///
 /// The view model is given one; it does no other I/O. Every method throws only
@@ -79,6 +97,10 @@ public protocol ScoreStore: Sendable {
     /// A value that differs after any change was kept, by this client or any other sharing the
     /// store; a roster compares two readings to learn that it must read its window again.
     func revision() async throws(ScoreStoreError) -> UInt64
+    /// ``revision()``, ``playerCount()`` and ``players(from:limit:)`` answered together: at one
+    /// moment, so that they agree, and for a store across a network in one request. A roster reads
+    /// its window this way. Added with a default that asks the three in turn.
+    func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow
     /// Each part of the store that cannot be read, as ``read()`` reports them, for a roster that
     /// reads a window of players and not every record. Added with a default: a store that cannot
     /// be partly damaged has none.
@@ -140,6 +162,15 @@ extension ScoreStore {
         var hasher = Hasher()
         hasher.combine(try await records())
         return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    /// The three questions in turn, the revision first: a change kept after it makes the revision
+    /// differ when it is next compared, so that the window is read again.
+    public func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
+        let revision = try await revision()
+        let playerCount = try await playerCount()
+        let players = try await players(from: offset, limit: limit)
+        return RosterWindow(revision: revision, playerCount: playerCount, players: players)
     }
 }
 
@@ -266,6 +297,13 @@ public actor InMemoryScoreStore: ScoreStore {
     /// Counts every change; it grows with each upload and deletion.
     public func revision() async throws(ScoreStoreError) -> UInt64 {
         changes
+    }
+
+    /// The revision, the count and the players from the index, in one step of the actor.
+    public func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
+        let start = min(max(offset, 0), roster.count)
+        let players = Array(roster[start..<min(start + max(limit, 0), roster.count)])
+        return RosterWindow(revision: changes, playerCount: roster.count, players: players)
     }
 
     /// The players of `records` and the index of each key, as ``Player/roster(from:)`` groups them.

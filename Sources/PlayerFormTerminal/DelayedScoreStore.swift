@@ -69,6 +69,11 @@ extension DelayedScoreStore {
         try await base.revision()
     }
 
+    /// The wrapped store's `rosterWindow(from:limit:)`, at once.
+    public func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
+        try await base.rosterWindow(from: offset, limit: limit)
+    }
+
     /// The wrapped store's `problems()`, at once.
     public func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
         try await base.problems()

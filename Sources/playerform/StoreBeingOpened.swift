@@ -131,6 +131,10 @@ final class StoreBeingOpened: ScoreStore {
         try await store().playerListing(from: offset, limit: limit)
     }
 
+    func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
+        try await store().rosterWindow(from: offset, limit: limit)
+    }
+
     func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         try await store().player(named: name)
     }

@@ -138,7 +138,12 @@ struct ScoreStoreContractTests {
         try await store.delete(ids: [2, 4094, 4100, 8194, 9999, 1].map { records[$0].id })
         let roster = Player.roster(from: try await store.records())
         #expect(try await store.playerCount() == roster.count)
+        let revision = try await store.revision()
         for offset in [0, 1, 1_000, 2_040, 2_043, 2_046, 4_090, roster.count - 3, roster.count] {
+            let window = RosterWindow(
+                revision: revision, playerCount: roster.count,
+                players: Array(roster.dropFirst(offset).prefix(7)))
+            #expect(try await store.rosterWindow(from: offset, limit: 7) == window, "offset \(offset)")
             #expect(
                 try await store.players(from: offset, limit: 7) == Array(roster.dropFirst(offset).prefix(7)),
                 "offset \(offset)")
@@ -202,6 +207,34 @@ struct ScoreStoreContractTests {
         #expect(try await store.players(from: 25, limit: 10).isEmpty)
         #expect(try await store.players(from: 5, limit: 0).isEmpty)
         #expect(try await store.players(from: -4, limit: 1).map(\.name) == ["P0"])
+    }
+
+    @Test(
+        "a roster window is the revision, the count and the players asked for, read together",
+        arguments: StoreKind.all)
+    func rosterWindow(kind: StoreKind) async throws {
+        let (store, another) = try kind.make(SteppingClock().now)
+        let empty = try await store.rosterWindow(from: 0, limit: 5)
+        #expect(empty == RosterWindow(revision: try await store.revision(), playerCount: 0, players: []))
+        for index in 0..<25 { _ = try await store.upload(name: "P\(index)", points: Double(index)) }
+        _ = try await store.upload(name: "p3", points: 99)
+        let revision = try await store.revision()
+        let roster = try await store.players(from: 0, limit: 100)
+        for (offset, limit) in [(0, 3), (3, 2), (23, 10), (25, 10), (100, 5), (5, 0), (-4, 1), (0, 100)] {
+            let window = try await store.rosterWindow(from: offset, limit: limit)
+            let players = try await store.players(from: offset, limit: limit)
+            #expect(
+                window == RosterWindow(revision: revision, playerCount: 25, players: players),
+                "from \(offset), \(limit)")
+        }
+        #expect(try await store.rosterWindow(from: 3, limit: 1).players == [roster[3]])
+        // Another client's upload moves the revision and the count the window reads.
+        _ = try await another().upload(name: "Zed", points: 1)
+        let moved = try await store.rosterWindow(from: 24, limit: 5)
+        #expect(moved.revision != revision)
+        #expect(moved.revision == (try await store.revision()))
+        #expect(moved.playerCount == 26)
+        #expect(moved.players.map(\.name) == ["P24", "Zed"])
     }
 
     @Test(

@@ -110,6 +110,9 @@ struct StoreBeingOpenedTests {
             note("deletePlayer"); return nil
         }
         func revision() async throws(ScoreStoreError) -> UInt64 { note("revision"); return 0 }
+        func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
+            note("rosterWindow"); return RosterWindow(revision: 0, playerCount: 0, players: [])
+        }
         func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] { note("problems"); return [] }
     }
 
@@ -128,11 +131,12 @@ struct StoreBeingOpenedTests {
         _ = try await store.player(named: "Ann")
         _ = try await store.deletePlayer(named: "Ann")
         _ = try await store.revision()
+        _ = try await store.rosterWindow(from: 0, limit: 1)
         _ = try await store.problems()
         #expect(
             opened.asked.withLock { $0 } == [
                 "upload", "records", "delete", "read", "playerCount", "players", "playerListing", "player",
-                "deletePlayer", "revision", "problems",
+                "deletePlayer", "revision", "rosterWindow", "problems",
             ])
     }
 

@@ -491,18 +491,21 @@ public final class RosterViewModel: Sendable {
     }
 
     private func read(_ kind: ReadingKind, old: Shown) async throws(ScoreStoreError) -> Reading {
-        // The revision first: a change after it makes the next comparison read again.
-        let revision = try await store.revision()
-        let total = try await store.playerCount()
         var first: Int
         switch kind {
         case .content: first = old.firstIndex
         case .move(let index): first = index
         }
-        // A window past the end shows the last rows.
-        if first >= total { first = max(0, total - old.size) }
         first = max(0, first)
-        let players = try await store.players(from: first, limit: old.size)
+        // One reading, in which the revision, the count and the players agree.
+        var window = try await store.rosterWindow(from: first, limit: old.size)
+        // A window past the end shows the last rows: read again from there. The start only goes
+        // down, so this ends however the count changes meanwhile.
+        while first > 0 && first >= window.playerCount {
+            first = max(0, window.playerCount - old.size)
+            window = try await store.rosterWindow(from: first, limit: old.size)
+        }
+        let (revision, total, players) = (window.revision, window.playerCount, window.players)
         var stillKept: Set<String> = []
         if case .content = kind {
             let newKeys = Set(players.map { PlayerName.comparisonKey($0.name) })

@@ -47,6 +47,58 @@ private actor ScriptedStore: ScoreStore {
     }
 }
 
+/// An in-memory store that notes which of the roster's questions it is asked, in order.
+private final class QuestionNotingStore: ScoreStore {
+    let kept: InMemoryScoreStore
+    private let asked = Mutex<[String]>([])
+
+    init(players: Int) {
+        kept = InMemoryScoreStore(
+            records: (1...players).map {
+                ScoreRecord(id: UUID(), name: "P\($0)", points: 1, uploadedAt: Date(timeIntervalSince1970: 0))
+            })
+    }
+
+    /// The questions asked since the last call.
+    func questions() -> [String] {
+        asked.withLock { asked in
+            defer { asked = [] }
+            return asked
+        }
+    }
+
+    private func note(_ question: String) { asked.withLock { $0.append(question) } }
+
+    func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+        try await kept.upload(name: name, points: points)
+    }
+
+    func records() async throws(ScoreStoreError) -> [ScoreRecord] {
+        note("records")
+        return try await kept.records()
+    }
+
+    func playerCount() async throws(ScoreStoreError) -> Int {
+        note("playerCount")
+        return try await kept.playerCount()
+    }
+
+    func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
+        note("players")
+        return try await kept.players(from: offset, limit: limit)
+    }
+
+    func revision() async throws(ScoreStoreError) -> UInt64 {
+        note("revision")
+        return try await kept.revision()
+    }
+
+    func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
+        note("rosterWindow \(offset)")
+        return try await kept.rosterWindow(from: offset, limit: limit)
+    }
+}
+
 /// A store whose reads wait until they are cancelled, so a spec can cancel a refresh mid-read.
 private final class WaitingStore: ScoreStore {
     private struct Waiting {
@@ -590,6 +642,24 @@ struct RosterViewModelTests {
         #expect(roster.windowSize.value == 2)
         #expect(roster.players.value.map(\.name) == ["P1", "P2"])
         #expect(roster.rowViewModelsMade == 4)
+    }
+
+    @Test("the window, its count and the revision are one reading of the store; past the end, one more")
+    func windowInOneReading() async throws {
+        let store = QuestionNotingStore(players: 10)
+        let roster = RosterViewModel(store: store, windowSize: 4)
+        try await roster.refresh.apply(())
+        #expect(store.questions() == ["rosterWindow 0"])
+        try await roster.moveWindow.apply(1_000)
+        #expect(store.questions() == ["rosterWindow 1000", "rosterWindow 6"])
+        #expect(roster.players.value.map(\.name) == ["P7", "P8", "P9", "P10"])
+        #expect(roster.playerCount.value == 10)
+        _ = try await store.kept.upload(name: "P11", points: 1)
+        let found = try await roster.refreshIfStoreChanged()
+        #expect(found == RosterCatchUp(countBefore: 10, countAfter: 11, addedInView: 0, removedInView: 0))
+        #expect(store.questions() == ["revision", "rosterWindow 6"])
+        #expect(try await roster.refreshIfStoreChanged() == nil)
+        #expect(store.questions() == ["revision"])
     }
 
     @Test("an upload from the form of a player out of view shows at the next reading of a changed store")
