@@ -473,7 +473,33 @@ enum Migrations {
 
     /// Brings the schema up to date in one transaction under an advisory lock, so that clients
     /// connecting at once migrate once; refuses a schema newer than this program's.
+    ///
+    /// A league already up to date, the common case, is found so by one statement that takes no
+    /// lock and changes nothing; only a league without the version table, or of an earlier
+    /// version, takes the locked path, which looks again.
     static func migrate(_ connection: PostgresConnection, schema: String, endpoint: String) async throws {
+        if try await version(connection) == PostgresScoreStore.schemaVersion { return }
+        try await migrateLocked(connection, schema: schema, endpoint: endpoint)
+    }
+
+    /// The league's schema version, or nil when it has no version table.
+    private static func version(_ connection: PostgresConnection) async throws -> Int? {
+        do {
+            var current = 0
+            for try await value in try await connection.query(
+                "SELECT coalesce(max(version), 0) FROM schema_version", logger: Link.logger
+            ).decode(Int.self) { current = value }
+            return current
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P01" {
+            // undefined_table: a new league, or a schema of another program.
+            return nil
+        }
+    }
+
+    /// ``migrate(_:schema:endpoint:)`` under the advisory lock, in one transaction.
+    private static func migrateLocked(
+        _ connection: PostgresConnection, schema: String, endpoint: String
+    ) async throws {
         let logger = Link.logger
         try await connection.perform("BEGIN", logger: logger)
         do {

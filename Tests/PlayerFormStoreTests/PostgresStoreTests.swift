@@ -272,6 +272,23 @@ struct PostgresStoreTests {
         #expect(try await stores[5].playerCount() == 0)
     }
 
+    @Test("a league already up to date opens without its migration lock, which another client may hold")
+    func upToDateWithoutLock() async throws {
+        try await store().open()
+        let hurried = store(timeout: .milliseconds(300))
+        let schema = schema
+        try await withAdmin { connection in
+            // Another client holds the lock a migration takes, for longer than the timeout.
+            let logger = Logger(label: "spec")
+            try await connection.perform("BEGIN", logger: logger)
+            try await connection.perform(
+                "SELECT pg_advisory_xact_lock(\(Migrations.lockKey), hashtext(\(schema)))", logger: logger)
+            try await hurried.open()
+            #expect(try await hurried.playerCount() == 0)
+            try await connection.perform("COMMIT", logger: logger)
+        }
+    }
+
     @Test("a schema newer than this program's is refused, naming the version")
     func newerSchema() async throws {
         try await store().open()
