@@ -289,6 +289,41 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test("a user allowed only to read and write the tables keeps scores in a league already made")
+    func userWithoutCreate() async throws {
+        try await store().open()
+        let schema = schema
+        // A role of this spec's own, with no right to create anything.
+        let role = "keeper_" + schema
+        let grants = [
+            "CREATE ROLE \(role) LOGIN",
+            "GRANT USAGE ON SCHEMA \(schema) TO \(role)",
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(schema) TO \(role)",
+            "GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA \(schema) TO \(role)",
+        ]
+        let cleanup = ["DROP OWNED BY \(role)", "DROP ROLE \(role)"]
+        func run(_ statements: [String]) async throws {
+            try await withAdmin { connection in
+                for statement in statements {
+                    try await connection.perform(
+                        PostgresQuery(unsafeSQL: statement), logger: Logger(label: "spec"))
+                }
+            }
+        }
+        try await run(grants)
+        var keeperLocation = location
+        keeperLocation.user = role
+        let keeper = PostgresScoreStore(location: keeperLocation, password: nil, schema: schema)
+        do {
+            _ = try await keeper.upload(name: "Kim", points: 3)
+            #expect(try await keeper.players(from: 0, limit: 5).map(\.name) == ["Kim"])
+        } catch {
+            Issue.record("the keeper could not use the league: \(error)")
+        }
+        await keeper.close()
+        try await run(cleanup)
+    }
+
     @Test("a schema newer than this program's is refused, naming the version")
     func newerSchema() async throws {
         try await store().open()
