@@ -19,4 +19,23 @@ public enum Descriptor {
             return EIO  // writeAll throws nothing but Errno
         }
     }
+
+    /// Opens `/dev/null` on each of standard input, output and error that the parent process left
+    /// closed, so that nothing the program opens later takes its number, as a database or one of
+    /// the runtime's descriptors otherwise would, depending on which thread opened first.
+    ///
+    /// Standard input then reads as empty; standard output fails each write with `EBADF`, as the
+    /// closed descriptor did; standard error takes what is written and drops it. For `main`,
+    /// before any other thread starts.
+    public static func occupyClosedStandardDescriptors() {
+        let modes = [(STDIN_FILENO, O_RDONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_WRONLY)]
+        for (descriptor, mode) in modes where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            // The lowest free number: this one, as those below it are open by now.
+            let opened = open("/dev/null", mode)
+            if opened >= 0 && opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
 }

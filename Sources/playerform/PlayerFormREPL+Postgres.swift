@@ -56,8 +56,7 @@ extension PlayerFormREPL {
         do {
             let location = try PostgresLocation(url: url)
             let password = location.password(environment: environment) { warning in
-                FileHandle.standardError.write(
-                    Data(("warning: " + TerminalText.escaped(warning) + "\n").utf8))
+                StandardError.write("warning: " + TerminalText.escaped(warning) + "\n")
             }
             var store = PostgresScoreStore(location: location, password: password, now: now)
             do {
@@ -90,6 +89,6 @@ extension PlayerFormREPL {
     }
 
     private static func reportError(_ line: String) {
-        FileHandle.standardError.write(Data(("error: " + TerminalText.escaped(line) + "\n").utf8))
+        StandardError.write("error: " + TerminalText.escaped(line) + "\n")
     }
 }

@@ -90,10 +90,10 @@ public enum PlayerFormREPL {
     ) -> Result<SQLiteScoreStore, SQLiteStoreError> {
         // News (a wait for a lock, an import) and errors, in the program's one style.
         let note: @Sendable (String) -> Void = { line in
-            FileHandle.standardError.write(Data(("note: " + TerminalText.escaped(line) + "\n").utf8))
+            StandardError.write("note: " + TerminalText.escaped(line) + "\n")
         }
         let report: @Sendable (String) -> Void = { line in
-            FileHandle.standardError.write(Data(("error: " + TerminalText.escaped(line) + "\n").utf8))
+            StandardError.write("error: " + TerminalText.escaped(line) + "\n")
         }
         let store: SQLiteScoreStore
         do {

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import PlayerFormSystem
 
 /// The program's entry point: runs the command as a task and waits on the main thread.
 ///
@@ -16,11 +17,16 @@ import Glibc
 /// of the pool that starts meanwhile, builds the session; starting the pool takes about a sixth
 /// of a short script's time.
 ///
+/// Standard streams the caller left closed are opened on `/dev/null` first
+/// (`Descriptor.occupyClosedStandardDescriptors()`), so that the database and the runtime's own
+/// descriptors never take their numbers.
+///
 /// Nothing drains the main actor or the main dispatch queue: work scheduled on them would never
 /// run, so the program schedules none.
 @main
 enum ProgramEntry {
     static func main() {
+        Descriptor.occupyClosedStandardDescriptors()
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)

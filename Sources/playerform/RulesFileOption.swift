@@ -32,7 +32,7 @@ struct RulesFileOption: ParsableArguments {
         } catch {
             // A message placed in the file starts with FILE:LINE:COLUMN; any other is an error.
             let label = error.line == nil ? "error: " : ""
-            FileHandle.standardError.write(Data("\(label)\(error)\n".utf8))
+            StandardError.write("\(label)\(error)\n")
             throw ExitCode(error.reason == .unreadable ? Self.unreadableStatus : Self.rejectedStatus)
         }
     }

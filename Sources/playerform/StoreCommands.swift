@@ -65,7 +65,7 @@ final class ProgressMeter {
     init(
         verb: String, total: Int?, enabled: Bool = isatty(STDERR_FILENO) == 1, delay: Duration = .zero,
         now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now },
-        write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+        write: @escaping (String) -> Void = { StandardError.write($0) }
     ) {
         self.verb = verb
         self.total = total
@@ -178,7 +178,7 @@ extension PlayerFormCommand {
         /// Writes `line` on standard error in the program's style: `error: ` for an error (the
         /// default), `note: ` for news, no label for a line that starts with its position.
         static func report(_ line: String, label: String = "error: ") {
-            FileHandle.standardError.write(Data((label + TerminalText.escaped(line) + "\n").utf8))
+            StandardError.write(label + TerminalText.escaped(line) + "\n")
         }
     }
 

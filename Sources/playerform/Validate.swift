@@ -62,7 +62,7 @@ extension PlayerFormCommand {
         static func progressMeter(
             quiet: Bool, isTerminal: (Int32) -> Bool = { isatty($0) == 1 },
             now: @escaping () -> ContinuousClock.Instant = { ContinuousClock.now },
-            write: @escaping (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+            write: @escaping (String) -> Void = { StandardError.write($0) }
         ) -> ProgressMeter {
             ProgressMeter(
                 verb: "validating:", total: nil,
