@@ -125,24 +125,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     }
 
     /// Runs the form session `arguments` ask for; throws the exit status when it is not 0.
-    ///
-    /// A script's database opens on this task's thread while the session is built on another;
-    /// the program's entry point does the same with the main thread, before any task runs.
     static func runSession(_ arguments: SessionArguments) async throws {
-        let session = try PreparedSession(arguments)
-        async let status = session.run()
-        session.openDatabase()
-        let ended = await status
-        if ended != 0 { throw ExitCode(ended) }
-    }
-
-    /// The options of the form session `arguments` ask for, and the environment they were
-    /// resolved in.
-    /// - Throws: the exit status after a message, for a rules file that cannot be used; a
-    ///   `StoreError` when there is no place for the score database.
-    static func sessionOptions(
-        _ arguments: SessionArguments
-    ) throws -> (PlayerFormREPL.Options, environment: [String: String]) {
         let rules = try RulesFileOption.rules(path: arguments.configPath)
         // Resolved here, not in validate(), which also runs before subcommands that keep no scores.
         let environment = ProcessEnvironment.current()
@@ -164,7 +147,8 @@ struct PlayerFormCommand: AsyncParsableCommand {
             ? nil
             : "playerform \(Self.configuration.version): type help for the commands, quit or Ctrl-D to leave."
         options.rulesOrigin = arguments.configPath ?? "defaults"
-        return (options, environment)
+        let status = await PlayerFormREPL.run(options, environment: environment)
+        if status != 0 { throw ExitCode(status) }
     }
 
     /// The order in which `-c` and `-f` were given in `arguments`: `c` or `f` for each, as the
@@ -213,42 +197,6 @@ struct PlayerFormCommand: AsyncParsableCommand {
         }
         if !pending.isEmpty { scripts.append(.commands(pending)) }
         return scripts
-    }
-}
-
-/// The form session a command line asks for, ready to run: its options resolved, and for a
-/// script on a SQLite database, the opening that ``openDatabase()`` does on the calling thread
-/// while ``run()`` builds the session in a task (see ``PlayerFormREPL/runScript(_:on:)``).
-///
-/// The program makes it on the main thread before any task runs, so that the database opens while
-/// the thread pool starts.
-struct PreparedSession: Sendable {
-    let options: PlayerFormREPL.Options
-    let environment: [String: String]
-    /// The script's database being opened; nil for a session at a terminal or on a league, whose
-    /// store ``run()`` opens itself.
-    let opening: StoreBeingOpened?
-
-    /// The session `arguments` ask for.
-    /// - Throws: the exit status after a message, for a rules file that cannot be used; a
-    ///   `StoreError` when there is no place for the score database.
-    init(_ arguments: SessionArguments) throws {
-        (options, environment) = try PlayerFormCommand.sessionOptions(arguments)
-        let script = PlayerFormREPL.runsScript(options) && !PlayerFormREPL.opensLeague(options)
-        opening = script ? StoreBeingOpened() : nil
-    }
-
-    /// Opens the script's SQLite database on the calling thread, which waits meanwhile; nothing
-    /// for a session that opens its own store.
-    func openDatabase() {
-        opening?.finish(PlayerFormREPL.openDatabase(options, now: PlayerFormREPL.uploadClock(options)))
-    }
-
-    /// Runs the session and returns its exit status; a script on a SQLite database runs once
-    /// ``openDatabase()`` has opened it.
-    func run() async -> Int32 {
-        guard let opening else { return await PlayerFormREPL.run(options, environment: environment) }
-        return await PlayerFormREPL.runScript(options, on: opening)
     }
 }
 

@@ -19,28 +19,15 @@ extension PlayerFormREPL {
     public static func openAnyStore(
         _ options: Options, environment: [String: String], now: @escaping @Sendable () -> Date = { Date() }
     ) async -> Result<any ScoreStore, StoreUnavailable> {
-        guard opensLeague(options) else { return openDatabase(options, now: now) }
+        guard PostgresLocation.isURL(options.storePath) else {
+            return openStore(options, now: now).map { $0 as any ScoreStore }.mapError {
+                StoreUnavailable(exitStatus: StoreFailure.exitStatus($0))
+            }
+        }
         switch await openLeague(options.storePath, environment: environment, now: now) {
         case .success(let store): return .success(store)
         case .failure(let error):
             return .failure(StoreUnavailable(exitStatus: StoreFailure.exitStatus(error)))
-        }
-    }
-
-    /// Whether the store of `options` is a shared league (a `postgres://` URL) rather than a
-    /// SQLite database.
-    static func opensLeague(_ options: Options) -> Bool {
-        PostgresLocation.isURL(options.storePath)
-    }
-
-    /// Opens the SQLite database of `options` on the calling thread, as ``openStore(_:now:)``
-    /// does.
-    /// - Returns: the store, or the exit status after a message on standard error.
-    static func openDatabase(
-        _ options: Options, now: @escaping @Sendable () -> Date
-    ) -> Result<any ScoreStore, StoreUnavailable> {
-        openStore(options, now: now).map { $0 as any ScoreStore }.mapError {
-            StoreUnavailable(exitStatus: StoreFailure.exitStatus($0))
         }
     }
 

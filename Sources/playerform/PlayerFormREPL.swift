@@ -179,7 +179,7 @@ public enum PlayerFormREPL {
     /// unless `-c` and `-f` give them.
     static func scriptSession(
         options: Options, store: any ScoreStore, output: StandardOutput, delay: Duration
-    ) -> (PlayerViewModel, RosterViewModel, REPLSession) {
+    ) async -> sending (PlayerViewModel, RosterViewModel, REPLSession) {
         let (form, roster) = REPLSession.viewModels(rules: options.rules, store: store, uploadDelay: delay)
         let reader = options.scripts.isEmpty ? ScriptedLineReader() : ScriptedLineReader(bytes: [])
         if options.scripts.isEmpty { reader.beforeWaiting = { output.flush() } }
@@ -189,65 +189,44 @@ public enum PlayerFormREPL {
         return (form, roster, session)
     }
 
-    /// Runs the script of `options` (``runsScript(_:)``) on the store `opening` opens and returns
-    /// the exit status: builds its session at once, and runs it once the opening has ended.
-    ///
-    /// A store that did not open ends the session before anything is shown, with the status of
-    /// the opening's failure, which has said why.
-    static func runScript(_ options: Options, on opening: StoreBeingOpened) async -> Int32 {
-        // `-c` and `-f` at a terminal write at once and take an upload's time, as a session there.
-        let interactive = isatty(0) == 1 && isatty(1) == 1
-        let output = StandardOutput(buffered: !interactive)
-        let delay = options.uploadDelay ?? (interactive ? .seconds(1) : .zero)
-        let (form, roster, session) = scriptSession(
-            options: options, store: opening, output: output, delay: delay)
-        let store: any ScoreStore
-        switch await opening.opened() {
-        case .success(let opened): store = opened
-        case .failure(let failure): return failure.exitStatus
-        // Cancelled before the opening ended: nothing ran.
-        case nil: return 1
-        }
-        let status =
-            options.scripts.isEmpty
-            ? await session.run().exitStatus : await session.run(scripts: options.scripts).exitStatus
-        return endingProcess(output.writeFailed ? 1 : status, store: store, keeping: [form, roster, session])
-    }
-
-    /// Whether `options` run a script (standard input that is not a terminal, or `-c` and `-f`)
-    /// rather than a session at a terminal.
-    static func runsScript(_ options: Options) -> Bool {
-        !(isatty(0) == 1 && isatty(1) == 1) || !options.scripts.isEmpty
-    }
-
-    /// The clock that stamps the uploads of `options`.
-    static func uploadClock(_ options: Options) -> @Sendable () -> Date {
-        let uploadTime = options.uploadTime
-        return { uploadTime ?? Date() }
-    }
-
     /// Runs a session on standard input and output and returns the exit status: 0 when every
     /// command succeeded (always at a terminal), 1 when a scripted command failed or standard
     /// output could not be written.
     ///
-    /// A script's session (``runsScript(_:)``) is built while its store opens
-    /// (``runScript(_:on:)``); at a terminal the store opens first.
+    /// A script's session (standard input that is not a terminal, or `-c` and `-f`) is built
+    /// while its store opens (``StoreBeingOpened``) and runs once it has opened; at a terminal the
+    /// store opens first.
     ///
     /// The last thing a process does: a scripted session closes a SQLite store and keeps the view
     /// models until the process ends (see ``endingProcess(_:store:keeping:)``).
     public static func run(_ options: Options, environment: [String: String]) async -> Int32 {
-        if runsScript(options) {
-            // The session is built on another thread while this one opens the store.
+        let interactive = isatty(0) == 1 && isatty(1) == 1
+        let output = StandardOutput(buffered: !interactive)
+        let delay = options.uploadDelay ?? (interactive ? .seconds(1) : .zero)
+        let uploadTime = options.uploadTime
+        let open = { await openAnyStore(options, environment: environment, now: { uploadTime ?? Date() }) }
+        if !interactive || !options.scripts.isEmpty {
+            // A script's session is built on another thread while this one opens its store, and
+            // runs once the store has opened.
             let opening = StoreBeingOpened()
-            async let status = runScript(options, on: opening)
-            opening.finish(await openAnyStore(options, environment: environment, now: uploadClock(options)))
-            return await status
+            async let built = scriptSession(options: options, store: opening, output: output, delay: delay)
+            let opened = await open()
+            opening.finish(opened)
+            let (form, roster, session) = await built
+            let store: any ScoreStore
+            switch opened {
+            case .success(let success): store = success
+            case .failure(let failure): return failure.exitStatus
+            }
+            let status =
+                options.scripts.isEmpty
+                ? await session.run().exitStatus : await session.run(scripts: options.scripts).exitStatus
+            return endingProcess(
+                output.writeFailed ? 1 : status, store: store, keeping: [form, roster, session])
         }
-        let output = StandardOutput(buffered: false)
-        let delay = options.uploadDelay ?? .seconds(1)
         // At a terminal the store opens first: a league may ask for a password there.
         let store: any ScoreStore
-        switch await openAnyStore(options, environment: environment, now: uploadClock(options)) {
+        switch await open() {
         case .success(let opened): store = opened
         case .failure(let failure): return failure.exitStatus
         }

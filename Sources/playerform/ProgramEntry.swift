@@ -12,11 +12,6 @@ import PlayerFormSystem
 /// is where the handlers of asynchronous signals (Ctrl-C, `SIGTERM`, ...) run, since the threads
 /// of the pool block those.
 ///
-/// The command line is parsed here, before any task runs. A script on a SQLite database
-/// (``PreparedSession``) opens its database on the main thread while the first task, on a thread
-/// of the pool that starts meanwhile, builds the session; starting the pool takes about a sixth
-/// of a short script's time.
-///
 /// Standard streams the caller left closed are opened on `/dev/null` first
 /// (`Descriptor.occupyClosedStandardDescriptors()`), so that the database and the runtime's own
 /// descriptors never take their numbers.
@@ -31,30 +26,10 @@ enum ProgramEntry {
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
         let finished = DispatchSemaphore(value: 0)
-        let arguments: SessionArguments
-        switch PlayerFormCommand.request(Array(CommandLine.arguments.dropFirst())) {
-        case .session(let session):
-            arguments = session
-        case let request:
-            Task.detached {
-                await PlayerFormCommand.run(request)
-                finished.signal()
-            }
-            finished.wait()
-            return
-        }
-        let session: PreparedSession
-        do {
-            session = try PreparedSession(arguments)
-        } catch {
-            PlayerFormCommand.exit(reporting: error, root: PlayerFormCommand.self)
-        }
         Task.detached {
-            let status = await session.run()
-            if status != 0 { exit(status) }
+            await PlayerFormCommand.main()
             finished.signal()
         }
-        session.openDatabase()
         finished.wait()
     }
 }

@@ -14,68 +14,52 @@ struct ValidateLine: AsyncParsableCommand {
 }
 
 extension PlayerFormCommand {
-    /// What a command line asks for, parsed before any task runs: the process's main thread
-    /// parses it, and may open a script's database before the task that runs the session starts
-    /// (see `ProgramEntry`).
-    enum Request {
-        /// The form session, with the options given.
-        case session(SessionArguments)
-        /// `--version` alone.
-        case version
-        /// Another command, as the parser made it under `root`.
-        case command(any ParsableCommand, root: any ParsableCommand.Type)
-        /// A line the parser refused under `root`, or whose options went to the wrong command.
-        case refused(any Error, root: any ParsableCommand.Type)
-    }
-
-    /// Parses the command line `arguments` (without the program's name), refusing options given
-    /// to the wrong command.
+    /// Parses the command line, refuses options given to the wrong command, and runs.
     ///
     /// The two commonest lines skip the parser, whose start-up costs milliseconds (it reflects on
     /// every option): an empty line starts the session with ``SessionArguments``' defaults, and
     /// `--version` alone prints the version, as the parser would.
-    static func request(_ arguments: [String]) -> Request {
-        if arguments.isEmpty { return .session(SessionArguments()) }
-        if arguments == ["--version"] { return .version }
-        // With validate first, every option after it is validate's (see ValidateLine).
-        let validateFirst = arguments.first == Validate._commandName
-        let root: any ParsableCommand.Type = validateFirst ? ValidateLine.self : PlayerFormCommand.self
-        do {
-            let command = try root.parseAsRoot(arguments)
-            // Under the form's root, reaching validate is a usage error: the form's options came first.
-            if !validateFirst, command is Validate {
-                throw ValidationError(misplacedOptions(arguments))
-            }
-            if let form = command as? PlayerFormCommand { return .session(form.session) }
-            return .command(command, root: root)
-        } catch {
-            return .refused(error, root: root)
-        }
-    }
-
-    /// Runs what `request` asks for, exiting as ``exit(reporting:root:)`` says: usage errors with
-    /// 64 and their message, thrown exit codes with their status.
-    static func run(_ request: Request) async {
-        switch request {
-        case .session(let arguments):
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.isEmpty {
             do {
-                try await runSession(arguments)
+                try await runSession(SessionArguments())
             } catch {
                 exit(reporting: error, root: PlayerFormCommand.self)
             }
-        case .version:
+            return
+        }
+        if arguments == ["--version"] {
             print(configuration.version)
-        case .command(var command, let root):
-            do {
-                if var command = command as? any AsyncParsableCommand {
-                    try await command.run()
-                } else {
-                    try command.run()
-                }
-            } catch {
-                exit(reporting: error, root: root)
+            return
+        }
+        if arguments.first == Validate._commandName {
+            await run(ValidateLine.self, arguments, refusingValidate: false)
+            return
+        }
+        await run(PlayerFormCommand.self, arguments, refusingValidate: true)
+    }
+
+    /// Parses `arguments` under `root` and runs the command they name, exiting as
+    /// ``exit(reporting:root:)`` says: usage errors with 64 and their message, thrown exit codes
+    /// with their status.
+    ///
+    /// With `refusingValidate`, reaching `validate` is a usage error: the form's options came
+    /// first.
+    private static func run(
+        _ root: any AsyncParsableCommand.Type, _ arguments: [String], refusingValidate: Bool
+    ) async {
+        do {
+            var command = try root.parseAsRoot(arguments)
+            if refusingValidate, command is Validate {
+                throw ValidationError(misplacedOptions(arguments))
             }
-        case .refused(let error, let root):
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
             exit(reporting: error, root: root)
         }
     }

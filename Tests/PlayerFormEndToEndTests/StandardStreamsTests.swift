@@ -19,7 +19,9 @@ struct StandardStreamsTests {
 
     @Test("standard output closed: every run says it cannot write there, the same way, and fails")
     func outputClosed() throws {
-        // Thirty runs: which thread opened a descriptor first used to decide the message.
+        // Thirty runs: without /dev/null there, whichever descriptor the program opened first took
+        // number 1 (the runtime's epoll descriptor, or the database when it opened at once), and
+        // the message named that descriptor's error.
         for _ in 0..<30 {
             let run = try shell(#"exec "$0" --store "$1" -c players >&-"#)
             #expect(run.status == 1)
