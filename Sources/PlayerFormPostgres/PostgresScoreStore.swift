@@ -299,36 +299,18 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
     }
 
-    /// The players from `offset` in roster order, at most `limit`: the block that holds `offset`,
-    /// from the running sum of the block counts, then a range of ids, in one statement.
+    /// The players from `offset` in roster order, at most `limit`: the window of
+    /// ``rosterWindow(from:limit:)``, whose revision and count cost a read of one row and of the
+    /// block counts that finding the window reads anyway.
     public func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         guard limit > 0 else { return [] }
-        let start = Int64(max(offset, 0))
-        let count = Int64(limit)
-        return try await run { connection in
-            try await Self.players(
-                """
-                WITH block AS (
-                    SELECT block, players, sum(players) OVER (ORDER BY block) - players AS before
-                    FROM roster_block
-                ), here AS (
-                    SELECT block << 12 AS first, \(start) - before AS skip FROM block
-                    WHERE before + players > \(start) ORDER BY block LIMIT 1
-                )
-                SELECT p.id, p.name, p.points, p.uploaded_at, 0::bigint, s.id
-                FROM (SELECT id, name, points, uploaded_at FROM player
-                      WHERE id >= (SELECT first FROM here) ORDER BY id
-                      LIMIT \(count) OFFSET (SELECT skip FROM here)) AS p
-                JOIN score AS s ON s.player_id = p.id
-                ORDER BY p.id, s.seq
-                """, on: connection
-            ).map(\.player)
-        }
+        return try await rosterWindow(from: offset, limit: limit).players
     }
 
-    /// The revision, the count and the players of ``players(from:limit:)`` in one statement, so in
-    /// one snapshot of the league and one round trip: the league's one row of `meta`, joined to
-    /// the window's rows when there are any.
+    /// The revision, the count and the players from `offset` in roster order, at most `limit`, in
+    /// one statement, so in one snapshot of the league and one round trip: the block that holds
+    /// `offset`, from the running sum of the block counts, then a range of ids, with their record
+    /// ids; the league's one row of `meta` joined to those rows, when there are any.
     public func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
         let start = Int64(max(offset, 0))
         let count = Int64(max(limit, 0))

@@ -515,16 +515,17 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         statement.bind(3, start.skip)
         var players: [Player] = []
         var current: (id: Int64, name: String, points: Double, time: Int64, records: [UUID])?
+        func finish() {
+            guard let done = current else { return }
+            players.append(
+                Player(
+                    name: done.name, points: done.points, uploadedAt: Timestamp.date(milliseconds: done.time),
+                    recordIDs: done.records))
+        }
         while try statement.step() {
             let id = statement.int(0)
             if current?.id != id {
-                if let done = current {
-                    players.append(
-                        Player(
-                            name: done.name, points: done.points,
-                            uploadedAt: Timestamp.date(milliseconds: done.time),
-                            recordIDs: done.records))
-                }
+                finish()
                 current = (id, statement.text(1), statement.double(2), statement.int(3), [])
             }
             guard let record = statement.uuid(4) else {
@@ -532,13 +533,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             }
             current?.records.append(record)
         }
-        if let done = current {
-            players.append(
-                Player(
-                    name: done.name, points: done.points,
-                    uploadedAt: Timestamp.date(milliseconds: done.time),
-                    recordIDs: done.records))
-        }
+        finish()
         return players
     }
 
