@@ -73,9 +73,14 @@ public struct BatchValidator {
     /// field, and a record longer than a chunk hands the rest of the input to such a reader.
     /// `progress`, when given, is told the records checked and the bytes of `source` read after
     /// each chunk.
+    ///
+    /// `size` is the whole input's size in bytes when it is known (a regular file). An input whose
+    /// rest fits in one chunk is then read and checked on this thread, as the last chunk would be:
+    /// starting the threads would take longer than checking it. If it turns out longer (it grew),
+    /// what was read goes to the threads.
     public func validateInParallel<Source: ByteSource>(
-        _ source: Source, format: RecordFormat?, idle: IdleRelay, file: String, tally: inout ValidationTally,
-        report: ((Finding) -> Void)?, flush: () -> Void, chunkSize: Int = 1 << 20,
+        _ source: Source, format: RecordFormat?, size: Int? = nil, idle: IdleRelay, file: String,
+        tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void, chunkSize: Int = 1 << 20,
         maximumLineLength: Int = 8 << 20, progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
     ) -> RecordEvent {
         let reader = RecordReader(source: source, format: format, maximumLineLength: maximumLineLength)
@@ -84,9 +89,21 @@ public struct BatchValidator {
             check(record, file: file, tally: &tally, report: report)
         }
         let taken = reader.handOver()
+        let chunkFormat = reader.csvColumns.map(ChunkFormat.csv) ?? .jsonLines
+        var rest = taken.rest
+        var source = taken.source
+        if let size, size - taken.bytesTaken <= chunkSize {
+            var checker = ChunkChecker(validator: self, format: chunkFormat, maximumLineLength: maximumLineLength)
+            if let ending = checker.checkWhole(
+                after: &rest, of: &source, linesBefore: taken.lines, chunkSize: chunkSize, file: file,
+                tally: &tally, report: report)
+            {
+                progress?(tally.records, taken.bytesTaken + rest.count)
+                return ending
+            }
+        }
         let pipeline = ParallelRecords(
-            source: PrefixedSource(prefix: taken.rest, source: taken.source),
-            format: reader.csvColumns.map(ChunkFormat.csv) ?? .jsonLines, linesBefore: taken.lines,
+            source: PrefixedSource(prefix: rest, source: source), format: chunkFormat, linesBefore: taken.lines,
             idle: idle, validator: self, file: file, reporting: report != nil, chunkSize: chunkSize,
             maximumLineLength: maximumLineLength)
         return pipeline.run(

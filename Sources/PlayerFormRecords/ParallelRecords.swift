@@ -264,6 +264,59 @@ struct ChunkChecker {
         return ChunkOutcome(tally: tally, findings: findings)
     }
 
+    /// Reads the rest of `source` after `read`, the bytes read before, and checks them all as
+    /// one chunk starting after `linesBefore` lines of the input; returns the event that ended the
+    /// input.
+    ///
+    /// What ``ParallelRecords`` does with its last chunk: at the end of the input every byte is
+    /// checked; when reading failed or was interrupted, the records not yet complete are dropped.
+    /// Returns nil when more than `chunkSize` bytes came: `read` then holds every byte read and
+    /// `source` what is left.
+    mutating func checkWhole<Source: ByteSource>(
+        after read: inout [UInt8], of source: inout Source?, linesBefore: Int, chunkSize: Int, file: String,
+        tally: inout ValidationTally, report: ((Finding) -> Void)?
+    ) -> RecordEvent? {
+        var ending = RecordEvent.end
+        if var rest = source {
+            var room = [UInt8](repeating: 0, count: Swift.min(chunkSize + 1, 1 << 16))
+            reading: while true {
+                switch room.withUnsafeMutableBytes({ rest.read(into: $0) }) {
+                case .bytes(let count):
+                    read.append(contentsOf: room[..<count])
+                    if read.count > chunkSize {
+                        source = rest
+                        return nil
+                    }
+                case .end: break reading
+                case .failed(let code):
+                    ending = .failed(code)
+                    break reading
+                case .interrupted:
+                    ending = .interrupted
+                    break reading
+                }
+            }
+            source = nil
+        }
+        var complete = read.count
+        if ending != .end {
+            var ends = RecordEnds(format: format)
+            complete = read.withUnsafeBufferPointer { ends.complete(in: $0) }
+        }
+        let outcome = read.withUnsafeBufferPointer {
+            check(
+                UnsafeBufferPointer(rebasing: $0[..<complete]), linesBefore: linesBefore, file: file,
+                reporting: report != nil)
+        }
+        tally.records += outcome.tally.records
+        tally.invalid += outcome.tally.invalid
+        if let report {
+            for finding in outcome.findings { report(finding) }
+        }
+        read.removeSubrange(complete...)
+        return ending
+    }
+
     /// Checks the record read where it lies, numbered `number`, whose name's UTF-8 bytes are
     /// `name`, counting it into `tally` and adding its finding to `findings`.
     @inline(__always)

@@ -87,7 +87,7 @@ public struct ValidationRun {
             let size = Self.regularFileSize(descriptor)
             let progress = self.progress
             let ending = validator.validateInParallel(
-                source, format: known, idle: idle, file: label, tally: &tally, report: report,
+                source, format: known, size: size, idle: idle, file: label, tally: &tally, report: report,
                 flush: { output.flush() }, progress: progress.map { progress in { progress($0, $1, size) } })
             if tally.invalid > before { status = max(status, .invalid) }
             output.flush()

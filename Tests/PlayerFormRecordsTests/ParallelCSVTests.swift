@@ -75,6 +75,22 @@ struct ParallelCSVTests {
         }
     }
 
+    @Test(
+        "an input of known size is checked in one chunk on this thread, or in chunks when it is or grows longer, with the same answers"
+    )
+    func knownSize() async {
+        await propertyCheck(
+            count: 300, input: records, noise, Gen.int(in: 1...97), Gen.int(in: 16...900), Gen.int(in: 0...3),
+            Gen.int(in: 1...300)
+        ) { records, noise, readSize, chunkSize, variant, offset in
+            let bytes = Array(headers[0].utf8) + records.joined() + Array(noise.utf8)
+            let (expected, found) = bothWays(
+                bytes, format: .csv, size: saidSize(bytes.count, variant: variant, offset: offset),
+                readSize: readSize, chunkSize: chunkSize, limit: 100)
+            #expect(found == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+        }
+    }
+
     @Test("a large CSV input with multi-line records over many chunks gives the same findings as one thread")
     func manyChunks() {
         var text = "name,points\n"
@@ -102,5 +118,8 @@ struct ParallelCSVTests {
         #expect(expected.ending == .failed(5))
         #expect(expected.tally.records == 1)
         #expect(found == expected)
+        let inOneChunk = parallel(
+            input, format: .csv, size: 60, chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
+        #expect(inOneChunk == expected)
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import PlayerFormRecords
 import PropertyBased
 import Testing
@@ -56,14 +57,23 @@ func sequential<Source: ByteSource>(
 
 /// What `bytes`, read `readSize` bytes at a time, gives one record at a time (`expected`) and in
 /// chunks of `chunkSize` bytes on every core (`found`).
+///
+/// `size` is the size the input is said to have, as a regular file's is known.
 func bothWays(
-    _ bytes: [UInt8], format: RecordFormat?, readSize: Int, chunkSize: Int, limit: Int, reporting: Bool = true
+    _ bytes: [UInt8], format: RecordFormat?, size: Int? = nil, readSize: Int, chunkSize: Int, limit: Int,
+    reporting: Bool = true
 ) -> (expected: Outcome, found: Outcome) {
     let expected = sequential(bytes, format: format, readSize: readSize, limit: limit, reporting: reporting)
     let found = parallel(
-        MemorySource(bytes, chunkSize: readSize), format: format, chunkSize: chunkSize, limit: limit,
+        MemorySource(bytes, chunkSize: readSize), format: format, size: size, chunkSize: chunkSize, limit: limit,
         reporting: reporting)
     return (expected, found)
+}
+
+/// The size an input of `count` bytes is said to have: none, its own, less (it grew while read) or
+/// more (it shrank), as `variant` (0 to 3) and `offset` pick.
+func saidSize(_ count: Int, variant: Int, offset: Int) -> Int? {
+    [nil, count, Swift.max(0, count - offset), count + offset][variant]
 }
 
 /// A source that gives `text`, as much as fits at a time, and then fails with `EIO`.
@@ -78,17 +88,29 @@ struct FailingSource: ByteSource {
     }
 }
 
-/// What checking `source` in chunks of `chunkSize` bytes on every core finds.
+/// A source that gives `text`, as much as fits at a time, and then stops as when Ctrl-C is pressed.
+struct InterruptedSource: ByteSource {
+    var rest: MemorySource
+
+    init(_ text: String) { rest = MemorySource(Array(text.utf8)) }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+        let result = rest.read(into: buffer)
+        return result == .end ? .interrupted : result
+    }
+}
+
+/// What checking `source` in chunks of `chunkSize` bytes on every core finds, the input said to be
+/// `size` bytes long when given.
 func parallel<Source: ByteSource>(
-    _ source: Source, format: RecordFormat? = .jsonl, idle: IdleRelay = IdleRelay(), chunkSize: Int,
-    limit: Int,
-    reporting: Bool
+    _ source: Source, format: RecordFormat? = .jsonl, size: Int? = nil, idle: IdleRelay = IdleRelay(),
+    chunkSize: Int, limit: Int, reporting: Bool
 ) -> Outcome {
     var outcome = Outcome()
     var findings: [Finding] = []
     var flushes = 0
     outcome.ending = BatchValidator(rules: .defaults).validateInParallel(
-        source, format: format, idle: idle, file: "p.jsonl", tally: &outcome.tally,
+        source, format: format, size: size, idle: idle, file: "p.jsonl", tally: &outcome.tally,
         report: reporting ? { findings.append($0) } : nil, flush: { flushes += 1 }, chunkSize: chunkSize,
         maximumLineLength: limit)
     outcome.findings = findings
@@ -140,6 +162,51 @@ struct ParallelJSONLinesTests {
         }
     }
 
+    @Test(
+        "an input of known size is checked in one chunk on this thread, or in chunks when it is or grows longer, with the same answers"
+    )
+    func knownSize() async {
+        await propertyCheck(
+            count: 300, input: inputs, Gen.int(in: 1...97), Gen.int(in: 16...600), Gen.int(in: 0...3),
+            Gen.int(in: 1...200)
+        ) { lines, readSize, chunkSize, variant, offset in
+            let bytes = Array(lines.joined().utf8)
+            let (expected, found) = bothWays(
+                bytes, format: variant == 0 ? nil : .jsonl,
+                size: saidSize(bytes.count, variant: variant, offset: offset), readSize: readSize,
+                chunkSize: chunkSize, limit: 120)
+            #expect(found == expected, "\(lines)")
+        }
+    }
+
+    @Test("an input that fits in one chunk is read on the calling thread, a longer one on another")
+    func smallInputOnCallingThread() {
+        /// Notes the thread of every read.
+        final class Readers: @unchecked Sendable {
+            var threads: [pthread_t] = []
+        }
+        struct NotingSource: ByteSource {
+            var rest: MemorySource
+            let readers: Readers
+            mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
+                readers.threads.append(pthread_self())
+                return rest.read(into: buffer)
+            }
+        }
+        let bytes = Array(String(repeating: "{\"name\": \"Ann\", \"points\": 1}\n", count: 40).utf8)
+        func threads(chunkSize: Int) -> [pthread_t] {
+            let readers = Readers()
+            let found = parallel(
+                NotingSource(rest: MemorySource(bytes, chunkSize: 100), readers: readers), size: bytes.count,
+                chunkSize: chunkSize, limit: 8 << 20, reporting: true)
+            #expect(found.tally.records == 40)
+            return readers.threads
+        }
+        let caller = pthread_self()
+        #expect(threads(chunkSize: bytes.count).allSatisfy { pthread_equal($0, caller) != 0 })
+        #expect(threads(chunkSize: bytes.count - 1).contains { pthread_equal($0, caller) == 0 })
+    }
+
     @Test("JSON Lines whose format is told from the first line is checked in chunks with the same answers")
     func formatToldFromFirstLine() async {
         await propertyCheck(count: 200, input: inputs, Gen.int(in: 1...97), Gen.int(in: 16...300)) {
@@ -176,6 +243,18 @@ struct ParallelJSONLinesTests {
         #expect(expected.ending == .failed(5))
         #expect(expected.tally.records == 1)
         #expect(found == expected)
+        let inOneChunk = parallel(input, size: 40, chunkSize: 1 << 16, limit: 8 << 20, reporting: true)
+        #expect(inOneChunk == expected)
+    }
+
+    @Test("reading that is interrupted keeps the complete lines read before, in one chunk or many")
+    func interruptionAfterLines() {
+        let input = InterruptedSource("{\"name\": \"\", \"points\": 1}\n{\"name\": \"cut")
+        let expected = sequential(input, format: .jsonl)
+        #expect(expected.ending == .interrupted)
+        #expect(expected.tally.records == 1)
+        #expect(parallel(input, chunkSize: 1 << 16, limit: 8 << 20, reporting: true) == expected)
+        #expect(parallel(input, size: 40, chunkSize: 1 << 16, limit: 8 << 20, reporting: true) == expected)
     }
 
     @Test("when the input runs dry, the lines read so far are checked and then flushed")
