@@ -80,8 +80,9 @@ public struct BatchValidator {
     /// what was read goes to the threads.
     public func validateInParallel<Source: ByteSource>(
         _ source: Source, format: RecordFormat?, size: Int? = nil, idle: IdleRelay, file: String,
-        tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void, chunkSize: Int = 1 << 20,
-        maximumLineLength: Int = 8 << 20, progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
+        tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void,
+        chunkSize: Int = 1 << 20, maximumLineLength: Int = 8 << 20,
+        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
     ) -> RecordEvent {
         let reader = RecordReader(source: source, format: format, maximumLineLength: maximumLineLength)
         while let event = reader.readToRecords() {
@@ -93,7 +94,8 @@ public struct BatchValidator {
         var rest = taken.rest
         var source = taken.source
         if let size, size - taken.bytesTaken <= chunkSize {
-            var checker = ChunkChecker(validator: self, format: chunkFormat, maximumLineLength: maximumLineLength)
+            var checker = ChunkChecker(
+                validator: self, format: chunkFormat, maximumLineLength: maximumLineLength)
             if let ending = checker.checkWhole(
                 after: &rest, of: &source, linesBefore: taken.lines, chunkSize: chunkSize, file: file,
                 tally: &tally, report: report)
@@ -103,8 +105,8 @@ public struct BatchValidator {
             }
         }
         let pipeline = ParallelRecords(
-            source: PrefixedSource(prefix: rest, source: source), format: chunkFormat, linesBefore: taken.lines,
-            idle: idle, validator: self, file: file, reporting: report != nil, chunkSize: chunkSize,
+            source: PrefixedSource(prefix: rest, source: source), format: chunkFormat,
+            linesBefore: taken.lines, idle: idle, validator: self, file: file, reporting: report != nil, chunkSize: chunkSize,
             maximumLineLength: maximumLineLength)
         return pipeline.run(
             tally: &tally, report: report, flush: flush, idle: idle, bytesRead: taken.bytesTaken,

@@ -65,8 +65,8 @@ func bothWays(
 ) -> (expected: Outcome, found: Outcome) {
     let expected = sequential(bytes, format: format, readSize: readSize, limit: limit, reporting: reporting)
     let found = parallel(
-        MemorySource(bytes, chunkSize: readSize), format: format, size: size, chunkSize: chunkSize, limit: limit,
-        reporting: reporting)
+        MemorySource(bytes, chunkSize: readSize), format: format, size: size, chunkSize: chunkSize,
+        limit: limit, reporting: reporting)
     return (expected, found)
 }
 
