@@ -106,7 +106,8 @@ public struct BatchValidator {
         }
         let pipeline = ParallelRecords(
             source: PrefixedSource(prefix: rest, source: source), format: chunkFormat,
-            linesBefore: taken.lines, idle: idle, validator: self, file: file, reporting: report != nil, chunkSize: chunkSize,
+            linesBefore: taken.lines, idle: idle, validator: self, file: file, reporting: report != nil,
+            chunkSize: chunkSize,
             maximumLineLength: maximumLineLength)
         return pipeline.run(
             tally: &tally, report: report, flush: flush, idle: idle, bytesRead: taken.bytesTaken,
