@@ -227,6 +227,7 @@ let package = Package(
             dependencies: [
                 "playerform", "PlayerFormRecords", "PlayerFormRules", "PlayerFormScores", "PlayerFormSQLite",
                 "PlayerFormPostgres", "BuiltBinaryTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         // Runs the built `playerform` binary: scripted mode, and interactive mode under tmux.
         .testTarget(

@@ -16,14 +16,14 @@ struct ValidateLine: AsyncParsableCommand {
 extension PlayerFormCommand {
     /// Parses the command line, refuses options given to the wrong command, and runs.
     ///
-    /// The two commonest lines skip the parser, whose start-up costs milliseconds (it reflects on
-    /// every option): an empty line starts the session with ``SessionArguments``' defaults, and
-    /// `--version` alone prints the version, as the parser would.
+    /// The commonest lines skip the parser, whose start-up costs about a millisecond (it reflects
+    /// on every option): the session's and validate's options written plainly (``QuickLine``), and
+    /// `--version` alone, which prints the version as the parser would.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.isEmpty {
+        if let session = QuickLine.session(arguments) {
             do {
-                try await runSession(SessionArguments())
+                try await runSession(session)
             } catch {
                 exit(reporting: error, root: PlayerFormCommand.self)
             }
@@ -34,6 +34,14 @@ extension PlayerFormCommand {
             return
         }
         if arguments.first == Validate._commandName {
+            if let line = QuickLine.validate(Array(arguments.dropFirst())) {
+                do {
+                    try Validate.run(line)
+                } catch {
+                    exit(reporting: error, root: ValidateLine.self)
+                }
+                return
+            }
             await run(ValidateLine.self, arguments, refusingValidate: false)
             return
         }
