@@ -69,12 +69,16 @@ public final class ScoreFileReader {
     }
 
     /// The ids that the tombstones of the file at `path` delete, read in one quick pass that
-    /// decodes only the lines naming a deletion; empty for standard input, which cannot be read
-    /// twice.
+    /// decodes only the lines naming a deletion; empty for standard input and anything else that
+    /// is not a regular file (a pipe such as `/dev/stdin` or `<(...)`, a FIFO, a device), which
+    /// cannot be read twice.
     ///
     /// An import skips these records instead of adding and then removing them.
     public static func deletedIDs(in path: String) throws(StoreError) -> Set<UUID> {
-        guard path != "-", try mentionsDeletion(path) else { return [] }
+        var status = stat()
+        guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            try mentionsDeletion(path)
+        else { return [] }
         let reader = try ScoreFileReader(path: path)
         reader.deletionsOnly = true
         var ids = Set<UUID>()

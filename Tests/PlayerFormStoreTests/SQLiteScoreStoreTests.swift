@@ -432,6 +432,28 @@ struct SQLiteScoreStoreTests {
         #expect(try SQLiteScoreStore(path: path + ".2").importLegacyFileOnce(at: legacy + ".missing") == nil)
     }
 
+    @Test("an import from a pipe named by a path, such as /dev/stdin or <(...), reads its records once")
+    func importFromPipePath() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        let kept = UUID()
+        let gone = UUID()
+        let lines = [
+            #"{"id":"\#(kept.uuidString)","name":"Ann","points":7,"uploadedAt":"2026-01-01T00:00:01.000Z"}"#,
+            #"{"id":"\#(gone.uuidString)","name":"Bob","points":5,"uploadedAt":"2026-01-01T00:00:02.000Z"}"#,
+            #"{"deletedAt":"2026-01-01T00:00:03.000Z","ids":["\#(gone.uuidString)"],"kind":"delete"}"#,
+        ]
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        #expect(write(ends[1], bytes, bytes.count) == bytes.count)
+        close(ends[1])
+        defer { close(ends[0]) }
+        // Opening the path opens the pipe anew: what one reading takes, another does not see.
+        let summary = try store.importFile(at: "/proc/self/fd/\(ends[0])")
+        #expect(summary.added == 2 && summary.deleted == 1 && summary.problems.isEmpty)
+        #expect(try await store.records().map(\.id) == [kept])
+    }
+
     @Test("a record of an import whose id is kept with other content is reported and not imported")
     func importConflict() async throws {
         let store = try SQLiteScoreStore(path: path)
