@@ -448,8 +448,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// Every record kept, oldest first.
     public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         try await read { db in
-            try Row.fetchAll(db, sql: "SELECT id, name, points, uploaded_at FROM score ORDER BY seq")
-                .map { try Self.record($0, path: self.path) }
+            try Row.fetchAll(db, sql: Self.recordsSQL).map { try Self.record($0, path: self.path) }
         }
     }
 
@@ -572,8 +571,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         return try await read { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT id, name, points, uploaded_at FROM player WHERE key = ?",
-                    arguments: [key])
+                    db, sql: Self.playerByKeySQL, arguments: [Self.bytes(key)])
             else { return nil }
             return (try Self.index(ofPlayer: row[0], in: db), try Self.players([row], in: db)[0])
         }
@@ -586,8 +584,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         return try await write { db in
             guard
                 let row = try Row.fetchOne(
-                    db, sql: "SELECT id, name, points, uploaded_at FROM player WHERE key = ?",
-                    arguments: [key])
+                    db, sql: Self.playerByKeySQL, arguments: [Self.bytes(key)])
             else { return nil }
             let player = try Self.players([row], in: db)[0]
             try Self.removePlayer(id: row[0], in: db)
@@ -779,20 +776,23 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
         for (playerID, removed) in affected.sorted(by: { $0.key < $1.key }) {
             guard
-                let latest = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT name, points, uploaded_at FROM score WHERE player_id = ?
-                        ORDER BY seq DESC LIMIT 1
-                        """, arguments: [playerID])
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM score WHERE player_id = ?)", arguments: [playerID])
+                    == true
             else {
                 try removePlayer(id: playerID, in: db)
                 continue
             }
+            // The latest score's values are copied in SQL: a name read into Swift by GRDB would
+            // stop at a NUL byte.
             try db.execute(
-                sql:
-                    "UPDATE player SET name = ?, points = ?, uploaded_at = ?, uploads = uploads - ? WHERE id = ?",
-                arguments: [latest[0], latest[1], latest[2], removed, playerID])
+                sql: """
+                    UPDATE player SET (name, points, uploaded_at) =
+                        (SELECT name, points, uploaded_at FROM score WHERE player_id = ?1 ORDER BY seq DESC LIMIT 1),
+                        uploads = uploads - ?2
+                    WHERE id = ?1
+                    """,
+                arguments: [playerID, removed])
             let first =
                 try Int64.fetchOne(
                     db, sql: "SELECT seq FROM score WHERE player_id = ? ORDER BY seq LIMIT 1",
@@ -887,7 +887,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
         return rows.map { row in
             Player(
-                name: row[1], points: row[2], uploadedAt: Timestamp.date(milliseconds: row[3]),
+                name: name(row[1]), points: row[2], uploadedAt: Timestamp.date(milliseconds: row[3]),
                 recordIDs: recordIDs[row[0]] ?? [])
         }
     }
@@ -899,7 +899,25 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             throw SQLiteStoreError.corrupt(path: path, reason: "a score's id is not 16 bytes")
         }
         return ScoreRecord(
-            id: id, name: row[1], points: row[2], uploadedAt: Timestamp.date(milliseconds: row[3]))
+            id: id, name: name(row[1]), points: row[2], uploadedAt: Timestamp.date(milliseconds: row[3]))
+    }
+
+    /// Every record, oldest first, for ``record(_:path:)``.
+    static let recordsSQL = "SELECT id, CAST(name AS BLOB), points, uploaded_at FROM score ORDER BY seq"
+
+    /// The player whose key is bound as bytes, for ``players(_:in:)``.
+    private static let playerByKeySQL =
+        "SELECT id, CAST(name AS BLOB), points, uploaded_at FROM player WHERE key = CAST(? AS TEXT)"
+
+    /// `text`'s bytes, bound as `CAST(? AS TEXT)`: GRDB binds a String only up to its first NUL
+    /// byte, and a name may hold one.
+    static func bytes(_ text: String) -> Data { Data(text.utf8) }
+
+    /// The name in `value`, selected as `CAST(name AS BLOB)`: GRDB reads a text value only up to
+    /// its first NUL byte, and a name may hold one.
+    static func name(_ value: DatabaseValue) -> String {
+        if case .blob(let bytes) = value.storage { return String(decoding: bytes, as: UTF8.self) }
+        return String.fromDatabaseValue(value) ?? ""
     }
 
     // MARK: Access

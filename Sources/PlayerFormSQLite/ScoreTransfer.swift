@@ -191,10 +191,8 @@ extension SQLiteScoreStore {
                 var chunk: [UInt8] = []
                 chunk.reserveCapacity(1 << 16)
                 if format == .csv { chunk.append(contentsOf: "id,name,points,uploadedAt\n".utf8) }
-                let rows = try Row.fetchCursor(
-                    db, sql: "SELECT id, name, points, uploaded_at FROM score ORDER BY seq")
+                let rows = try Row.fetchCursor(db, sql: Self.recordsSQL)
                 while let row = try rows.next() {
-
                     let record = try Self.record(row, path: path)
                     Self.append(record, format: format, to: &chunk)
                     count += 1

@@ -530,7 +530,7 @@ struct SQLiteScoreStoreTests {
     func exportRoundTrip(format: ExportFormat) async throws {
         let store = try SQLiteScoreStore(path: path, now: SteppingClock().now)
         var kept: [ScoreRecord] = []
-        for name in ["Colin", "Ann \"the\" Ace, Esq.\nsecond line", "Zoë", "bob", " Bob"] {
+        for name in ["Colin", "Ann \"the\" Ace, Esq.\nsecond line", "Zoë", "bob", " Bob", "nul\u{0}x"] {
             kept.append(try await store.upload(name: name, points: Double(kept.count) + 0.25))
         }
         kept.append(try await store.upload(name: "Big", points: 1e300))
@@ -543,6 +543,23 @@ struct SQLiteScoreStoreTests {
         #expect(summary.problems == [])
         #expect(try await copy.records() == kept)
         #expect(try await copy.players(from: 0, limit: 10) == store.players(from: 0, limit: 10))
+    }
+
+    @Test("a name holding a NUL byte is read whole: by name, deleted, and restored by a tombstone")
+    func nameWithNUL() async throws {
+        let store = try SQLiteScoreStore(path: path, now: SteppingClock().now)
+        let first = try await store.upload(name: "Nul\u{0}a", points: 1)
+        let second = try await store.upload(name: "nul\u{0}a", points: 2)
+        #expect(try await store.records().map(\.name) == ["Nul\u{0}a", "nul\u{0}a"])
+        #expect(try await store.player(named: "NUL\u{0}A")?.player.name == "nul\u{0}a")
+        let file = folder.appendingPathComponent("tombstone.jsonl").path
+        let tombstone =
+            #"{"deletedAt":"2026-11-21T07:20:00.000Z","ids":["\#(second.id.uuidString)"],"kind":"delete"}"#
+        try Data((tombstone + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try store.importFile(at: file).deleted == 1)
+        #expect(try await store.players(from: 0, limit: 10).map(\.name) == ["Nul\u{0}a"])
+        #expect(try await store.deletePlayer(named: "nul\u{0}a")?.name == first.name)
+        #expect(try await store.playerCount() == 0)
     }
 
     // MARK: Locks
