@@ -100,23 +100,17 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
         if state == .missing { StoreFile.syncParent(of: path) }
         do {
-            let applied = try queue.writeWithoutTransaction { db in
+            let updating = try queue.writeWithoutTransaction { db in
                 do {
-                    return try Self.checkOwnership(db, path: path)
+                    return try Self.bringUpToDate(db, path: path, announce: waiting)
                 } catch {
                     let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
                     throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
                 }
             }
-            // Every migration of this version applied, as GRDB's `hasCompletedMigrations` says.
-            let complete = Self.migrationIdentifiers.allSatisfy(applied.contains)
-            // Rewriting a database of an earlier version takes a while when it is large: said once.
-            let updating = complete || applied.isEmpty ? nil : Self.updatingSentence(path)
-            if let updating { waiting(updating) }
-            if !complete { try Self.migrator.migrate(queue) }
             try queue.writeWithoutTransaction { db in
                 do {
-                    try Self.followKeyRule(db) { if updating == nil { waiting(Self.updatingSentence(path)) } }
+                    try Self.followKeyRule(db) { if !updating { waiting(Self.updatingSentence(path)) } }
                 } catch {
                     let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
                     throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
@@ -125,6 +119,43 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         } catch {
             throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
         }
+    }
+
+    /// Checks that the database is a score database and applies the migrations it lacks; returns
+    /// whether it was of an earlier version, which `announce` was then told.
+    ///
+    /// A database already up to date is one read. Any other is looked at again, and migrated, in
+    /// one immediate transaction: when several processes open a new or older database at once,
+    /// one migrates it while the others wait, then find it up to date. Looked at outside that
+    /// transaction, a database another process is migrating could seem half made.
+    private static func bringUpToDate(_ db: Database, path: String, announce: (String) -> Void) throws -> Bool
+    {
+        var seen: [String]?
+        try? db.inTransaction(.deferred) {
+            seen = try checkOwnership(db, path: path)
+            return .commit
+        }
+        if let seen, migrationIdentifiers.allSatisfy(seen.contains) { return false }
+        var updating = false
+        try db.inTransaction(.immediate) {
+            let applied = try checkOwnership(db, path: path)
+            guard !migrationIdentifiers.allSatisfy(applied.contains) else { return .commit }
+            // Rewriting a database of an earlier version takes a while when it is large: said once.
+            if !applied.isEmpty {
+                updating = true
+                announce(updatingSentence(path))
+            }
+            try db.execute(
+                sql: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+            for (identifier, migration) in zip(migrationIdentifiers, migrations)
+            where !applied.contains(identifier) {
+                try migration(db)
+                try db.execute(
+                    sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [identifier])
+            }
+            return .commit
+        }
+        return updating
     }
 
     /// Closes the database now, rather than when the store is released.
@@ -167,13 +198,21 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         "v3: players by first score, 16-byte ids, block counts",
     ]
 
-    /// The versioned schema, built only when a database needs a migration.
-    ///
-    /// A migration, once released, is never edited; a change is a new one.
+    /// The versioned schema as GRDB's migrator, which specs use to make databases of earlier
+    /// versions; opening applies ``migrations`` itself, in one transaction.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        let identifiers = migrationIdentifiers
-        migrator.registerMigration(identifiers[0]) { db in
+        for (identifier, migration) in zip(migrationIdentifiers, migrations) {
+            migrator.registerMigration(identifier, migrate: migration)
+        }
+        return migrator
+    }
+
+    /// The versioned schema: the migration of each of ``migrationIdentifiers``, in order.
+    ///
+    /// A migration, once released, is never edited; a change is a new one.
+    static let migrations: [@Sendable (Database) throws -> Void] = [
+        { db in
             try db.execute(
                 sql: """
                     PRAGMA application_id = \(applicationID);
@@ -204,11 +243,11 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                     );
                     CREATE INDEX score_player ON score (player_id, seq);
                     """)
-        }
-        migrator.registerMigration(identifiers[1]) { db in
+        },
+        { db in
             try db.execute(sql: "ALTER TABLE meta ADD COLUMN key_rule TEXT")
-        }
-        migrator.registerMigration(identifiers[2]) { db in
+        },
+        { db in
             // Ids kept as text by v1 become their 16 bytes; a text that is not a UUID fails the
             // migration, which leaves the database as it was, saying which score it is.
             db.add(
@@ -265,9 +304,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                     INSERT INTO roster_block (block, players)
                     SELECT id >> \(blockShift), count(*) FROM player GROUP BY 1;
                     """)
-        }
-        return migrator
-    }
+        },
+    ]
 
     /// A player's block in `roster_block` is its row id shifted right by this: 4,096 records a
     /// block, so a million one-record players make 245 blocks, and a page skips fewer than 4,096

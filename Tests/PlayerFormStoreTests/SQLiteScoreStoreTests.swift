@@ -260,6 +260,45 @@ struct SQLiteScoreStoreTests {
 
     // MARK: The schema
 
+    @Test("several connections opening a new database at once all open it, and one makes its schema")
+    func newDatabaseOpenedAtOnce() throws {
+        for round in 0..<12 {
+            let file = folder.appendingPathComponent("at-once-\(round).sqlite").path
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 6) { _ in
+                do {
+                    _ = try SQLiteScoreStore(path: file)
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [], "round \(round)")
+            let queue = try DatabaseQueue(path: file)
+            let applied = try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+            }
+            #expect(applied == SQLiteScoreStore.migrationIdentifiers)
+        }
+    }
+
+    @Test("several connections opening a database of an earlier version at once all open it, its scores kept")
+    func olderDatabaseOpenedAtOnce() throws {
+        let id = UUID()
+        _ = try makeSecondSchemaDatabase(scores: [(id.uuidString, "Ann")])
+        let failures = Mutex<[String]>([])
+        let notes = Mutex<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            do {
+                _ = try SQLiteScoreStore(path: path, waiting: { _ in notes.withLock { $0 += 1 } })
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(notes.withLock { $0 } == 1, "only the connection that updates it says so")
+        #expect(try SQLiteScoreStore(path: path).allRecordsSynchronously().map(\.id) == [id])
+    }
+
     /// Makes a database of the second schema at `path`, as earlier versions left it.
     func makeSecondSchemaDatabase(scores: [(id: String, name: String)]) throws -> DatabaseQueue {
         try FileManager.default.createDirectory(
