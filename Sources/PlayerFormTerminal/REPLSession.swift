@@ -647,7 +647,25 @@ public final class REPLSession {
             log.error(TerminalText.escaped(issues.map(\.message).joined(separator: " ")))
             return .failed
         }
-        return await report(roster.addTapped)
+        // A player out of view has no row to say what changed: the count line says a new one was
+        // added, as after an upload (the roster was caught up before this command), and a line of
+        // its own says an existing one has new points.
+        let before = roster.playerCount.value
+        let output = self.output
+        return await report { () async throws(ActionError) in
+            let record = try await roster.addTapped()
+            let after = roster.playerCount.value
+            let key = PlayerName.comparisonKey(record.name)
+            let inView = roster.players.value.contains { PlayerName.comparisonKey($0.name) == key }
+            guard !inView else { return }
+            if after > before {
+                output.write(RosterView.countLine(count: after, changedOutOfView: after - before))
+            } else {
+                output.write(
+                    "updated out of view: " + TerminalText.escaped(record.name) + " "
+                        + PointsFormat.text(record.points))
+            }
+        }
     }
 
     /// `select N`.

@@ -80,12 +80,16 @@ final class RosterView: Sendable {
             return state.collected ?? []
         }
         if let found, found.changedOutOfView != 0 {
-            let count = found.changedOutOfView
-            lines.append(
-                "players: \(Self.grouped(found.countAfter)) (\(Self.grouped(abs(count))) "
-                    + (count > 0 ? "added" : "removed") + " out of view)")
+            lines.append(Self.countLine(count: found.countAfter, changedOutOfView: found.changedOutOfView))
         }
         return lines
+    }
+
+    /// The line that says players were added (`changedOutOfView` above 0) or removed out of view:
+    /// `players: 1,000,001 (1 added out of view)`.
+    static func countLine(count: Int, changedOutOfView: Int) -> String {
+        "players: \(grouped(count)) (\(grouped(abs(changedOutOfView))) "
+            + (changedOutOfView > 0 ? "added" : "removed") + " out of view)"
     }
 
     private func writeChange(_ line: String) {

@@ -296,6 +296,25 @@ struct RosterPagingTests {
         #expect(output.results.last == "players: 103 (1 added out of view)")
     }
 
+    @Test(
+        "an add out of view says so: the count for a new player (also when the page was full), a line for new points",
+        arguments: [40, 100])
+    func addsOutOfViewInAScript(count: Int) async {
+        let store = InMemoryScoreStore(records: numberedRecords(count))
+        let script =
+            "add New 1 5\nadd New 2 6\nadd Player 3 7\nadd new 1 8\nname Zed\npoints 5\nupload\nrefresh\n"
+        #expect(await run(store, script) == .succeeded)
+        let ends = output.results.filter {
+            $0.hasPrefix("players:") || $0.hasPrefix("~") || $0.hasPrefix("updated")
+        }
+        #expect(
+            ends.map(timeless) == [
+                "players: \(count + 1) (1 added out of view)", "players: \(count + 2) (1 added out of view)",
+                "~ 3 Player 3 7", "updated out of view: new 1 8",
+                "players: \(count + 3) (1 added out of view)",
+            ])
+    }
+
     @Test("changes by another session show before the next command, without refresh", .timeLimit(.minutes(1)))
     func otherSessionBeforeNextCommand() async throws {
         let shared = InMemoryScoreStore(records: numberedRecords(3))
