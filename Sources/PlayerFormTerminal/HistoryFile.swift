@@ -30,6 +30,9 @@ public struct HistoryFile: Equatable, Sendable {
     }
 
     /// Creates the file's folder (0700) and the file (0600) when they are missing.
+    ///
+    /// Only a regular file keeps history: a FIFO would hold the session until another process
+    /// opened it, and a device such as `/dev/full` would refuse every line.
     /// - Returns: nil when ready, or why the file cannot be used.
     public func prepare() -> String? {
         guard let path else { return nil }
@@ -38,9 +41,17 @@ public struct HistoryFile: Equatable, Sendable {
         } catch {
             return "cannot create \(error.folder): \(error.reason)"
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+            return "\(path) is not a regular file"
+        }
+        // Not waiting, should it have become a FIFO since.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else { return "cannot open \(path): \(SystemError.text(errno))" }
-        close(descriptor)
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return "\(path) is not a regular file"
+        }
         return nil
     }
 }

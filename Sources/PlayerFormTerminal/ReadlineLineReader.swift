@@ -322,8 +322,8 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         let line = String(decoding: bytes, as: UTF8.self)
         if playerform_history_last_equals(line) != 0 { return }
         add_history(line)
-        if let path = history.path, append_history(1, path) != 0 {
-            warn("cannot write history to \(path)")
+        if let path = history.path, case let code = append_history(1, path), code != 0 {
+            warn("cannot write history to \(path): \(SystemError.text(code))")
         }
     }
 

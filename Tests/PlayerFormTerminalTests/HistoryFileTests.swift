@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 @testable import PlayerFormTerminal
@@ -41,6 +42,18 @@ struct HistoryFileTests {
     @Test("prepare says why a history file cannot be used")
     func unusable() {
         #expect(HistoryFile(path: "/proc/forbidden/history").prepare()?.contains("/proc/forbidden") == true)
+    }
+
+    @Test("a FIFO or a device is refused at once, without waiting for a reader")
+    func notRegularFile() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "history-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fifo = root.path + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(HistoryFile(path: fifo).prepare() == "\(fifo) is not a regular file")
+        #expect(HistoryFile(path: "/dev/full").prepare() == "/dev/full is not a regular file")
     }
 
     @Test("a line limit beyond what readline holds is kept within 0 and Int32.max")
