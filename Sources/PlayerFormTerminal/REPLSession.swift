@@ -206,11 +206,13 @@ public final class REPLSession {
     }
 
     /// How a run of lines ended.
-    private enum LoopEnd {
+    private enum LoopEnd: Equatable {
         /// The input ended.
         case ended
         /// `quit`, or a failure with `bail`: nothing more runs.
         case stopped
+        /// A file run by `source` at a terminal was stopped by Ctrl-C, after this many lines.
+        case interrupted(lines: Int)
     }
 
     /// Runs the lines of `reader`, whose errors name `name` (`FILE:LINE`), or `line N` when nil
@@ -221,7 +223,9 @@ public final class REPLSession {
         // a descriptor that is read synchronously anyway.
         let script = atTerminal ? nil : reader as? ScriptedLineReader
         var lineNumber = linesBefore
+        let sourced = reader as? ScriptedLineReader
         while true {
+            if let isStopped = sourced?.isStopped, isStopped() { return .interrupted(lines: lineNumber) }
             // Changes by others show before the prompt, and again before the command.
             if atTerminal { await catchUp() }
             let input: LineInput
@@ -239,6 +243,7 @@ public final class REPLSession {
             case .end:
                 return .ended
             case .interrupted:
+                if !atTerminal { return .interrupted(lines: lineNumber - 1) }
                 continue
             case .tooLong(let count):
                 log.error(
@@ -290,15 +295,30 @@ public final class REPLSession {
             log.error(error.message)
             return .failed
         }
+        if let interrupts {
+            // At a terminal, Ctrl-C stops the file: from the next line, or while a line is read.
+            let pressed = interrupts.count
+            reader.isStopped = { interrupts.count != pressed }
+        }
         sourceDepth += 1
         defer { sourceDepth -= 1 }
+        let location = log.location
         let failedBefore = failed
         failed = false
         let end = await runLines(from: reader, name: TerminalText.escaped(path))
         let failedInside = failed
         failed = failedBefore || failedInside
-        if end == .stopped { return failedInside && bail ? .failed : .quit }
-        return failedInside ? .failed : .succeeded
+        switch end {
+        case .stopped: return failedInside && bail ? .failed : .quit
+        case .interrupted(let lines):
+            // Said where `source` was typed, not at the file's line.
+            log.location = location
+            log.error(
+                "Ctrl-C stopped source \(TerminalText.quoted(path)) after \(RosterView.grouped(lines)) "
+                    + (lines == 1 ? "line." : "lines."))
+            return .failed
+        case .ended: return failedInside ? .failed : .succeeded
+        }
     }
 
     /// When a script may next ask the store, in nanoseconds of ``coarseNanoseconds()``.

@@ -24,6 +24,12 @@ public final class ScriptedLineReader: LineReader {
 
     /// Whether the reader closes its descriptor when it is done with it.
     private let ownsDescriptor: Bool
+    /// When set, asked while the reader waits for input and between reads: once it says true,
+    /// the reader gives ``LineInput/interrupted`` and then nothing more. For a file run by
+    /// `source` at a terminal, where Ctrl-C stops it, even in a line that never ends
+    /// (`/dev/zero`) or a FIFO no one writes to.
+    public var isStopped: (() -> Bool)?
+    private var stopped = false
 
     /// Reads from `fileDescriptor` (standard input by default), which stays open.
     public init(fileDescriptor: Int32 = 0, maxBytes: Int = LineLimits.maxBytes) {
@@ -89,6 +95,7 @@ public final class ScriptedLineReader: LineReader {
         while true {
             if position == buffer.count {
                 guard refill() else {
+                    if stopped { return .interrupted }
                     if length == 0 { return .end }
                     break
                 }
@@ -129,10 +136,21 @@ public final class ScriptedLineReader: LineReader {
         }
     }
 
-    /// Reads more input; false at the end.
+    /// Reads more input; false at the end, or once ``isStopped`` said so.
     private func refill() -> Bool {
-        guard !atEnd, let fileDescriptor else { return false }
+        guard !atEnd, !stopped, let fileDescriptor else { return false }
         beforeWaiting()
+        if let isStopped {
+            // Waits in slices, so that a stop is seen while nothing comes.
+            var request = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+            while !isStopped() {
+                if poll(&request, 1, 100) != 0 { break }
+            }
+            if isStopped() {
+                stopped = true
+                return false
+            }
+        }
         buffer.removeAll(keepingCapacity: true)
         position = 0
         buffer = [UInt8](unsafeUninitializedCapacity: 64 * 1024) { storage, count in

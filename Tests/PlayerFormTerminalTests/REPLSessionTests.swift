@@ -1,7 +1,9 @@
+import Foundation
 import PlayerForm
 import PlayerFormRules
 import PlayerFormScores
 import PlayerFormTerminalTesting
+import Synchronization
 import Testing
 
 @testable import PlayerFormTerminal
@@ -41,6 +43,24 @@ final class EndlessStore: ScoreStore {
     }
 
     func records() async throws(ScoreStoreError) -> [ScoreRecord] { [] }
+}
+
+/// Ctrl-C, pressed once ``count`` has been asked `after` times: a press in the middle of whatever
+/// is running, without timing.
+final class PressedAfterAsking: InterruptSource {
+    private let asked = Mutex(0)
+    private let after: Int
+
+    init(after: Int) { self.after = after }
+
+    func whileRunning(_ handler: (@Sendable () -> Void)?) {}
+
+    var count: Int {
+        asked.withLock { asked in
+            asked += 1
+            return asked > after ? 1 : 0
+        }
+    }
 }
 
 @Suite("REPLSession")
@@ -254,6 +274,31 @@ struct REPLSessionTests {
         #expect(await REPLSession(form: form, reader: reader, output: output).run() == .succeeded)
         #expect(reader.prompts.count == 3)
         #expect(form.points.value == 101)
+    }
+
+    @Test(
+        "at a terminal, Ctrl-C stops a sourced file before its next line, even in a line that never ends",
+        .timeLimit(.minutes(1)), arguments: ["lines", "/dev/zero"])
+    func ctrlCStopsSource(file: String) async throws {
+        let path: String
+        if file == "lines" {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("source-\(UUID()).txt").path
+            let lines = (1...1_000).map { "name L\($0)\n" }.joined()
+            try Data(lines.utf8).write(to: URL(fileURLWithPath: path))
+        } else {
+            path = file
+        }
+        let form = PlayerViewModel(store: InMemoryScoreStore())
+        let reader = PlaybackReader(lines: ["source \(path)", "name After"], interactive: true)
+        let session = REPLSession(
+            form: form, reader: reader, output: output, interrupts: PressedAfterAsking(after: 20))
+        #expect(await session.run() == .succeeded)
+        let stopped = output.lines.filter {
+            if case .error(let text) = $0 { text.hasPrefix("error: Ctrl-C stopped source") } else { false }
+        }
+        #expect(stopped.count == 1, "\(output.lines.suffix(3))")
+        #expect(!output.results.contains("name: \"L1000\""))
+        #expect(form.name.value == "After", "the session goes on")
     }
 
     @Test("interactive: Ctrl-C during an upload cancels it through the view model", .timeLimit(.minutes(1)))
