@@ -24,9 +24,10 @@ public final class ScriptedLineReader: LineReader {
 
     /// Whether the reader closes its descriptor when it is done with it.
     private let ownsDescriptor: Bool
-    /// When set, asked while the reader waits for input and between reads: once it says true,
-    /// the reader gives ``LineInput/interrupted`` and then nothing more. For a file run by
-    /// `source` at a terminal, where Ctrl-C stops it, even in a line that never ends
+    /// Whether the reader is to stop, asked while it waits for input and between reads.
+    ///
+    /// Once it says true, the reader gives ``LineInput/interrupted`` and then nothing more: for a
+    /// file run by `source` at a terminal, where Ctrl-C stops it, even in a line that never ends
     /// (`/dev/zero`) or a FIFO no one writes to.
     public var isStopped: (() -> Bool)?
     private var stopped = false
