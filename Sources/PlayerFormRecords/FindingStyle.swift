@@ -20,7 +20,7 @@ public enum FindingStyle: String, Sendable, CaseIterable {
         case .text:
             let location = TerminalText.escaped(finding.file) + ":\(finding.line): "
             let subject = finding.name.map { TerminalText.quoted($0) + ": " } ?? "malformed: "
-            let reasons = finding.problems.map { TerminalText.escaped($0.message) }.joined(separator: " ")
+            let reasons = finding.problems.map(Self.shown).joined(separator: " ")
             return location + subject + reasons + "\n"
         case .json:
             let codes = finding.problems.map { JSONText.quoted($0.code) }.joined(separator: ",")
@@ -28,6 +28,17 @@ public enum FindingStyle: String, Sendable, CaseIterable {
             return "{\"file\":\(JSONText.quoted(finding.file)),\"line\":\(finding.line),"
                 + "\"name\":\(finding.name.map(JSONText.quoted) ?? "null"),"
                 + "\"issues\":[\(codes)],\"messages\":[\(messages)]}\n"
+        }
+    }
+
+    /// `problem` as a terminal shows it. A rule's message may hold the name as typed, so all of
+    /// it is escaped; why a record cannot be read is the reader's own words, with what came from
+    /// the input escaped already (`not "\xFF"`), so its backslashes stay as written (`accepted:
+    /// \" \\ \n`).
+    static func shown(_ problem: Finding.Problem) -> String {
+        switch problem {
+        case .issue(let issue): TerminalText.escaped(issue.message)
+        case .malformed(let reason): TerminalText.message(reason)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import PlayerFormText
 
 /// What asking a ``RecordReader`` for a record produced.
 public enum RecordEvent: Equatable, Sendable {
@@ -158,7 +159,7 @@ public final class RecordReader<Source: ByteSource> {
                 let title = records.csv.field(index) {
                     String(decoding: RecordSteps.trimmed($0), as: UTF8.self)
                 }
-                found.append(title)
+                found.append(records.csv.field(index) { TerminalText.quoted(bytes: RecordSteps.trimmed($0)) })
                 if title == "name" || title == "points" {
                     guard (title == "name" ? name : points) == nil else {
                         return .unusable("the CSV header names the column \(title) twice")
@@ -169,7 +170,7 @@ public final class RecordReader<Source: ByteSource> {
             guard let name, let points else {
                 return .unusable(
                     "the CSV header row must name the columns name and points; found: "
-                        + found.map { "\"\($0)\"" }.joined(separator: ", "))
+                        + found.joined(separator: ", "))
             }
             columns = CSVColumns(count: records.csv.count, name: name, points: points)
             return nil
@@ -320,9 +321,8 @@ struct RecordSteps {
         case .empty: return malformed("\"points\" is empty; expected a number such as 12, -3.5 or 1e3")
         case .invalid:
             return malformed(
-                "\"points\" must be a number such as 12, -3.5 or 1e3, not \""
-                    + String(decoding: text.prefix(40), as: UTF8.self)
-                    + (text.count > 40 ? "...\"" : "\""))
+                "\"points\" must be a number such as 12, -3.5 or 1e3, not "
+                    + TerminalText.quoted(bytes: text.prefix(40)) + (text.count > 40 ? "..." : ""))
         }
     }
 

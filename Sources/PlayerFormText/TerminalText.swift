@@ -117,9 +117,29 @@ public enum TerminalText {
         result.append("\"")
     }
 
+    /// A message of the program's own whose parts that came from users are already escaped (or
+    /// quoted), as it is shown on a terminal: every character not visible on its own is escaped,
+    /// as ``escaped(_:)`` does, but backslashes are left as written, since the message's own
+    /// (`accepted: \" \\ \n`) mean what they say.
+    public static func message(_ text: String) -> String {
+        var result = ""
+        TextEscaping.append(text, notation: .message, to: &result)
+        return result
+    }
+
+    /// Bytes that may not be valid UTF-8 in double quotes, as ``quoted(_:)`` shows text, each byte
+    /// that is not part of a valid character as `\xHH`.
+    public static func quoted(bytes: some Collection<UInt8>) -> String {
+        "\"" + escaped(bytes: bytes, notation: .quotedTerminal) + "\""
+    }
+
     /// Bytes that may not be valid UTF-8, escaped: each run of valid UTF-8 as ``escaped(_:)``
     /// shows it, each byte that is not part of a valid character as `\xHH`.
     public static func escaped(bytes: some Collection<UInt8>) -> String {
+        escaped(bytes: bytes, notation: .terminal)
+    }
+
+    private static func escaped(bytes: some Collection<UInt8>, notation: TextEscaping.Notation) -> String {
         let bytes = Array(bytes)
         var result = ""
         var index = 0
@@ -132,7 +152,7 @@ public enum TerminalText {
             }
             if end > index {
                 TextEscaping.append(
-                    String(decoding: bytes[index..<end], as: UTF8.self), notation: .terminal, to: &result)
+                    String(decoding: bytes[index..<end], as: UTF8.self), notation: notation, to: &result)
                 index = end
             } else {
                 result += "\\x" + TextEscaping.hex(UInt32(bytes[index]), digits: 2)
@@ -187,13 +207,18 @@ enum TextEscaping {
         /// JSON string escapes: `\\`, `\"`, `\t`, `\n`, `\r`, `\uxxxx` in lower-case hexadecimal
         /// (surrogate pairs beyond the Basic Multilingual Plane).
         case json
+        /// The terminal's, but a backslash is left as it is: for messages whose parts from users
+        /// are escaped already.
+        case message
     }
 
     /// Appends `text` to `result` in `notation`.
     static func append(_ text: String, notation: Notation, to result: inout String) {
-        let quotes = notation != .terminal
+        let quotes = notation == .quotedTerminal || notation == .json
+        let backslashes = notation != .message
         let plain = text.utf8.allSatisfy {
-            (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\\") && (!quotes || $0 != UInt8(ascii: "\""))
+            (0x20...0x7E).contains($0) && (!backslashes || $0 != UInt8(ascii: "\\"))
+                && (!quotes || $0 != UInt8(ascii: "\""))
         }
         if plain {
             result += text
@@ -204,7 +229,7 @@ enum TextEscaping {
         for index in scalars.indices {
             let scalar = scalars[index]
             switch scalar {
-            case "\\": result += "\\\\"
+            case "\\": result += backslashes ? "\\\\" : "\\"
             case "\"" where quotes: result += "\\\""
             case "\t": result += "\\t"
             case "\n": result += "\\n"

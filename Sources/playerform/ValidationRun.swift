@@ -93,7 +93,7 @@ public struct ValidationRun {
             output.flush()
             switch ending {
             case .unusable(let reason):
-                complain("error: \(TerminalText.escaped(label)): \(TerminalText.escaped(reason))")
+                complain("error: \(TerminalText.escaped(label)): \(TerminalText.message(reason))")
                 status = max(status, .unusable)
             case .failed(let code):
                 complain("error: cannot read \(TerminalText.escaped(label)): \(Self.describe(code))")

@@ -125,6 +125,17 @@ struct TerminalTextTests {
         #expect(TerminalText.escaped(bytes: Array("👨\u{200D}👩".utf8)) == "👨\u{200D}👩")
     }
 
+    @Test("bytes in quotes: quotes and backslashes escaped, invalid UTF-8 as \\xHH")
+    func quotedBytes() {
+        #expect(TerminalText.quoted(bytes: [0x61, 0x22, 0x5C, 0xFF, 0x1B]) == #""a\"\\\xFF\u{1B}""#)
+    }
+
+    @Test("a message of the program's own keeps its backslashes and escapes what is not visible")
+    func programMessage() {
+        #expect(TerminalText.message(#"accepted: \" \\ \n"#) == #"accepted: \" \\ \n"#)
+        #expect(TerminalText.message("a\u{1B}[2J\u{202E}b\\") == #"a\u{1B}[2J\u{202E}b\"#)
+    }
+
     @Test(
         "no control, format, separator, private-use, unassigned or default-ignorable code point is shown as it is"
     )

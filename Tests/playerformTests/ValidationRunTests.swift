@@ -61,6 +61,28 @@ struct ValidationRunTests {
         #expect(result.errors == "4 records, 2 invalid\n")
     }
 
+    @Test(
+        "a record that cannot be read says why in the reader's words, with what came from the input escaped once"
+    )
+    func malformedWords() throws {
+        let scratch = try Scratch()
+        let json = try scratch.file("bad.jsonl", #"{"name": "a\q", "points": 1}"# + "\n")
+        #expect(
+            run([json]).output
+                == #"\#(json):1: malformed: bad JSON at column 12: unknown escape; accepted: \" \\ \/ \b \f \n \r \t \uXXXX"#
+                + "\n")
+        let csv = try scratch.file("bad.csv", "name,points\nG,x\\y\u{1B}[2J\n")
+        #expect(
+            run([csv]).output
+                == #"\#(csv):2: malformed: "points" must be a number such as 12, -3.5 or 1e3, not "x\\y\u{1B}[2J""#
+                + "\n")
+        let header = try scratch.file("header.csv", "\"a\"\",\"\"b\",x\nA,1\n")
+        #expect(
+            run([header]).errors.hasPrefix(
+                #"error: \#(header): the CSV header row must name the columns name and points; found: "a\",\"b", "x""#
+            ))
+    }
+
     @Test("the JSON format gives one object per finding with codes and messages")
     func jsonFindings() throws {
         let scratch = try Scratch()
