@@ -31,8 +31,9 @@ public enum FindingStyle: String, Sendable, CaseIterable {
         }
     }
 
-    /// `problem` as a terminal shows it. A rule's message may hold the name as typed, so all of
-    /// it is escaped; why a record cannot be read is the reader's own words, with what came from
+    /// `problem` as a terminal shows it.
+    ///
+    /// A rule's message may hold the name as typed, so all of it is escaped; why a record cannot be read is the reader's own words, with what came from
     /// the input escaped already (`not "\xFF"`), so its backslashes stay as written (`accepted:
     /// \" \\ \n`).
     static func shown(_ problem: Finding.Problem) -> String {
