@@ -93,7 +93,8 @@ extension PlayerFormCommand {
                 index += 2
                 continue
             }
-            if word.hasPrefix("--config=") {
+            if word.hasPrefix("--config=") || word == "--quiet" {
+                // Options validate takes too: they move after it.
                 moved.append(word)
             } else if word.hasPrefix("-") {
                 foreign.append(String(word.prefix { $0 != "=" }))
@@ -107,7 +108,14 @@ extension PlayerFormCommand {
             reasons.append(
                 "validate does not take \(foreign.joined(separator: ", ")) (options of the form session)")
         }
-        if !moved.isEmpty { reasons.append("--config goes after the subcommand") }
+        if !moved.isEmpty {
+            let names = moved.filter { $0.hasPrefix("--") }.map { String($0.prefix { $0 != "=" }) }
+            var unique: [String] = []
+            for name in names where !unique.contains(name) { unique.append(name) }
+            reasons.append(
+                unique.joined(separator: " and ") + (unique.count == 1 ? " goes" : " go")
+                    + " after the subcommand")
+        }
         if reasons.isEmpty { reasons.append("the options before validate are the form's") }
         return TerminalText.escaped(reasons.joined(separator: ", and ") + "; write: " + suggestion)
     }

@@ -105,6 +105,14 @@ struct RulesFileEndToEndTests {
         // A value that reads "validate" is the option's, not the subcommand.
         let named = try run(["--store", "validate", "validate", "players.csv"], in: scratch.folder)
         #expect(named.errors.contains("write: playerform validate players.csv\n"))
+        // --quiet is validate's too: it moves after the subcommand.
+        let quiet = try run(
+            ["--quiet", "--config", "rules.json", "validate", "players.csv"], in: scratch.folder)
+        #expect(quiet.status == 64)
+        let moved =
+            "error: --quiet and --config go after the subcommand; write: playerform validate --quiet "
+            + "--config rules.json players.csv"
+        #expect(quiet.errors.split(separator: "\n").first.map(String.init) == moved)
     }
 
     @Test(
