@@ -325,6 +325,8 @@ public struct JSONCursor {
                 index += 1
                 skipWhitespace()
                 if peek == UInt8(ascii: "}") {
+                    // An empty object is a level too, though nothing inside it needs the stack.
+                    try checkRoom(nesting)
                     index += 1
                 } else {
                     try push(UInt8(ascii: "{"), &nesting)
@@ -335,6 +337,7 @@ public struct JSONCursor {
                 index += 1
                 skipWhitespace()
                 if peek == UInt8(ascii: "]") {
+                    try checkRoom(nesting)
                     index += 1
                 } else {
                     try push(UInt8(ascii: "["), &nesting)
@@ -373,10 +376,17 @@ public struct JSONCursor {
 
     @usableFromInline
     func push(_ open: UInt8, _ nesting: inout [UInt8]) throws(JSONSyntaxError) {
+        try checkRoom(nesting)
+        nesting.append(open)
+    }
+
+    /// Throws when an array or object opened inside `nesting` would be nested more than
+    /// ``maximumNesting`` levels deep.
+    @usableFromInline
+    func checkRoom(_ nesting: [UInt8]) throws(JSONSyntaxError) {
         guard nesting.count < Self.maximumNesting else {
             throw JSONSyntaxError(offset: index, .nestedTooDeep(limit: Self.maximumNesting))
         }
-        nesting.append(open)
     }
 
     /// Skips `"key" :` and the whitespace after it, inside an object.

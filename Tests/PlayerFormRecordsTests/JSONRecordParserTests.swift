@@ -156,6 +156,12 @@ struct JSONRecordParserTests {
         let limit = JSONRecordParser.maximumNesting
         let allowed = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
         #expect(parseJSON(#"{"x": \#(allowed), "name": "a", "points": 1}"#) == .record(name: "a", points: 1))
+        // One level more, whether the innermost array or object is empty or not.
+        for innermost in ["[]", "[1]", "{}", #"{"a": 1}"#] {
+            let over = String(repeating: "[", count: limit) + innermost + String(repeating: "]", count: limit)
+            let found = malformedMessage(parseJSON(#"{"x": \#(over), "name": "a", "points": 1}"#))
+            #expect(found?.contains("nested more than \(limit) levels") == true, "\(innermost)")
+        }
     }
 
     @Test("a message says where the JSON went wrong and what was expected")
