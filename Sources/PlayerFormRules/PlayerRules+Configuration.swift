@@ -50,9 +50,12 @@ extension PlayerRules {
     /// - Throws: ``RulesFileError``: `.unreadable` when the file cannot be opened or read (missing,
     ///   a directory, no permission), `.rejected` when it is empty, too large, or its content is
     ///   not accepted (see ``init(configuration:path:)``).
-    public init(configurationFile path: String) throws(RulesFileError) {
-        let bytes = try Self.readConfiguration(path)
-        try self.init(configuration: bytes, path: path)
+    ///
+    /// `bytes`, when given, are the path's own bytes, opened instead of `path`'s UTF-8: a path
+    /// that is not UTF-8 cannot be a String, which messages still name the file by.
+    public init(configurationFile path: String, bytes: [UInt8]? = nil) throws(RulesFileError) {
+        let content = try Self.readConfiguration(path, bytes: bytes ?? Array(path.utf8))
+        try self.init(configuration: content, path: path)
     }
 
     /// These rules as a rules file: every key, on one line.
@@ -76,7 +79,9 @@ extension PlayerRules {
     }
 
     /// The bytes of the file at `path`, read with a bound whatever kind of file it is.
-    private static func readConfiguration(_ path: String) throws(RulesFileError) -> [UInt8] {
+    private static func readConfiguration(_ path: String, bytes pathBytes: [UInt8]) throws(RulesFileError)
+        -> [UInt8]
+    {
         func unreadable(_ code: Int32) -> RulesFileError {
             // strerror, not PlayerFormSystem: the fuzz targets build this module with swiftc alone.
             RulesFileError(.unreadable, path: path, message: String(cString: strerror(code)))
@@ -84,7 +89,9 @@ extension PlayerRules {
         guard !path.isEmpty else {
             throw RulesFileError(.unreadable, path: path, message: "the path is empty; name a JSON file")
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = (pathBytes + [0]).withUnsafeBufferPointer { name in
+            name.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_CLOEXEC) }
+        }
         guard descriptor >= 0 else { throw unreadable(errno) }
         defer { close(descriptor) }
         var status = stat()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlayerFormRules
+import PlayerFormSystem
 
 /// `--config FILE`: the rules file.
 ///
@@ -28,7 +29,7 @@ struct RulesFileOption: ParsableArguments {
     static func rules(path: String?) throws -> PlayerRules {
         guard let path else { return .defaults }
         do {
-            return try PlayerRules(configurationFile: path)
+            return try PlayerRules(configurationFile: path, bytes: CommandLineBytes.bytes(of: path))
         } catch {
             // A message placed in the file starts with FILE:LINE:COLUMN; any other is an error.
             let label = error.line == nil ? "error: " : ""

@@ -110,7 +110,8 @@ public struct ValidationRun {
     }
 
     private static func open(_ path: String) -> Result<Int32, Errno> {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        // By the bytes typed: a name that is not UTF-8 reached the parser with U+FFFD in it.
+        let descriptor = CommandLineBytes.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(Errno(errno)) }
         var status = stat()
         if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {
