@@ -39,16 +39,30 @@ public enum Timestamp {
     }
 
     /// The date of `text` (ISO 8601 with fractional seconds), rounded to the millisecond.
+    ///
+    /// The form score files write, `YYYY-MM-DDTHH:MM:SS.mmmZ`, is read in the proleptic Gregorian
+    /// calendar, as ISO 8601 counts every year, and only when it names a real time: no 30
+    /// February, no hour 24, no minute or second 60. Another form is read by Foundation's parser.
     public static func date(_ text: String) -> Date? {
         if let milliseconds = quickMilliseconds(text) {
             return checked(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
         }
+        // Foundation would read an impossible time of that form as a later one (25:61 as 02:01
+        // the next day), and a year before 1582 in the Julian calendar.
+        guard !hasWrittenForm(text) else { return nil }
         return (try? fractional.parse(text)).flatMap(checked)
     }
 
+    /// Whether `text` has the form score files write, whatever its digits say.
+    private static func hasWrittenForm(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.count == 24 && bytes[4] == 0x2D && bytes[7] == 0x2D && bytes[10] == 0x54 && bytes[13] == 0x3A
+            && bytes[16] == 0x3A && bytes[19] == 0x2E && bytes[23] == 0x5A
+    }
+
     /// The milliseconds of the form score files write, `YYYY-MM-DDTHH:MM:SS.mmmZ` from the year
-    /// 1600 on, read without a date parser; nil for any other form or an earlier year, which the
-    /// full parser then reads.
+    /// 1 to 9999 in the proleptic Gregorian calendar, read without a date parser; nil for any
+    /// other form, or a time that does not exist.
     package static func quickMilliseconds(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8 { bytes -> Int64? in
@@ -67,9 +81,7 @@ public enum Timestamp {
             guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
                 let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
                 let millisecond = digits(20, 3), (1...12).contains(month), hour < 24, minute < 60,
-                second < 60,
-                // Foundation writes earlier years in the Julian calendar; the full parser reads them.
-                year >= 1600
+                second < 60, year >= 1
             else { return nil }
             let leap = isLeap(year)
             let lengths: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
@@ -85,12 +97,15 @@ public enum Timestamp {
         }
     }
 
-    /// The text of `milliseconds` since 1970 from the year 1600 to 9999, written without a date
-    /// formatter (a roster or an export writes one per record); nil for any other year, which
-    /// Foundation's formatter writes.
+    /// The text of `milliseconds` since 1970 from the year 1 to 9999 in the proleptic Gregorian
+    /// calendar, written without a date formatter (a roster or an export writes one per record);
+    /// nil for any other year, which Foundation's formatter writes.
+    ///
+    /// Foundation writes years before 1582 in the Julian calendar, ten days and more apart from
+    /// the roster's table, which counts them as ISO 8601 does.
     package static func quickText(_ milliseconds: Int64) -> String? {
-        // 1600-01-01T00:00:00.000Z and 10000-01-01T00:00:00.000Z.
-        guard milliseconds >= -11_676_096_000_000, milliseconds < 253_402_300_800_000 else { return nil }
+        // 0001-01-01T00:00:00.000Z and 10000-01-01T00:00:00.000Z.
+        guard milliseconds >= -62_135_596_800_000, milliseconds < 253_402_300_800_000 else { return nil }
         let (days, dayMilliseconds) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (day0, time) =
             dayMilliseconds < 0 ? (days - 1, dayMilliseconds + 86_400_000) : (days, dayMilliseconds)

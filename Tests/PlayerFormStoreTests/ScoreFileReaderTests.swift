@@ -29,6 +29,33 @@ struct ScoreFileReaderTests {
         #expect(Timestamp.quickMilliseconds("2000-02-29T00:00:00.000Z") == 951_782_400_000)
     }
 
+    @Test("times before 1600 are read and written in the proleptic Gregorian calendar, as ISO 8601 counts")
+    func earlyYears() {
+        // The milliseconds of Python's datetime, whose calendar is the proleptic Gregorian one.
+        let known: [(String, Int64)] = [
+            ("0001-01-01T00:00:00.000Z", -62_135_596_800_000),
+            ("0400-02-29T23:59:59.999Z", -49_539_254_400_001),
+            ("1500-06-01T00:00:00.000Z", -14_818_723_200_000),
+            ("1582-10-04T12:00:00.000Z", -12_220_200_000_000),
+        ]
+        for (text, milliseconds) in known {
+            #expect(Timestamp.quickMilliseconds(text) == milliseconds, "\(text)")
+            #expect(Timestamp.text(Timestamp.date(milliseconds: milliseconds)) == text)
+            #expect(Timestamp.date(text) == Timestamp.date(milliseconds: milliseconds), "\(text)")
+        }
+        #expect(Timestamp.quickMilliseconds("0000-12-31T23:59:59.999Z") == nil, "no year 0")
+    }
+
+    @Test("a time of the written form that does not exist is refused, not read as a later one")
+    func impossibleTimes() {
+        for text in [
+            "2026-02-30T25:61:61.000Z", "2026-02-29T00:00:00.000Z", "2026-01-01T24:00:00.000Z",
+            "2026-01-01T00:60:00.000Z", "2026-01-01T00:00:60.000Z", "2026-13-01T00:00:00.000Z",
+        ] {
+            #expect(Timestamp.date(text) == nil, "\(text)")
+        }
+    }
+
     @Test("the quick time writer agrees with Foundation's ISO 8601 formatter from 1600 to 9999")
     func quickTimeText() {
         var random = SplitMix(seed: 0x7E47)
@@ -56,7 +83,8 @@ struct ScoreFileReaderTests {
                 + String(String(millisecond + 1000).dropFirst()) + "Z"
             #expect(Timestamp.quickText(milliseconds) == expected, "\(milliseconds)")
         }
-        #expect(Timestamp.quickText(first - 1) == nil)
+        // Before the year 1 and from 10000 on, Foundation writes the time.
+        #expect(Timestamp.quickText(-62_135_596_800_001) == nil)
         #expect(Timestamp.quickText(end) == nil)
         #expect(Timestamp.quickText(1_709_210_096_789) == "2024-02-29T12:34:56.789Z")
     }
