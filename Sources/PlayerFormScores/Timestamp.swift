@@ -56,7 +56,8 @@ public enum Timestamp {
     /// Whether `text` has the form score files write, whatever its digits say.
     private static func hasWrittenForm(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        return bytes.count == 24 && bytes[4] == 0x2D && bytes[7] == 0x2D && bytes[10] == 0x54 && bytes[13] == 0x3A
+        return bytes.count == 24 && bytes[4] == 0x2D && bytes[7] == 0x2D && bytes[10] == 0x54
+            && bytes[13] == 0x3A
             && bytes[16] == 0x3A && bytes[19] == 0x2E && bytes[23] == 0x5A
     }
 
