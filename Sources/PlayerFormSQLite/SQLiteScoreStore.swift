@@ -967,6 +967,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     {
         do {
             return try await access { db in
+                try Self.checkInPlace(db, path: self.path)
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try work(db)
@@ -977,6 +978,22 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             }
         } catch {
             throw .translating(error, database: path)
+        }
+    }
+
+    /// Throws when the database file was deleted, or another file put at its path, since the
+    /// store opened it (SQLite's `SQLITE_FCNTL_HAS_MOVED`, one `stat` of the path).
+    ///
+    /// SQLite would go on reading and writing the file it opened: uploads acknowledged there would
+    /// be lost with it, unseen by every other session.
+    static func checkInPlace(_ db: Database, path: String) throws {
+        var moved: Int32 = 0
+        let code = sqlite3_file_control(try connection(of: db), "main", SQLITE_FCNTL_HAS_MOVED, &moved)
+        if code == SQLITE_OK && moved != 0 {
+            throw SQLiteStoreError.ioError(
+                path: path,
+                reason: "the file was deleted or replaced since it was opened; nothing was changed, "
+                    + "start playerform again to use the file there now")
         }
     }
 
@@ -992,7 +1009,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     {
         do {
             return try await access { db in
-                try RawStatement.inReadTransaction(Self.connection(of: db)) { try work(db) }
+                try Self.checkInPlace(db, path: self.path)
+                return try RawStatement.inReadTransaction(Self.connection(of: db)) { try work(db) }
             }
         } catch {
             throw .translating(error, database: path)
@@ -1063,6 +1081,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             busy.begin(token)
             defer { busy.end() }
             do {
+                try Self.checkInPlace(db, path: path)
                 return try work(db)
             } catch {
                 throw Self.translate(error, path: path, db: db, busy: busy)

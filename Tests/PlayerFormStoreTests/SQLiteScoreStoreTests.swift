@@ -601,6 +601,34 @@ struct SQLiteScoreStoreTests {
         #expect(try await store.playerCount() == 0)
     }
 
+    @Test(
+        "a database deleted or replaced while open is neither read nor written: nothing is acknowledged and lost",
+        arguments: ["deleted", "replaced"])
+    func fileGoneWhileOpen(how: String) async throws {
+        let store = try SQLiteScoreStore(path: path)
+        _ = try await store.upload(name: "Colin", points: 100)
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        if how == "replaced" {
+            let other = try SQLiteScoreStore(path: path)
+            _ = try await other.upload(name: "Other", points: 1)
+        }
+        await #expect(throws: ScoreStoreError.self) { _ = try await store.upload(name: "Lost", points: 5) }
+        do {
+            _ = try await store.revision()
+            Issue.record("a revision was read from the file that is gone")
+        } catch {
+            guard case .io(_, _, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(reason.contains("deleted or replaced"))
+        }
+        #expect(throws: SQLiteStoreError.self) { _ = try store.export(format: .jsonl) { _ in } }
+        if how == "replaced" {
+            #expect(try await SQLiteScoreStore(path: path).records().map(\.name) == ["Other"])
+        }
+    }
+
     // MARK: Locks
 
     @Test(
