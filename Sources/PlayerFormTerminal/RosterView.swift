@@ -153,9 +153,11 @@ final class RosterView: Sendable {
         var widths: PlayerTable.Widths?
         var offset = 0
         var wroteTitle = false
+        let listing = roster.listing(pageSize: pageSize, withRecordIDs: true)
         while true {
             if wroteTitle, await stops(after: offset, stopped) { return offset }
-            let page = try await roster.players(from: offset, limit: pageSize)
+            let read = try await listing.next()
+            let page = read.players
             if !wroteTitle {
                 output.write(
                     page.isEmpty
@@ -165,7 +167,8 @@ final class RosterView: Sendable {
             }
             let cells = page.enumerated().map { index, player in
                 PlayerTable.Row(
-                    number: offset + index + 1, name: player.name, points: PointsFormat.text(player.points),
+                    number: read.firstRow + index + 1, name: player.name,
+                    points: PointsFormat.text(player.points),
                     uploadedAt: player.uploadedAt, selected: roster.isSelected(player.name))
             }
             if !cells.isEmpty {
@@ -201,8 +204,9 @@ final class RosterView: Sendable {
     /// Stops between pages as ``writeAll(until:)`` does, and answers as it does.
     func writeCSV(until stopped: () -> Bool) async throws -> Int? {
         var offset = 0
+        let listing = roster.listing(pageSize: Self.exportReadSize)
         // Read before writing, so that a failure of the first read leaves no header alone.
-        var page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
+        var page = try await listing.next().players
         output.write("name,points,uploadedAt,selected")
         while true {
             for player in page {
@@ -214,7 +218,7 @@ final class RosterView: Sendable {
             offset += page.count
             if page.count < Self.exportReadSize { return nil }
             if await stops(after: offset, stopped) { return offset }
-            page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
+            page = try await listing.next().players
         }
     }
 
@@ -227,13 +231,14 @@ final class RosterView: Sendable {
     func writeJSON(until stopped: () -> Bool) async throws -> Int? {
         var offset = 0
         var separator = "["
+        let listing = roster.listing(pageSize: Self.exportReadSize)
         while true {
             if offset > 0, await stops(after: offset, stopped) {
                 output.write("")
                 return offset
             }
             // Read before writing, so that a failure leaves no half-written array.
-            let page = try await roster.playerListing(from: offset, limit: Self.exportReadSize)
+            let page = try await listing.next().players
             // One write per page: a million small writes cost more than the text they carry.
             var text = ""
             text.reserveCapacity(page.count * 96)

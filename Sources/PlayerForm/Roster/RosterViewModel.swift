@@ -124,7 +124,7 @@ public final class RosterViewModel: Sendable {
     }
 
     private let shown: Mutex<Shown>
-    private let store: any ScoreStore
+    let store: any ScoreStore
     private let playersStore = MutableProperty<[Player]>([])
     private let loadingStore = MutableProperty(false)
     private let rowsStore = MutableProperty<[PlayerRowViewModel]>([])
