@@ -82,6 +82,8 @@ public final class REPLSession {
     ///   - bail: stop at the first failed command (scripted mode).
     ///   - interrupts: Ctrl-C, which cancels a running upload; nil when Ctrl-C is not caught.
     ///   - pageSize: how many rows a page of `players` holds.
+    ///   - pageSizeNow: asked before each `players` for how many rows a page holds now, at a
+    ///     terminal whose window may be resized; nil keeps `pageSize`.
     ///   - idleTicks: makes the ticks at which an idle interactive prompt checks the store for
     ///     changes by others (once a second at a terminal); nil for no checks while idle.
     ///   - echo: write each line of a script before what it prints (`--echo`).
@@ -93,7 +95,8 @@ public final class REPLSession {
         output: any TerminalOutput, style: TerminalStyle = .plain, errorStyle: TerminalStyle? = nil,
         bail: Bool = false,
         interrupts: (any InterruptSource)? = nil, pageSize: Int = REPLSession.defaultPageSize,
-        idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil, echo: Bool = false,
+        pageSizeNow: (@Sendable () -> Int)? = nil, idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil,
+        echo: Bool = false,
         rulesOrigin: String = "defaults", columns: @escaping @Sendable () -> Int = { 80 },
         pager: PagerSettings? = nil
     ) {
@@ -115,6 +118,7 @@ public final class REPLSession {
         self.rosterView = roster.map {
             RosterView(roster: $0, output: routed, log: log, pageSize: pageSize)
         }
+        self.pageSizeNow = pageSizeNow
         self.hasRoster = roster != nil
         self.interactive = reader.isInteractive
         roster?.follow(form)
@@ -187,6 +191,8 @@ public final class REPLSession {
 
     /// Whether a command failed.
     private var failed = false
+    /// How many rows a page holds now, asked before each `players`.
+    private let pageSizeNow: (@Sendable () -> Int)?
     /// How many `source` commands are running inside each other.
     private var sourceDepth = 0
     /// The deepest `source` may nest: a file that sources itself stops there.
@@ -611,6 +617,7 @@ public final class REPLSession {
     func showPlayers(_ request: PlayersRequest, in view: RosterView) async -> StepResult {
         let stop = StopRequest()
         do {
+            if let pageSizeNow { try await view.follow(pageSize: pageSizeNow()) }
             let stoppedAfter: Int?
             switch request {
             case .currentPage:

@@ -20,6 +20,8 @@ final class RosterView: Sendable {
         var showsChanges = false
         /// Whether an alert was written since ``takeAlerts()`` was last called.
         var alerted = false
+        /// How many rows a page holds.
+        var pageSize = 1
         /// Where change lines go instead of the output, while they are collected.
         var collected: [String]?
     }
@@ -28,8 +30,9 @@ final class RosterView: Sendable {
     let roster: RosterViewModel
     /// The table of the rows in view; its selection action is the roster's.
     let table: TableBinding<PlayerRowTemplate>
-    /// How many rows a page holds.
-    let pageSize: Int
+    /// How many rows a page holds: at a terminal, its height less four rows when last asked
+    /// (``follow(pageSize:)``).
+    var pageSize: Int { state.withLock { $0.pageSize } }
     /// How many players `players --csv` and `--json` ask the store for at a time: enough that
     /// a million players take a thousand reads, few enough that memory stays small.
     static let exportReadSize = 1_000
@@ -40,8 +43,9 @@ final class RosterView: Sendable {
     init(roster: RosterViewModel, output: any TerminalOutput, log: FormEventLog, pageSize: Int) {
         self.roster = roster
         self.output = output
-        self.pageSize = max(1, pageSize)
-        roster.windowSizeChanged(to: self.pageSize)
+        let pageSize = max(1, pageSize)
+        state.withLock { $0.pageSize = pageSize }
+        roster.windowSizeChanged(to: pageSize)
         table = TableBinding<PlayerRowTemplate>(window: roster.window, selection: roster.rowSelected)
         table.changes.observeValues(in: bindings) { [weak self] change in
             self?.writeChange(TerminalText.escaped(change.description))
@@ -124,6 +128,21 @@ final class RosterView: Sendable {
                 uploadedAt: row.player.uploadedAt, selected: row.isSelected.value)
         }
         return [title] + (cells.isEmpty ? [] : PlayerTable.lines(cells))
+    }
+
+    /// Makes a page hold `size` rows (at least 1), as a terminal whose window was resized asks:
+    /// the view moves to the page of that size that holds the first row it showed.
+    /// - Throws: the roster's `ActionError` when the store cannot be read (the alert says why).
+    func follow(pageSize size: Int) async throws {
+        let size = max(1, size)
+        let changed = state.withLock { state in
+            defer { state.pageSize = size }
+            return state.pageSize != size
+        }
+        guard changed else { return }
+        let first = table.firstIndex
+        roster.windowSizeChanged(to: size)
+        _ = try await roster.moveWindow.apply(first / size * size)
     }
 
     /// How many pages `total` players fill.

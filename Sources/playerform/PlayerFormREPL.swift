@@ -245,6 +245,7 @@ public enum PlayerFormREPL {
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, style: style, errorStyle: errorStyle,
             bail: false, interrupts: interrupts, pageSize: terminalPageSize(),
+            pageSizeNow: { terminalPageSize() },
             idleTicks: idleTicks(for: store),
             rulesOrigin: options.rulesOrigin, columns: { terminalColumns() },
             pager: options.noPager

@@ -315,6 +315,26 @@ struct RosterPagingTests {
             ])
     }
 
+    @Test(
+        "a page follows the terminal's height as it is when players runs, from the page of the first row shown"
+    )
+    func pageFollowsResize() async {
+        let store = InMemoryScoreStore(records: numberedRecords(100))
+        let sizes = Mutex([26, 26, 8, 50])
+        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let session = REPLSession(
+            form: form, roster: roster,
+            reader: ScriptedLineReader(text: "players\nplayers 2\nplayers\nplayers\n"),
+            output: output, pageSize: 26, pageSizeNow: { sizes.withLock { $0.removeFirst() } })
+        #expect(await session.run() == .succeeded)
+        let titles = output.results.filter { $0.hasPrefix("Players:") }
+        #expect(
+            titles == [
+                "Players: rows 1-26 of 100 (page 1 of 4)", "Players: rows 27-52 of 100 (page 2 of 4)",
+                "Players: rows 25-32 of 100 (page 4 of 13)", "Players: rows 1-50 of 100 (page 1 of 2)",
+            ])
+    }
+
     @Test("changes by another session show before the next command, without refresh", .timeLimit(.minutes(1)))
     func otherSessionBeforeNextCommand() async throws {
         let shared = InMemoryScoreStore(records: numberedRecords(3))
