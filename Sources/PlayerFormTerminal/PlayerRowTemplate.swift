@@ -10,12 +10,12 @@ public final class PlayerRowTemplate: RowTemplate {
     /// Creates an unbound template.
     public init() {}
 
-    /// Binds the template to `row`: its line follows the row's title.
+    /// Binds the template to `row`: its line follows the row's ``PlayerRowViewModel/line``, one
+    /// change at a time.
     public func bind(_ row: PlayerRowViewModel) -> Property<String> {
         name = row.id
-        return Property.combineLatest(row.title, row.pointsText, row.isSelected).map {
-            title, points, selected in
-            selected ? "\(title) \(points) *" : "\(title) \(points)"
+        return row.line.map { line in
+            line.isSelected ? "\(line.title) \(line.points) *" : "\(line.title) \(line.points)"
         }
     }
 

@@ -302,7 +302,7 @@ struct RosterPagingTests {
     func addsOutOfViewInAScript(count: Int) async {
         let store = InMemoryScoreStore(records: numberedRecords(count))
         let script =
-            "add New 1 5\nadd New 2 6\nadd Player 3 7\nadd new 1 8\nname Zed\npoints 5\nupload\nrefresh\n"
+            "add New 1 5\nadd New 2 6\nadd player 3 7\nadd new 1 8\nname Zed\npoints 5\nupload\nrefresh\n"
         #expect(await run(store, script) == .succeeded)
         let ends = output.results.filter {
             $0.hasPrefix("players:") || $0.hasPrefix("~") || $0.hasPrefix("updated")
@@ -310,7 +310,7 @@ struct RosterPagingTests {
         #expect(
             ends.map(timeless) == [
                 "players: \(count + 1) (1 added out of view)", "players: \(count + 2) (1 added out of view)",
-                "~ 3 Player 3 7", "updated out of view: new 1 8",
+                "~ 3 player 3 7", "updated out of view: new 1 8",
                 "players: \(count + 3) (1 added out of view)",
             ])
     }

@@ -52,10 +52,10 @@ struct TableBindingTests {
         source.value = [colin, alice, bob]
         let table = TableBinding<PlayerRowTemplate>(rows: source.readOnly)
         let changes = Recorder(table.changes)
-        #expect(alice.pointsText.observerCount == 1)
+        #expect(alice.line.observerCount == 1)
         source.value = [colin, bob]
         #expect(changes.values.map(\.description) == ["- 2 Alice"])
-        #expect(alice.pointsText.observerCount == 0)
+        #expect(alice.line.observerCount == 0)
         alice.playerUpdated(makePlayer("Alice", 60))
         #expect(changes.values.count == 1)
         #expect(table.lines == ["Colin 100", "Bob 120"])
@@ -102,8 +102,8 @@ struct TableBindingTests {
         #expect(inserted.map(\.index) == (0..<10).map { $0 * 50 })
         #expect(changes.values.count == 510)
         #expect(table.templateCount == 1000)
-        #expect(many[1].pointsText.observerCount == 0)
-        #expect(many[0].pointsText.observerCount == 1)
+        #expect(many[1].line.observerCount == 0)
+        #expect(many[0].line.observerCount == 1)
     }
 
     @Test("selecting a row executes the selection action with that row's view model")
@@ -143,10 +143,10 @@ struct TableBindingTests {
     func bindingLifetime() {
         source.value = [colin]
         var table: TableBinding<PlayerRowTemplate>? = TableBinding(rows: source.readOnly)
-        #expect(colin.pointsText.observerCount == 1)
+        #expect(colin.line.observerCount == 1)
         #expect(table?.count == 1)
         table = nil
-        #expect(colin.pointsText.observerCount == 0)
+        #expect(colin.line.observerCount == 0)
     }
 
     // MARK: A window onto a long list
@@ -178,7 +178,7 @@ struct TableBindingTests {
         #expect(changes.values == ["~ 101 Colin 105", "- 102 Alice", "+ 103 Dan 1"])
         #expect(table.lines == ["Bob 120", "Dan 1"])
         #expect(table.templateCount == 2)
-        #expect(colin.pointsText.observerCount == 0)
+        #expect(colin.line.observerCount == 0)
         bob.playerUpdated(makePlayer("Bob", 130))
         #expect(changes.values.last == "~ 102 Bob 130")
     }
@@ -192,7 +192,7 @@ struct TableBindingTests {
         #expect(changes.values == [])
         #expect(table.lines == ["Alice 50", "Bob 120"])
         #expect(table.templateCount == 2)
-        #expect(colin.pointsText.observerCount == 0)
+        #expect(colin.line.observerCount == 0)
     }
 
     @Test("selecting by index in the whole list: rows in view are selected, others say why not")

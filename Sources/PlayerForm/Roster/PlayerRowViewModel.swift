@@ -39,6 +39,25 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
         var percentComplete: Property<Int>?
         var isSelected: Property<Bool>?
         var title: Property<String>?
+        var line: Property<Line>?
+    }
+
+    /// What a row shows, as one value: the title, the points as the table shows them, and
+    /// whether the player is selected.
+    public struct Line: Equatable, Sendable {
+        /// The name, or "Colin 40%" while an upload reports progress (see ``title``).
+        public let title: String
+        /// The points as the table shows them: "100", "0.5".
+        public let points: String
+        /// Whether the player is selected.
+        public let isSelected: Bool
+
+        /// A line, as specs expect one.
+        public init(title: String, points: String, isSelected: Bool) {
+            self.title = title
+            self.points = points
+            self.isSelected = isSelected
+        }
     }
 
     /// What the row shows for one player: replaced whole when the row is reused, so that
@@ -101,12 +120,26 @@ public final class PlayerRowViewModel: Sendable, Identifiable {
     /// The name, followed by the percentage while an upload is running and has made progress;
     /// announced only when the text changes.
     public var title: Property<String> {
-        output(\.title) { _ in
-            Property.combineLatest(name, isUploading, percentComplete).map { name, running, percent in
-                running && percent > 0 ? "\(name) \(percent)%" : name
-            }
-            .skipRepeats()
+        output(\.title) { showing in showing.state.readOnly.map(skippingRepeats: { Self.title(of: $0) }) }
+    }
+
+    /// The title, the points and the selection together, announced once for each change of the
+    /// row however many of them it touches: a new upload that respells the name and changes the
+    /// points is one change, where binding ``title`` and ``pointsText`` apart would see a name
+    /// with the old points in between.
+    public var line: Property<Line> {
+        output(\.line) { showing in
+            showing.state.readOnly.map(skippingRepeats: { state in
+                Line(
+                    title: Self.title(of: state), points: PointsFormat.text(state.player.points),
+                    isSelected: state.isSelected)
+            })
         }
+    }
+
+    /// The title of a row in `state`.
+    private static func title(of state: State) -> String {
+        state.isUploading && state.percent > 0 ? "\(state.player.name) \(state.percent)%" : state.player.name
     }
 
     // MARK: Inputs

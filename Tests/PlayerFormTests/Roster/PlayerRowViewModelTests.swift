@@ -19,6 +19,21 @@ struct PlayerRowViewModelTests {
         #expect(row.percentComplete.value == 0)
     }
 
+    @Test(
+        "an update that respells the name and changes the points is one change of the line, never half of it")
+    func lineChangesOnce() {
+        let row = PlayerRowViewModel(makePlayer("  Ann  ", 1))
+        let lines = Recorder(row.line)
+        row.playerUpdated(makePlayer("Ann", 2))
+        row.selectionChanged(true)
+        #expect(
+            lines.values == [
+                .init(title: "  Ann  ", points: "1", isSelected: false),
+                .init(title: "Ann", points: "2", isSelected: false),
+                .init(title: "Ann", points: "2", isSelected: true),
+            ])
+    }
+
     @Test("while an upload runs with a percentage above zero the title shows it, then returns to the name")
     func titleShowsProgress() {
         let row = PlayerRowViewModel(makePlayer("Colin", 100))
