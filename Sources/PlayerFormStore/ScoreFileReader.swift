@@ -144,8 +144,10 @@ public final class ScoreFileReader {
     /// The next item, or nil at the end of the file.
     /// - Throws: ``StoreError`` when reading fails.
     public func next() throws(StoreError) -> Item? {
-        while let line = try nextLine() {
+        while var line = try nextLine() {
             let number = lineNumber
+            // A byte order mark, as some editors and spreadsheets write, is not part of the line.
+            if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
             if deletionsOnly && !Self.contains(line, Self.deletionMark) { continue }
             guard let first = line.firstIndex(where: { !Self.isBlank($0) }) else { continue }
             if format == nil { format = line[first] == UInt8(ascii: "{") ? .jsonl : .csv }
@@ -171,6 +173,8 @@ public final class ScoreFileReader {
             }
         } catch let error as StoredLine.LineError {
             return .problem("\(path):\(number): not a score record (\(error.description))")
+        } catch let error as DecodingError {
+            return .problem("\(path):\(number): not a score record (\(StoredLine.reason(error)))")
         } catch {
             return .problem("\(path):\(number): not a score record (not valid JSON)")
         }

@@ -61,8 +61,44 @@ struct StoredLine: Codable, Equatable {
         var description: String {
             switch self {
             case .missing(let field): "no \(field)"
-            case .invalid(let field): "invalid \(field)"
+            case .invalid(let field): StoredLine.expectation(field)
             }
         }
+    }
+
+    /// What `field` must hold, for a message about a value it does not accept.
+    static func expectation(_ field: String) -> String {
+        let what =
+            switch field {
+            case "id": "a UUID in a string, such as \"3F2504E0-4F89-11D3-9A0C-0305E82C3301\""
+            case "name": "a string"
+            case "points": "a finite number"
+            case "uploadedAt", "deletedAt":
+                "a time in a string, ISO 8601 in UTC with milliseconds, such as \"2026-11-21T07:13:09.123Z\""
+            case "kind": "\"score\" or \"delete\""
+            case "ids": "an array of UUIDs in strings"
+            default: "something else"
+            }
+        return "invalid \(field): expected \(what)"
+    }
+
+    /// Why a line that is JSON did not decode as a line of a score file, in words: the field that
+    /// was wrong and what it takes, or that the line is not one object.
+    static func reason(_ error: DecodingError) -> String {
+        let context: DecodingError.Context
+        switch error {
+        case .typeMismatch(_, let found), .valueNotFound(_, let found), .dataCorrupted(let found):
+            context = found
+        case .keyNotFound(let key, _): return "no \(key.stringValue)"
+        @unknown default: return "not valid JSON"
+        }
+        guard let field = context.codingPath.first?.stringValue else {
+            if case .typeMismatch = error {
+                return "not one JSON object; a record is {\"id\": ..., \"name\": ..., \"points\": ..., "
+                    + "\"uploadedAt\": ...}"
+            }
+            return "not valid JSON"
+        }
+        return expectation(field)
     }
 }

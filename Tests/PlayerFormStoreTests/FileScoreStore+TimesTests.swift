@@ -45,6 +45,13 @@ struct StoreTimeTests {
         try Data(line.utf8).write(to: URL(fileURLWithPath: path))
         let contents = try FileScoreStore(path: path).load()
         #expect(contents.records.isEmpty)
-        #expect(contents.problems == [.corruptLine(path: path, line: 1, reason: "invalid uploadedAt")])
+        #expect(
+            contents.problems == [
+                .corruptLine(
+                    path: path, line: 1,
+                    reason:
+                        "invalid uploadedAt: expected a time in a string, ISO 8601 in UTC with milliseconds, "
+                        + #"such as "2026-11-21T07:13:09.123Z""#)
+            ])
     }
 }

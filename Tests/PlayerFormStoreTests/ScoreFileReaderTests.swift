@@ -181,6 +181,52 @@ struct ScoreFileReaderTests {
             ])
     }
 
+    @Test("a byte order mark before the first line is not part of it, in JSON Lines and in CSV")
+    func byteOrderMark() throws {
+        let folder = try makeTemporaryFolder()
+        let id = UUID()
+        let record = ScoreRecord(
+            id: id, name: "B", points: 1, uploadedAt: Timestamp.date("2026-01-01T00:00:00.000Z")!)
+        for (name, text) in [
+            (
+                "bom.jsonl",
+                #"{"id":"\#(id.uuidString)","name":"B","points":1,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#
+            ),
+            ("bom.csv", "id,name,points,uploadedAt\n\(id.uuidString),B,1,2026-01-01T00:00:00.000Z"),
+        ] {
+            let path = folder.appendingPathComponent(name).path
+            try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: URL(fileURLWithPath: path))
+            let reader = try ScoreFileReader(path: path)
+            var items: [ScoreFileReader.Item] = []
+            while let item = try reader.next() { items.append(item) }
+            #expect(items == [.record(record)], "\(name)")
+        }
+    }
+
+    @Test("a line that is JSON but no score record says which field is wrong and what it takes")
+    func fieldReasons() throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder.appendingPathComponent("in.jsonl").path
+        let good = #""name":"x","points":1"#
+        let lines = [
+            #"{"id":"not-a-uuid",\#(good),"uploadedAt":"2026-01-01T00:00:00.000Z"}"#,
+            #"[1, 2, 3]"#,
+            #"{"id":"\#(UUID().uuidString)",\#(good),"uploadedAt":5}"#,
+        ]
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let reader = try ScoreFileReader(path: path)
+        var reasons: [String] = []
+        while let item = try reader.next() {
+            if case .problem(let text) = item { reasons.append(String(text.dropFirst(path.count + 4))) }
+        }
+        #expect(
+            reasons == [
+                #"not a score record (invalid id: expected a UUID in a string, such as "3F2504E0-4F89-11D3-9A0C-0305E82C3301")"#,
+                #"not a score record (not one JSON object; a record is {"id": ..., "name": ..., "points": ..., "uploadedAt": ...})"#,
+                #"not a score record (invalid uploadedAt: expected a time in a string, ISO 8601 in UTC with milliseconds, such as "2026-11-21T07:13:09.123Z")"#,
+            ])
+    }
+
     @Test(
         "the tombstones of a file are found wherever their mark falls in the quick scan's reads of 1 MiB",
         arguments: [-8, -5, -1, 0, 1])
