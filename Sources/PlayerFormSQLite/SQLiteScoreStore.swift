@@ -96,7 +96,12 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)
         } catch {
-            throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
+            // SQLite says only "unable to open database file"; the permissions usually say why.
+            let why =
+                state == .missing
+                ? Glibc.access(Self.folder(of: path), W_OK | X_OK) == 0 ? 0 : errno
+                : Glibc.access(path, R_OK | W_OK) == 0 ? 0 : errno
+            throw Self.openingError(error, path: path, systemErrno: why, busy: busy)
         }
         if state == .missing { StoreFile.syncParent(of: path) }
         do {
@@ -170,6 +175,12 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         } catch {
             throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
         }
+    }
+
+    /// The folder holding the file at `path`.
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// What is said while a database of an earlier version is brought up to date.

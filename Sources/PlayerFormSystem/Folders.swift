@@ -76,6 +76,13 @@ public enum Folders {
                 if syncingParents { sync(parent) }
             } else if errno != EEXIST {
                 throw FolderCreationError(folder: current, code: errno)
+            } else {
+                // Something is there already: it must be a folder (or a link to one).
+                var status = stat()
+                if stat(current, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+                    throw FolderCreationError(
+                        folder: absolute ? current : String(current.dropFirst(2)), code: ENOTDIR)
+                }
             }
             parent = current
         }

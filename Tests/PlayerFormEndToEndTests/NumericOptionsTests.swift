@@ -25,7 +25,7 @@ struct NumericOptionsTests {
     @Test("--upload-time at either end of the years 1 to 9999 is kept to the millisecond")
     func uploadTimeRangeEnds() throws {
         for (text, stamp) in [
-            ("-62135596800", "0001-01-03T00:00:00.000Z"), ("253402300799.999", "9999-12-31T23:59:59.999Z"),
+            ("-62135596800", "0001-01-01T00:00:00.000Z"), ("253402300799.999", "9999-12-31T23:59:59.999Z"),
         ] {
             let folder = try BuiltBinary.temporaryFolder()
             defer { try? FileManager.default.removeItem(at: folder) }

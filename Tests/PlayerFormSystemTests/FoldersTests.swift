@@ -33,7 +33,7 @@ struct FoldersTests {
         #expect(!FileManager.default.fileExists(atPath: root + "/a/x/file"))
     }
 
-    @Test("a component that is a file names the folder that failed, and why")
+    @Test("a component that is a file is named, with why")
     func componentIsAFile() throws {
         let root = try scratch()
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -41,8 +41,13 @@ struct FoldersTests {
         let error = #expect(throws: FolderCreationError.self) {
             try Folders.createParents(of: root + "/plain/sub/history")
         }
-        #expect(error == FolderCreationError(folder: root + "/plain/sub", code: ENOTDIR))
+        #expect(error == FolderCreationError(folder: root + "/plain", code: ENOTDIR))
         #expect(error?.reason == "Not a directory")
+        // The file itself where the last folder should be.
+        let direct = #expect(throws: FolderCreationError.self) {
+            try Folders.createParents(of: root + "/plain/history")
+        }
+        #expect(direct == FolderCreationError(folder: root + "/plain", code: ENOTDIR))
     }
 
     @Test("a folder that may not be written names the folder and EACCES")
