@@ -97,13 +97,13 @@ extension CommandCatalog {
 
         /// Declares a command that takes no arguments.
         convenience init(
-            _ name: String, usage: String, summary: String,
+            _ name: String, aliases: [String] = [], usage: String, summary: String,
             rule: @escaping @Sendable (RulesInForce) -> String? = { _ in nil },
             command: Command, run handler: Handler<Void>
         ) {
             self.init(
-                name, usage: usage, summary: summary, rule: rule, arguments: CommandParser.noArguments,
-                command: { _ in command }, run: handler)
+                name, aliases: aliases, usage: usage, summary: summary, rule: rule,
+                arguments: CommandParser.noArguments, command: { _ in command }, run: handler)
         }
 
         /// The rule of the form that governs the command, as `rules` has it now; nil when no

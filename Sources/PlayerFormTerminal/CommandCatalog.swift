@@ -151,11 +151,11 @@ public enum CommandCatalog {
             arguments: CommandParser.helpTopic, command: Command.help,
             run: .immediate { session, topic in session.help(topic) }),
         Entry(
-            "quit", usage: "quit", summary: "End the session (also: exit, Ctrl-D).",
+            "quit", aliases: ["\\q"], usage: "quit", summary: "End the session (also: exit, \\q, Ctrl-D).",
             command: .quit, run: .immediate { _, _ in .quit }),
         // Listed and completed in its own right, as shells have it.
         Entry(
-            "exit", usage: "exit", summary: "End the session (also: quit, Ctrl-D).",
+            "exit", usage: "exit", summary: "End the session (also: quit, \\q, Ctrl-D).",
             command: .quit, run: .immediate { _, _ in .quit }),
     ]
 

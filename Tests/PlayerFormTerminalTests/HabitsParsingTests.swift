@@ -12,6 +12,7 @@ struct HabitsParsingTests {
         #expect(try CommandParser.parse("rules") == .rules(json: false))
         #expect(try CommandParser.parse("RULES --json") == .rules(json: true))
         #expect(try CommandParser.parse("source setup.txt") == .source("setup.txt"))
+        #expect(try CommandParser.parse("\\q") == .quit, "psql's way to leave")
         #expect(try CommandParser.parse(#"\i "my file.txt""#) == .source("my file.txt"))
         #expect(try CommandParser.parse("pager off") == .pager(false))
         #expect(try CommandParser.parse("pager ON") == .pager(true))
