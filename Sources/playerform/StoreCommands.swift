@@ -240,7 +240,22 @@ extension PlayerFormCommand {
             var reason: String
         }
 
+        /// Lines of an export as a terminal shows them: what a name holds that is not visible on
+        /// its own (an escape sequence, a carriage return, a right-to-left override) escaped, as
+        /// everywhere else; to a file or a pipe the export is written exactly, to be imported back.
+        static func shownOnTerminal(_ bytes: [UInt8]) -> [UInt8] {
+            let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            return Array(
+                lines.map { TerminalText.message(String(decoding: $0, as: UTF8.self)) }.joined(
+                    separator: "\n"
+                ).utf8)
+        }
+
+        /// Whether standard output is a terminal, where names are shown escaped.
+        private static let toTerminal = isatty(STDOUT_FILENO) == 1
+
         static func writeAll(_ bytes: [UInt8]) throws {
+            let bytes = toTerminal ? shownOnTerminal(bytes) : bytes
             if let failure = Descriptor.writeAll(bytes, to: STDOUT_FILENO) {
                 throw OutputError(reason: SystemError.text(failure))
             }
