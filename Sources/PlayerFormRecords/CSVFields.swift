@@ -38,8 +38,12 @@ struct CSVFields {
     private var overflowed = false
     /// The first mistake in the record; the rest of its line is passed over.
     private var problem: String?
-    /// How many bytes of the current line were scanned before the current piece.
+    /// How many characters (code points) of the current line were scanned before the current
+    /// piece: columns count code points, as in the rules file, not bytes.
     private var column = 0
+    /// The number of the line being scanned when the record runs past its first line; nil on its
+    /// first, whose number the finding gives.
+    private var lineNumber: Int?
 
     /// How many fields the last record read has.
     var count: Int { ends.count }
@@ -71,6 +75,7 @@ struct CSVFields {
         overflowed = false
         problem = nil
         column = 0
+        lineNumber = nil
     }
 
     /// Reads the record that starts on `first`, taking more lines from `lines` while a quoted
@@ -88,6 +93,7 @@ struct CSVFields {
             switch lines.nextLine(passingOverlongPieces: { scan($0) }) {
             case .line(let next):
                 lastLine = next.number
+                lineNumber = next.number
                 if next.isTooLong { overflowed = true } else { scan(next.bytes) }
             case .end:
                 return .malformed("a quoted field is not closed before the end of the input")
@@ -106,9 +112,23 @@ struct CSVFields {
         return .fields
     }
 
+    /// Where byte `index` of `piece` is: its column in code points, and its line when the record
+    /// runs past its first.
+    private func place(_ piece: UnsafeBufferPointer<UInt8>, _ index: Int) -> String {
+        let at = "column \(column + Self.codePoints(UnsafeBufferPointer(rebasing: piece[..<index])) + 1)"
+        return lineNumber.map { "line \($0), " + at } ?? at
+    }
+
+    /// How many code points `bytes` hold: the bytes that do not continue one.
+    static func codePoints(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
+
     /// Follows the record through `piece`, the next bytes of its current line.
     mutating func scan(_ piece: UnsafeBufferPointer<UInt8>) {
-        defer { column += piece.count }
+        defer { column += Self.codePoints(piece) }
         guard problem == nil, let base = piece.baseAddress else { return }
         let count = piece.count
         var index = 0
@@ -145,7 +165,7 @@ struct CSVFields {
                 guard stop < count else { return }
                 if base[stop] == UInt8(ascii: "\"") {
                     problem =
-                        "a double quote inside an unquoted field (column \(column + stop + 1)); "
+                        "a double quote inside an unquoted field (\(place(piece, stop))); "
                         + "put the field in double quotes and double the quote"
                     return
                 }
@@ -162,7 +182,7 @@ struct CSVFields {
                     state = .fieldStart
                 } else {
                     problem =
-                        "text after the closing quote of a field (column \(column + index + 1)); "
+                        "text after the closing quote of a field (\(place(piece, index))); "
                         + "a quote inside a quoted field is written twice"
                     return
                 }

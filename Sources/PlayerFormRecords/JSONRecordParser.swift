@@ -46,7 +46,7 @@ public struct JSONRecordParser {
         do {
             found = try parseRecord(line)
         } catch {
-            return malformed(Self.message(error))
+            return malformed(Self.message(error, in: line))
         }
         switch found {
         case .malformed(let reason):
@@ -69,14 +69,17 @@ public struct JSONRecordParser {
         case malformed(String)
     }
 
-    /// A syntax error in the words of a record: positions are columns of the line.
-    private static func message(_ error: JSONSyntaxError) -> String {
+    /// A syntax error in the words of a record: positions are columns of `line`, counted in code
+    /// points as in the rules file.
+    private static func message(_ error: JSONSyntaxError, in line: UnsafeBufferPointer<UInt8>) -> String {
         let detail = error.detail(input: "line")
+        let column =
+            CSVFields.codePoints(UnsafeBufferPointer(rebasing: line[..<min(error.offset, line.count)])) + 1
         switch error.problem {
         case .endsEarly, .unclosedString: return "bad JSON: " + detail
-        case .invalidUTF8: return "invalid UTF-8 at column \(error.offset + 1); records must be UTF-8"
+        case .invalidUTF8: return "invalid UTF-8 at column \(column); records must be UTF-8"
         case .nestedTooDeep: return detail
-        default: return "bad JSON at column \(error.offset + 1): " + detail
+        default: return "bad JSON at column \(column): " + detail
         }
     }
 

@@ -66,6 +66,16 @@ struct CSVRecordTests {
         #expect(events.last == .end)
     }
 
+    @Test("a mistake's column counts characters, and a record past its first line names the line")
+    func mistakePlace() {
+        let text = "name,points\n\"éé\"x,1\nab\"c,1\n\"abc\nb\"x,1\n"
+        let messages = readAll(text, format: .csv).compactMap(malformedMessage)
+        #expect(messages.count == 3)
+        #expect(messages[0].hasPrefix("text after the closing quote of a field (column 5);"))
+        #expect(messages[1].hasPrefix("a double quote inside an unquoted field (column 3);"))
+        #expect(messages[2].hasPrefix("text after the closing quote of a field (line 5, column 3);"))
+    }
+
     @Test("a name that is not valid UTF-8 is malformed")
     func invalidUTF8Name() {
         let bytes = Array("name,points\n".utf8) + [0x61, 0xFF] + Array(",1\n".utf8)

@@ -172,5 +172,9 @@ struct JSONRecordParserTests {
         #expect(
             parseJSON("not json")
                 == .malformed("bad JSON at column 1: found 'n', expected a JSON object starting with {"))
+        // Columns count characters, as in the rules file: "éé" is two, not four bytes.
+        #expect(
+            parseJSON(#"{"name":"éé" x}"#)
+                == .malformed("bad JSON at column 14: found 'x', expected ',' or '}' after a value"))
     }
 }
