@@ -10,7 +10,7 @@ public final class PlayerRowTemplate: RowTemplate {
     /// Creates an unbound template.
     public init() {}
 
-    /// Binds the template to `row`: its line follows the row's ``PlayerRowViewModel/line``, one
+    /// Binds the template to `row`: its line follows the row's `line`, one
     /// change at a time.
     public func bind(_ row: PlayerRowViewModel) -> Property<String> {
         name = row.id
