@@ -6,7 +6,9 @@
 # reads at start (its pragmas, the migrations, the key rule, the player count): the floor of a
 # session that opens its database, whatever program does it. Prints the medians and the ratios to
 # `sqlite3 :memory: .quit`. An earlier build given as EARLIER runs a session in the same rounds,
-# so that a change is measured side by side with the build before it.
+# so that a change is measured side by side with the build before it. Two more starts are timed:
+# a session given its commands with -c (options on the command line), and `validate` of a small
+# file of 200 records, next to jq reading the same file when jq is installed.
 #
 #   Benchmarks/repl-startup.sh [runs] [EARLIER]
 set -euo pipefail
@@ -31,10 +33,14 @@ fi
 # The session's database, made by a first session, for the sqlite3 that opens it.
 echo quit | "$static" >/dev/null
 database="$XDG_DATA_HOME/playerform/scores.sqlite"
+# A small file of records, a third of them invalid.
+small="$work/small.jsonl"
+python3 -c 'import json
+for i in range(200): print(json.dumps({"name": f"Player {i}", "points": (i * 37) % 15000}))' > "$small"
 
-python3 - "$runs" "$static" "$database" "$earlier" <<'PY'
-import statistics, subprocess, sys, time
-runs, static, database, earlier = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+python3 - "$runs" "$static" "$database" "$earlier" "$small" <<'PY'
+import shutil, statistics, subprocess, sys, time
+runs, static, database, earlier, small = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 opening = ("PRAGMA journal_mode; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; "
            "SELECT identifier FROM grdb_migrations; SELECT key_rule FROM meta; SELECT count(*) FROM player;")
 candidates = {
@@ -46,11 +52,20 @@ candidates = {
 }
 if earlier:
     candidates["echo quit | EARLIER"] = ([earlier], b"quit\n")
+candidates["playerform -c players"] = ([static, "--store", database, "-c", "players"], b"")
+if earlier:
+    candidates["EARLIER -c players"] = ([earlier, "--store", database, "-c", "players"], b"")
+candidates["validate 200 records"] = ([static, "validate", "--quiet", small], b"")
+if earlier:
+    candidates["EARLIER validate 200"] = ([earlier, "validate", "--quiet", small], b"")
+if shutil.which("jq"):
+    candidates["jq . 200 records"] = (["jq", "-c", ".", small], b"")
 times = {name: [] for name in candidates}
 for _ in range(runs):
     for name, (command, stdin) in candidates.items():
         start = time.perf_counter()
-        subprocess.run(command, input=stdin, stdout=subprocess.DEVNULL, check=True)
+        # validate's status is 1 when a record is invalid, as a third of these are.
+        subprocess.run(command, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times[name].append(time.perf_counter() - start)
 peer = statistics.median(times["sqlite3 :memory: .quit"])
 for name, samples in times.items():
