@@ -93,6 +93,7 @@ public final class ScriptedLineReader: LineReader {
     public func nextLine() -> LineInput {
         var line: [UInt8] = []
         var length = 0
+        var lastByte: UInt8?
         while true {
             if position == buffer.count {
                 guard refill() else {
@@ -103,14 +104,18 @@ public final class ScriptedLineReader: LineReader {
             }
             let available = buffer[position...]
             if let newline = newlineIndex(from: position) {
+                if newline > position { lastByte = buffer[newline - 1] }
                 take(available[..<newline], into: &line, length: &length)
                 position = newline + 1
                 break
             }
+            if let last = available.last { lastByte = last }
             take(available, into: &line, length: &length)
             position = buffer.count
         }
-        if length > maxBytes { return .tooLong(byteCount: length) }
+        // A carriage return before the line break is not part of the line, nor of its length.
+        let counted = lastByte == UInt8(ascii: "\r") ? length - 1 : length
+        if counted > maxBytes { return .tooLong(byteCount: counted) }
         if line.last == UInt8(ascii: "\r") { line.removeLast() }
         return .line(line)
     }
@@ -127,7 +132,8 @@ public final class ScriptedLineReader: LineReader {
 
     private func take(_ bytes: ArraySlice<UInt8>, into line: inout [UInt8], length: inout Int) {
         length += bytes.count
-        if length > maxBytes {
+        // One byte more is kept: it may be the carriage return of a CRLF.
+        if length > maxBytes + 1 {
             line.removeAll()
         } else if line.isEmpty {
             // Most lines lie in the buffer whole: one allocation of the right size.

@@ -32,6 +32,14 @@ struct ScriptedLineReaderTests {
         #expect(lines(reader) == [.tooLong(byteCount: 10), .line([0x79]), .end])
     }
 
+    @Test("the carriage return of a CRLF does not count toward the limit, a byte more does")
+    func crlfAtTheLimit() {
+        let four = [UInt8](repeating: 0x78, count: 4)
+        let reader = ScriptedLineReader(
+            bytes: four + [0x0D, 0x0A] + four + [0x78, 0x0A] + four + [0x78, 0x0D, 0x0A], maxBytes: 4)
+        #expect(lines(reader) == [.line(four), .tooLong(byteCount: 5), .tooLong(byteCount: 5), .end])
+    }
+
     @Test("reads from a file descriptor across many reads")
     func fileDescriptor() throws {
         let pipe = Pipe()
