@@ -145,6 +145,12 @@ public final class ScoreFileReader {
     /// - Throws: ``StoreError`` when reading fails.
     public func next() throws(StoreError) -> Item? {
         while var line = try nextLine() {
+            if let first = overlongRecord {
+                overlongRecord = nil
+                return .problem(
+                    "\(path):\(first): not a score record (longer than \(Self.maximumRecordBytes >> 20) MiB; not read)"
+                )
+            }
             let number = lineNumber
             // A byte order mark, as some editors and spreadsheets write, is not part of the line.
             if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
@@ -290,6 +296,10 @@ public final class ScoreFileReader {
                 start = buffer.count
                 return line
             }
+            if buffer.count - start > Self.maximumRecordBytes {
+                try passOverLongRecord()
+                return buffer[0..<0]
+            }
             // Keep the unread part and read more.
             if start > 0 {
                 let shift = start
@@ -310,6 +320,41 @@ public final class ScoreFileReader {
             buffer.removeSubrange((old + got)...)
             bytesRead += Int64(got)
             if got == 0 { atEnd = true }
+        }
+    }
+
+    /// The longest record read, in bytes: a score record is a few hundred bytes, and a longer
+    /// one would be held whole in memory.
+    static let maximumRecordBytes = 8 << 20
+
+    /// The first line of a record passed over for its length, for ``next()`` to report.
+    private var overlongRecord: Int?
+
+    /// Passes over the record being read, longer than ``maximumRecordBytes``, up to the end of the
+    /// line it has reached, without keeping it.
+    private func passOverLongRecord() throws(StoreError) {
+        overlongRecord = lineNumber + 1
+        lineNumber += buffer[start...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 18)
+        while true {
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(path: path, reason: SystemError.text(errno))
+            }
+            bytesRead += Int64(got)
+            if got == 0 {
+                atEnd = true
+                lineNumber += 1
+                return
+            }
+            if let newline = chunk[..<got].firstIndex(of: 0x0A) {
+                lineNumber += 1
+                buffer.append(contentsOf: chunk[(newline + 1)..<got])
+                return
+            }
         }
     }
 

@@ -181,6 +181,28 @@ struct ScoreFileReaderTests {
             ])
     }
 
+    @Test("a record longer than 8 MiB is passed over without being held, and the next one read")
+    func overlongRecord() throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder.appendingPathComponent("long.jsonl").path
+        let id = UUID()
+        let long = #"{"id":"\#(UUID().uuidString)","name":""# + String(repeating: "x", count: 9 << 20) + "\"}"
+        let good =
+            #"{"id":"\#(id.uuidString)","name":"B","points":1,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#
+        try Data((long + "\n" + good + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        let reader = try ScoreFileReader(path: path)
+        var items: [ScoreFileReader.Item] = []
+        while let item = try reader.next() { items.append(item) }
+        #expect(items.count == 2)
+        #expect(items.first == .problem("\(path):1: not a score record (longer than 8 MiB; not read)"))
+        if case .record(let record) = items.last {
+            #expect(record.id == id)
+        } else {
+            Issue.record("\(items.last!)")
+        }
+        #expect(reader.lineNumber == 2)
+    }
+
     @Test("a byte order mark before the first line is not part of it, in JSON Lines and in CSV")
     func byteOrderMark() throws {
         let folder = try makeTemporaryFolder()
