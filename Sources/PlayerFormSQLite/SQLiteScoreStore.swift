@@ -93,8 +93,11 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         let token = busy.makeToken()
         busy.begin(token)
         defer { busy.end() }
+        let deadline = ContinuousClock.now + busyTimeout
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try Self.retryingWhileBusy(until: deadline) {
+                try DatabaseQueue(path: path, configuration: configuration)
+            }
         } catch {
             // SQLite says only "unable to open database file"; the permissions usually say why.
             let why =
@@ -104,25 +107,55 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             throw Self.openingError(error, path: path, systemErrno: why, busy: busy)
         }
         if state == .missing { StoreFile.syncParent(of: path) }
+        let queue = self.queue
         do {
-            let updating = try queue.writeWithoutTransaction { db in
-                do {
-                    return try Self.bringUpToDate(db, path: path, announce: waiting)
-                } catch {
-                    let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
-                    throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
+            let updating = try Self.retryingWhileBusy(until: deadline) {
+                try queue.writeWithoutTransaction { db in
+                    do {
+                        return try Self.bringUpToDate(db, path: path, announce: waiting)
+                    } catch {
+                        let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
+                        throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
+                    }
                 }
             }
-            try queue.writeWithoutTransaction { db in
-                do {
-                    try Self.followKeyRule(db) { if !updating { waiting(Self.updatingSentence(path)) } }
-                } catch {
-                    let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
-                    throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
+            try Self.retryingWhileBusy(until: deadline) {
+                try queue.writeWithoutTransaction { db in
+                    do {
+                        try Self.followKeyRule(db) { if !updating { waiting(Self.updatingSentence(path)) } }
+                    } catch {
+                        let code = db.sqliteConnection.map { sqlite3_system_errno($0) } ?? 0
+                        throw Self.openingError(error, path: path, systemErrno: code, busy: busy)
+                    }
                 }
             }
         } catch {
             throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
+        }
+    }
+
+    /// Runs `body` again while it fails because another connection holds the database, until
+    /// `deadline`.
+    ///
+    /// Opening is several steps, and when connections open a new database at once SQLite answers
+    /// some of them busy at once, without calling the busy handler that waits (a full test suite
+    /// on two cores saw it); the wait for a lock is then made here, as long as it may last.
+    private static func retryingWhileBusy<T>(until deadline: ContinuousClock.Instant, _ body: () throws -> T)
+        throws -> T
+    {
+        while true {
+            do {
+                return try body()
+            } catch {
+                let busy: Bool
+                switch error {
+                case let error as DatabaseError: busy = error.resultCode == .SQLITE_BUSY
+                case SQLiteStoreError.busy: busy = true
+                default: busy = false
+                }
+                guard busy, ContinuousClock.now < deadline else { throw error }
+                usleep(2_000)
+            }
         }
     }
 
