@@ -410,10 +410,16 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         guard try RawStatement.text(connection(of: db), "SELECT key_rule FROM meta") != current else {
             return
         }
-        let hasPlayers = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM player)") ?? false
-        if hasPlayers { announce() }
         try db.inTransaction(.immediate) {
-            if hasPlayers { try rebuildPlayers(db) }
+            // Looked at again under the write lock: another connection opening the database at
+            // the same time may have made the players again already.
+            guard try RawStatement.text(connection(of: db), "SELECT key_rule FROM meta") != current else {
+                return .commit
+            }
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM player)") ?? false {
+                announce()
+                try rebuildPlayers(db)
+            }
             try db.execute(sql: "UPDATE meta SET key_rule = ?", arguments: [current])
             try bumpRevision(db)
             return .commit

@@ -284,6 +284,24 @@ struct SQLiteScoreStoreTests {
         }
     }
 
+    @Test(
+        "several connections opening at once a database whose keys follow another rule make its players once")
+    func keyRuleFollowedOnce() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        _ = try await store.upload(name: "Ann", points: 1)
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in try db.execute(sql: "UPDATE meta SET key_rule = 'an older rule'") }
+        let before = try await store.revision()
+        let notes = Mutex<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            _ = try? SQLiteScoreStore(
+                path: path, busyTimeout: .seconds(120),
+                waiting: { note in if note.contains("updating") { notes.withLock { $0 += 1 } } })
+        }
+        #expect(notes.withLock { $0 } == 1, "only the connection that makes the players again says so")
+        #expect(try await store.revision() == before + 1)
+    }
+
     @Test("several connections opening a database of an earlier version at once all open it, its scores kept")
     func olderDatabaseOpenedAtOnce() throws {
         let id = UUID()
