@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 
 /// The bytes of the program's command-line arguments, for paths that are not UTF-8.
 ///
@@ -8,24 +9,38 @@ import Glibc
 public enum CommandLineBytes {
     /// The bytes of `value`, a whole argument or the value of an option written `--name=value`, as
     /// the program's command line gives them; `value`'s UTF-8 when it was not replaced.
+    ///
+    /// Each argument is handed out once: `bad\xFF.jsonl bad\xFE.jsonl` read the same, and the
+    /// first call for that text gets the first, the second call the second.
     public static func bytes(of value: String) -> [UInt8] {
         guard value.unicodeScalars.contains("\u{FFFD}") else { return Array(value.utf8) }
         let arguments = (0..<Int(CommandLine.argc)).compactMap { index in
             CommandLine.unsafeArgv[index].map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
         }
-        return bytes(of: value, in: arguments)
+        return handedOut.withLock { bytes(of: value, in: arguments, skipping: &$0) }
     }
 
-    /// The bytes of `value` among `arguments`: the first argument, or the part after the first `=`
-    /// of one, that reads as `value` once its bytes that are not UTF-8 are replaced; `value`'s
-    /// UTF-8 when none does.
-    public static func bytes(of value: String, in arguments: [[UInt8]]) -> [UInt8] {
-        for argument in arguments {
-            if String(decoding: argument, as: UTF8.self) == value { return argument }
-            if let equals = argument.firstIndex(of: UInt8(ascii: "=")),
+    /// The arguments whose bytes were handed out already.
+    private static let handedOut = Mutex<Set<Int>>([])
+
+    /// The bytes of `value` among `arguments`: the first argument not in `taken`, or the part after
+    /// the first `=` of one, that reads as `value` once its bytes that are not UTF-8 are replaced,
+    /// which is then added to `taken`; `value`'s UTF-8 when none does.
+    public static func bytes(of value: String, in arguments: [[UInt8]], skipping taken: inout Set<Int>)
+        -> [UInt8]
+    {
+        for (index, argument) in arguments.enumerated() where !taken.contains(index) {
+            var found: [UInt8]?
+            if String(decoding: argument, as: UTF8.self) == value {
+                found = argument
+            } else if let equals = argument.firstIndex(of: UInt8(ascii: "=")),
                 String(decoding: argument[(equals + 1)...], as: UTF8.self) == value
             {
-                return Array(argument[(equals + 1)...])
+                found = Array(argument[(equals + 1)...])
+            }
+            if let found {
+                taken.insert(index)
+                return found
             }
         }
         return Array(value.utf8)
