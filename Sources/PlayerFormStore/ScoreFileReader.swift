@@ -330,11 +330,29 @@ public final class ScoreFileReader {
     /// The first line of a record passed over for its length, for ``next()`` to report.
     private var overlongRecord: Int?
 
-    /// Passes over the record being read, longer than ``maximumRecordBytes``, up to the end of the
-    /// line it has reached, without keeping it.
+    /// Passes over the record being read, longer than ``maximumRecordBytes``, to its end without
+    /// keeping it: the next line break, or in CSV the next one outside quotes.
     private func passOverLongRecord() throws(StoreError) {
         overlongRecord = lineNumber + 1
-        lineNumber += buffer[start...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        // In CSV a line break inside a quoted field does not end the record: quotes are counted
+        // from the record's start, and the record ends at a line break after an even number.
+        var quotes = 0
+        func end(in bytes: ArraySlice<UInt8>) -> Int? {
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") && format == .csv {
+                    quotes += 1
+                } else if byte == 0x0A {
+                    lineNumber += 1
+                    if quotes % 2 == 0 { return index }
+                }
+            }
+            return nil
+        }
+        if let newline = end(in: buffer[start...]) {
+            start = newline + 1
+            return
+        }
         buffer.removeAll(keepingCapacity: true)
         start = 0
         var chunk = [UInt8](repeating: 0, count: 1 << 18)
@@ -350,8 +368,7 @@ public final class ScoreFileReader {
                 lineNumber += 1
                 return
             }
-            if let newline = chunk[..<got].firstIndex(of: 0x0A) {
-                lineNumber += 1
+            if let newline = end(in: chunk[..<got]) {
                 buffer.append(contentsOf: chunk[(newline + 1)..<got])
                 return
             }

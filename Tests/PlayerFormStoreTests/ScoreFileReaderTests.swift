@@ -203,6 +203,29 @@ struct ScoreFileReaderTests {
         #expect(reader.lineNumber == 2)
     }
 
+    @Test("an over-long CSV record whose quoted field holds line breaks is passed over to its real end")
+    func overlongCSVRecord() throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder.appendingPathComponent("long.csv").path
+        let id = UUID()
+        let field = "\"x\ny" + String(repeating: "z", count: 9 << 20) + "\nw,\"\"still inside\"\"\""
+        let text =
+            "id,name,points,uploadedAt\n\(UUID().uuidString),\(field),1,2026-01-01T00:00:00.000Z\n"
+            + "\(id.uuidString),B,1,2026-01-01T00:00:00.000Z\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let reader = try ScoreFileReader(path: path)
+        var items: [ScoreFileReader.Item] = []
+        while let item = try reader.next() { items.append(item) }
+        #expect(items.count == 2)
+        #expect(items.first == .problem("\(path):2: not a score record (longer than 8 MiB; not read)"))
+        if case .record(let record) = items.last {
+            #expect(record.id == id)
+        } else {
+            Issue.record("\(items)")
+        }
+        #expect(reader.lineNumber == 5)
+    }
+
     @Test("a byte order mark before the first line is not part of it, in JSON Lines and in CSV")
     func byteOrderMark() throws {
         let folder = try makeTemporaryFolder()
