@@ -264,6 +264,28 @@ struct RosterPagingTests {
         #expect(asked.limits.filter { $0 > 1 } == [40, 1_000])
     }
 
+    @Test("a page read while another session deletes players before it is read again, and skips no one")
+    func pageReadWhileDeleting() async throws {
+        let base = InMemoryScoreStore(records: numberedRecords(9))
+        let deleted = Mutex(false)
+        // Just before the second page is read, two players of the first go.
+        let store = PagedReadsStore(base) { offset in
+            guard offset == 3, !deleted.withLock({ $0 }) else { return }
+            deleted.withLock { $0 = true }
+            _ = try? await base.deletePlayer(named: "Player 1")
+            _ = try? await base.deletePlayer(named: "Player 2")
+        }
+        let (_, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let listing = roster.listing(pageSize: 3, withRecordIDs: true)
+        var names: [String] = []
+        while true {
+            let page = try await listing.next()
+            names += page.players.map(\.name)
+            if page.players.count < 3 { break }
+        }
+        #expect(names == (1...9).map { "Player \($0)" })
+    }
+
     @Test("select N and delete N take row numbers of the whole roster, on any page")
     func selectAndDeleteOutOfView() async throws {
         let store = await InMemoryScoreStore(copying: millionStore.value)

@@ -1,3 +1,4 @@
+import Foundation
 import PlayerFormScores
 
 /// The whole roster read a page at a time, for a listing or an export that other sessions may
@@ -6,9 +7,13 @@ import PlayerFormScores
 ///
 /// A page is read from where the last one ended. A deletion before that place would move every
 /// later player up, and reading on from the same number would skip as many; so when the store
-/// changed since the last page (its revision, one cheap question), the next page starts after the
-/// last player given that is still kept, found by its name. Players added meanwhile come at the
-/// end, as they do in the roster.
+/// changed since the last page (its revision, asked before and after each page, one cheap
+/// question each), the next page starts after the last player given that is still kept, found by
+/// its name (and, when the page had them, its first record, so that a player deleted and added
+/// again, now at the end, is not taken for it). When every player of the last page is gone, the
+/// last player of each earlier page is tried in turn, and when none is left the listing starts
+/// again from the first player: a player may then be given twice, never skipped. Players added
+/// meanwhile come at the end, as they do in the roster.
 ///
 /// ```swift
 /// let listing = roster.listing(pageSize: 1_000)
@@ -27,13 +32,27 @@ public final class RosterListing {
         public let players: [Player]
     }
 
+    /// A player given, by which the listing finds its place again.
+    private struct Anchor {
+        let name: String
+        /// Its first record, when the page read the record ids.
+        let firstRecord: UUID?
+
+        init(_ player: Player) {
+            name = player.name
+            firstRecord = player.recordIDs.first
+        }
+    }
+
     private let store: any ScoreStore
     private let pageSize: Int
     private let withRecordIDs: Bool
     private var offset = 0
     private var revision: UInt64?
-    /// The names of the last page, last first: where the next page starts after a change.
-    private var lastNames: [String] = []
+    /// The players of the last page, last first.
+    private var lastPage: [Anchor] = []
+    /// The last player of each earlier page, first page first.
+    private var earlier: [Anchor] = []
 
     /// A listing of `store` in pages of `pageSize` players (at least 1), with each player's record
     /// ids when `withRecordIDs` is set.
@@ -46,24 +65,35 @@ public final class RosterListing {
     /// The next page: fewer than the page size of players at the end of the roster.
     /// - Throws: the store's error; the listing may be asked again.
     public func next() async throws(ScoreStoreError) -> Page {
-        let now = try await store.revision()
-        if let revision, revision != now {
-            for name in lastNames {
-                if let found = try await store.player(named: name) {
-                    offset = found.index + 1
-                    break
-                }
-            }
+        var players: [Player] = []
+        // A page read while the store changed may be out of step with the place it was read
+        // from: it is read again, a few times at most, and the next page finds its place anew.
+        for _ in 0..<3 {
+            let before = try await store.revision()
+            if let revision, revision != before { try await findPlace() }
+            revision = before
+            players =
+                withRecordIDs
+                ? try await store.players(from: offset, limit: pageSize)
+                : try await store.playerListing(from: offset, limit: pageSize)
+            if try await store.revision() == before { break }
         }
-        revision = now
-        let players =
-            withRecordIDs
-            ? try await store.players(from: offset, limit: pageSize)
-            : try await store.playerListing(from: offset, limit: pageSize)
         let page = Page(firstRow: offset, players: players)
         offset += players.count
-        lastNames = players.reversed().map(\.name)
+        if let last = lastPage.first { earlier.append(last) }
+        lastPage = players.reversed().map(Anchor.init)
         return page
+    }
+
+    /// Sets the place to read from after the last player given that is still kept.
+    private func findPlace() async throws(ScoreStoreError) {
+        for anchor in lastPage + earlier.reversed() {
+            guard let found = try await store.player(named: anchor.name) else { continue }
+            if let first = anchor.firstRecord, !found.player.recordIDs.contains(first) { continue }
+            offset = found.index + 1
+            return
+        }
+        offset = 0
     }
 }
 

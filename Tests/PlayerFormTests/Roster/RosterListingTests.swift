@@ -53,6 +53,35 @@ struct RosterListingTests {
         #expect(found[1].firstRow == 1, "P4 is now the second player")
     }
 
+    @Test("when every player of the last page is deleted, an earlier page's last player finds the place")
+    func wholePageDeleted() async throws {
+        let shared = store(12)
+        let roster = RosterViewModel(store: shared)
+        let found = try await pages(roster.listing(pageSize: 3), size: 3) { page in
+            // After the second page: all of it, and one player ahead, go.
+            if page == 2 {
+                for name in ["P4", "P5", "P6", "P8"] { _ = try await shared.deletePlayer(named: name) }
+            }
+        }
+        #expect(found.flatMap(\.players).map(\.name) == (1...12).filter { $0 != 8 }.map { "P\($0)" })
+    }
+
+    @Test("a player deleted and added again, now at the end, is not taken for the place it had")
+    func deletedAndAddedAgain() async throws {
+        let shared = store(9)
+        let roster = RosterViewModel(store: shared)
+        let found = try await pages(roster.listing(pageSize: 3, withRecordIDs: true), size: 3) { page in
+            if page == 1 {
+                _ = try await shared.deletePlayer(named: "P3")
+                _ = try await shared.upload(name: "P3", points: 30)
+            }
+        }
+        #expect(
+            found.flatMap(\.players).map(\.name) == [
+                "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P3",
+            ])
+    }
+
     @Test("players added while listing come at the end, once")
     func additionsAtTheEnd() async throws {
         let shared = store(5)
