@@ -84,6 +84,8 @@ public final class REPLSession {
     ///   - pageSize: how many rows a page of `players` holds.
     ///   - pageSizeNow: asked before each `players` for how many rows a page holds now, at a
     ///     terminal whose window may be resized; nil keeps `pageSize`.
+    ///   - endRequested: in a script, asked between commands and while a line is awaited: once it
+    ///     says true, the script stops there (the program is ending by a signal).
     ///   - idleTicks: makes the ticks at which an idle interactive prompt checks the store for
     ///     changes by others (once a second at a terminal); nil for no checks while idle.
     ///   - echo: write each line of a script before what it prints (`--echo`).
@@ -95,7 +97,8 @@ public final class REPLSession {
         output: any TerminalOutput, style: TerminalStyle = .plain, errorStyle: TerminalStyle? = nil,
         bail: Bool = false,
         interrupts: (any InterruptSource)? = nil, pageSize: Int = REPLSession.defaultPageSize,
-        pageSizeNow: (@Sendable () -> Int)? = nil, idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil,
+        pageSizeNow: (@Sendable () -> Int)? = nil, endRequested: (@Sendable () -> Bool)? = nil,
+        idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil,
         echo: Bool = false,
         rulesOrigin: String = "defaults", columns: @escaping @Sendable () -> Int = { 80 },
         pager: PagerSettings? = nil
@@ -119,6 +122,7 @@ public final class REPLSession {
             RosterView(roster: $0, output: routed, log: log, pageSize: pageSize)
         }
         self.pageSizeNow = pageSizeNow
+        self.endRequested = endRequested
         self.hasRoster = roster != nil
         self.interactive = reader.isInteractive
         roster?.follow(form)
@@ -166,17 +170,17 @@ public final class REPLSession {
                 // Lines are counted across every -c of the run, whatever comes between them.
                 let text = commands.map { $0 + "\n" }.joined()
                 end = await runLines(
-                    from: ScriptedLineReader(text: text), name: "-c", linesBefore: commandLines)
+                    from: stoppable(ScriptedLineReader(text: text)), name: "-c", linesBefore: commandLines)
                 commandLines += text.utf8.count { $0 == UInt8(ascii: "\n") }
             case .standardInput:
-                let reader = ScriptedLineReader()
+                let reader = stoppable(ScriptedLineReader())
                 let output = self.output
                 reader.beforeWaiting = { output.flush() }
                 end = await runLines(from: reader, name: "stdin")
             case .file(let path):
                 do {
                     end = await runLines(
-                        from: try ScriptedLineReader(path: path), name: TerminalText.escaped(path))
+                        from: stoppable(try ScriptedLineReader(path: path)), name: TerminalText.escaped(path))
                 } catch {
                     log.location = nil
                     output.writeError("error: " + error.message)
@@ -193,6 +197,15 @@ public final class REPLSession {
     private var failed = false
     /// How many rows a page holds now, asked before each `players`.
     private let pageSizeNow: (@Sendable () -> Int)?
+    /// Whether a script is to stop, asked between its commands and while it waits for a line.
+    private let endRequested: (@Sendable () -> Bool)?
+
+    /// `reader`, which reads a script, made to stop waiting for a line once ``endRequested`` says
+    /// so.
+    private func stoppable(_ reader: ScriptedLineReader) -> ScriptedLineReader {
+        if reader.isStopped == nil, let endRequested { reader.isStopped = endRequested }
+        return reader
+    }
     /// How many `source` commands are running inside each other.
     private var sourceDepth = 0
     /// The deepest `source` may nest: a file that sources itself stops there.
@@ -230,7 +243,9 @@ public final class REPLSession {
         let script = atTerminal ? nil : reader as? ScriptedLineReader
         var lineNumber = linesBefore
         let sourced = reader as? ScriptedLineReader
+        if let sourced, !atTerminal { _ = stoppable(sourced) }
         while true {
+            if !atTerminal, let endRequested, endRequested() { return .stopped }
             if let isStopped = sourced?.isStopped, isStopped() { return .interrupted(lines: lineNumber) }
             // Changes by others show before the prompt, and again before the command.
             if atTerminal { await catchUp() }
@@ -316,6 +331,9 @@ public final class REPLSession {
         failed = failedBefore || failedInside
         switch end {
         case .stopped: return failedInside && bail ? .failed : .quit
+        case .interrupted where interrupts == nil:
+            // A script ending by a signal: nothing more runs, and nothing more is said.
+            return .quit
         case .interrupted(let lines):
             // Said where `source` was typed, not at the file's line.
             log.location = location

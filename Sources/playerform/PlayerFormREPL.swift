@@ -185,7 +185,8 @@ public enum PlayerFormREPL {
         if options.scripts.isEmpty { reader.beforeWaiting = { output.flush() } }
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, bail: options.bail,
-            echo: options.echo, rulesOrigin: options.rulesOrigin, columns: { terminalColumns() })
+            endRequested: { FlushOnSignal.isRequested }, echo: options.echo, rulesOrigin: options.rulesOrigin,
+            columns: { terminalColumns() })
         return (form, roster, session)
     }
 
@@ -219,9 +220,12 @@ public enum PlayerFormREPL {
             case .success(let success): store = success
             case .failure(let failure): return failure.exitStatus
             }
+            FlushOnSignal.sessionRuns(true)
             let status =
                 options.scripts.isEmpty
                 ? await session.run().exitStatus : await session.run(scripts: options.scripts).exitStatus
+            FlushOnSignal.sessionRuns(false)
+            FlushOnSignal.endIfRequested { output.flush() }
             return endingProcess(
                 output.writeFailed ? 1 : status, store: store, keeping: [form, roster, session])
         }

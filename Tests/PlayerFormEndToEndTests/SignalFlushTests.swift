@@ -8,7 +8,7 @@ import Testing
 struct SignalFlushTests {
     @Test(
         "what a script printed before SIGTERM, SIGINT or SIGHUP is written, and the status names the signal",
-        arguments: [SIGTERM, SIGINT, SIGHUP])
+        .timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT, SIGHUP])
     func outputKept(signal: Int32) throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
