@@ -195,6 +195,8 @@ public final class REPLSession {
 
     /// Whether a command failed.
     private var failed = false
+    /// The count of Ctrl-C presses when a stopped `source` last said so.
+    private var stopReported: Int?
     /// How many rows a page holds now, asked before each `players`.
     private let pageSizeNow: (@Sendable () -> Int)?
     /// Whether a script is to stop, asked between its commands and while it waits for a line.
@@ -335,6 +337,9 @@ public final class REPLSession {
             // A script ending by a signal: nothing more runs, and nothing more is said.
             return .quit
         case .interrupted(let lines):
+            // One press stops every file sourced inside another; the innermost says so.
+            guard let interrupts, stopReported != interrupts.count else { return .failed }
+            stopReported = interrupts.count
             // Said where `source` was typed, not at the file's line.
             log.location = location
             log.error(

@@ -301,6 +301,28 @@ struct REPLSessionTests {
         #expect(form.name.value == "After", "the session goes on")
     }
 
+    @Test("one Ctrl-C stops a file sourced inside another, and is said once", .timeLimit(.minutes(1)))
+    func ctrlCStopsNestedSource() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nested-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let inner = folder.appendingPathComponent("inner.txt").path
+        let outer = folder.appendingPathComponent("outer.txt").path
+        try Data((1...1_000).map { "name L\($0)\n" }.joined().utf8).write(to: URL(fileURLWithPath: inner))
+        try Data("source \(inner)\nname AfterInner\n".utf8).write(to: URL(fileURLWithPath: outer))
+        let form = PlayerViewModel(store: InMemoryScoreStore())
+        let reader = PlaybackReader(lines: ["source \(outer)", "name After"], interactive: true)
+        let session = REPLSession(
+            form: form, reader: reader, output: output, interrupts: PressedAfterAsking(after: 20))
+        #expect(await session.run() == .succeeded)
+        let stopped = output.lines.filter {
+            if case .error(let text) = $0 { text.contains("Ctrl-C stopped source") } else { false }
+        }
+        #expect(stopped.count == 1, "\(output.lines.suffix(4))")
+        #expect(!output.results.contains("name: \"AfterInner\""), "the outer file stops too")
+        #expect(form.name.value == "After")
+    }
+
     @Test("interactive: Ctrl-C during an upload cancels it through the view model", .timeLimit(.minutes(1)))
     func cancelUpload() async {
         let store = EndlessStore()
