@@ -1,5 +1,6 @@
 import ArgumentParser
 import PropertyBased
+import Synchronization
 import Testing
 
 @testable import playerform
@@ -42,20 +43,27 @@ struct SessionArgumentsTests {
 
     @Test("a line read without the parser gives the values the parser gives for it")
     func quickSessionMatchesParser() async {
+        let read = Mutex(0)
         await propertyCheck(count: 3000, input: lines) { line in
             guard let quick = QuickLine.session(line) else { return }
+            read.withLock { $0 += 1 }
             let parsed = try? PlayerFormCommand.parseAsRoot(line) as? PlayerFormCommand
             #expect(parsed?.session == quick, "\(line)")
         }
+        // Enough lines are read without the parser for the comparison to mean something.
+        #expect(read.withLock { $0 } >= 100)
     }
 
     @Test("a validate line read without the parser gives the values the parser gives for it")
     func quickValidateMatchesParser() async {
+        let read = Mutex(0)
         await propertyCheck(count: 3000, input: lines) { line in
             guard let quick = QuickLine.validate(line) else { return }
+            read.withLock { $0 += 1 }
             let parsed = try? ValidateLine.parseAsRoot(["validate"] + line) as? PlayerFormCommand.Validate
             #expect(parsed?.arguments == quick, "\(line)")
         }
+        #expect(read.withLock { $0 } >= 100)
     }
 
     @Test("the commonest lines are read without the parser, and the rest are left to it")
