@@ -115,20 +115,13 @@ struct CSVFields {
     /// Where byte `index` of `piece` is: its column in code points, and its line when the record
     /// runs past its first.
     private func place(_ piece: UnsafeBufferPointer<UInt8>, _ index: Int) -> String {
-        let at = "column \(column + Self.codePoints(UnsafeBufferPointer(rebasing: piece[..<index])) + 1)"
+        let at = "column \(column + UTF8Text.codePoints(UnsafeBufferPointer(rebasing: piece[..<index])) + 1)"
         return lineNumber.map { "line \($0), " + at } ?? at
-    }
-
-    /// How many code points `bytes` hold: the bytes that do not continue one.
-    static func codePoints(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var count = 0
-        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
-        return count
     }
 
     /// Follows the record through `piece`, the next bytes of its current line.
     mutating func scan(_ piece: UnsafeBufferPointer<UInt8>) {
-        defer { column += Self.codePoints(piece) }
+        defer { column += UTF8Text.codePoints(piece) }
         guard problem == nil, let base = piece.baseAddress else { return }
         let count = piece.count
         var index = 0

@@ -74,7 +74,7 @@ public struct JSONRecordParser {
     private static func message(_ error: JSONSyntaxError, in line: UnsafeBufferPointer<UInt8>) -> String {
         let detail = error.detail(input: "line")
         let column =
-            CSVFields.codePoints(UnsafeBufferPointer(rebasing: line[..<min(error.offset, line.count)])) + 1
+            UTF8Text.codePoints(UnsafeBufferPointer(rebasing: line[..<min(error.offset, line.count)])) + 1
         switch error.problem {
         case .endsEarly, .unclosedString: return "bad JSON: " + detail
         case .invalidUTF8: return "invalid UTF-8 at column \(column); records must be UTF-8"

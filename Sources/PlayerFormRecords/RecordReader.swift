@@ -349,6 +349,14 @@ struct RecordSteps {
 
 /// Checking that bytes are text.
 enum UTF8Text {
+    /// How many code points `bytes` hold, as columns count them: the bytes that do not continue
+    /// one.
+    static func codePoints(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
+
     /// Whether `bytes` are valid UTF-8, the same answer as `String(validating:as:)` gives, without
     /// making a String.
     ///
