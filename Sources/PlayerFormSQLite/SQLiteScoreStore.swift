@@ -169,9 +169,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     private static func bringUpToDate(_ db: Database, path: String, announce: (String) -> Void) throws -> Bool
     {
         var seen: [String]?
-        try? db.inTransaction(.deferred) {
-            seen = try checkOwnership(db, path: path)
-            return .commit
+        // Through SQLite's C interface: GRDB's transaction costs a session's start more.
+        if let connection = db.sqliteConnection {
+            seen = try? RawStatement.inReadTransaction(connection) { try checkOwnership(db, path: path) }
         }
         if let seen, migrationIdentifiers.allSatisfy(seen.contains) { return false }
         var updating = false

@@ -207,7 +207,7 @@ public enum PlayerFormREPL {
         let uploadTime = options.uploadTime
         let open = { await openAnyStore(options, environment: environment, now: { uploadTime ?? Date() }) }
         if !interactive || !options.scripts.isEmpty {
-            FlushOnSignal.install { output.flush() }
+            FlushOnSignal.install()
             // A script's session is built on another thread while this one opens its store, and
             // runs once the store has opened.
             let opening = StoreBeingOpened()

@@ -56,6 +56,8 @@ enum QuickLine {
     /// The form session's values for `arguments` (the words after the program's name), or nil
     /// when the parser must read them.
     static func session(_ arguments: [String]) -> SessionArguments? {
+        // The commonest line of all, without building the table of options.
+        if arguments.isEmpty { return SessionArguments() }
         guard let values = read(arguments, options: sessionOptions, takesFiles: false) else { return nil }
         return SessionArguments(
             configPath: values.config, store: values.store, noColor: values.noColor, bail: values.bail,
