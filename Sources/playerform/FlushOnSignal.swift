@@ -24,8 +24,10 @@ enum FlushOnSignal {
         for signal in [SIGINT, SIGTERM, SIGHUP] where !Signals.isIgnored(signal) {
             Signals.install(signal) { signal in
                 if sessionRunning.load(ordering: .sequentiallyConsistent),
-                    endingSignal.compareExchange(expected: 0, desired: signal, ordering: .sequentiallyConsistent)
-                        .exchanged
+                    endingSignal.compareExchange(
+                        expected: 0, desired: signal, ordering: .sequentiallyConsistent
+                    )
+                    .exchanged
                 {
                     return
                 }
