@@ -247,8 +247,11 @@ public final class REPLSession {
         let sourced = reader as? ScriptedLineReader
         if let sourced, !atTerminal { _ = stoppable(sourced) }
         while true {
-            if !atTerminal, let endRequested, endRequested() { return .stopped }
-            if let isStopped = sourced?.isStopped, isStopped() { return .interrupted(lines: lineNumber) }
+            // A script's reader stops when the program is ending by a signal, a file sourced at a
+            // terminal when Ctrl-C is pressed: one question a line.
+            if let isStopped = sourced?.isStopped, isStopped() {
+                return endRequested != nil ? .stopped : .interrupted(lines: lineNumber)
+            }
             // Changes by others show before the prompt, and again before the command.
             if atTerminal { await catchUp() }
             let input: LineInput
