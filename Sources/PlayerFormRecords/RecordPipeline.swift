@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// Calls its action when an input has nothing more to give for now; a `RecordPipeline` sets the
 /// action so that the records read so far are handed over and their findings written out.
@@ -33,12 +32,15 @@ struct RecordBatch: Sendable {
 /// At most `depth` batches wait, so memory stays bounded.
 final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
     // @unchecked: `reader` and `pending` belong to the reading thread alone; what crosses threads
-    // is `waiting`, under its mutex, and the semaphores, which are thread-safe.
+    // is `waiting`, under `lock`, and the semaphores, which are thread-safe. The lock is a
+    // pthread mutex (NSLock), whose ordering the thread sanitizer sees, as it does not see that
+    // of a futex-based Mutex handed over between the semaphores.
     private let reader: RecordReader<Source>
     private let batchSize = 4096
     private let free: DispatchSemaphore
     private let filled = DispatchSemaphore(value: 0)
-    private let waiting = Mutex<[RecordBatch]>([])
+    private let lock = NSLock()
+    private var waiting: [RecordBatch] = []
     /// Only the reading thread touches this, and ``bytesSeen``.
     private var pending: [NumberedRecord] = []
 
@@ -56,7 +58,7 @@ final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
     /// The next batch, waiting for the reading thread when none is ready.
     func next() -> RecordBatch {
         filled.wait()
-        let batch = waiting.withLock { $0.removeFirst() }
+        let batch = lock.withLock { waiting.removeFirst() }
         free.signal()
         return batch
     }
@@ -87,7 +89,7 @@ final class RecordPipeline<Source: ByteSource>: @unchecked Sendable {
         pending = []
         pending.reserveCapacity(batchSize)
         free.wait()
-        waiting.withLock { $0.append(batch) }
+        lock.withLock { waiting.append(batch) }
         filled.signal()
     }
 }
