@@ -44,32 +44,40 @@ public enum Timestamp {
     /// calendar, as ISO 8601 counts every year, and only when it names a real time: no 30
     /// February, no hour 24, no minute or second 60. Another form is read by Foundation's parser.
     public static func date(_ text: String) -> Date? {
-        if let milliseconds = quickMilliseconds(text) {
-            return checked(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
-        }
+        switch written(text) {
+        case .time(let milliseconds): checked(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
         // Foundation would read an impossible time of that form as a later one (25:61 as 02:01
         // the next day), and a year before 1582 in the Julian calendar.
-        guard !hasWrittenForm(text) else { return nil }
-        return (try? fractional.parse(text)).flatMap(checked)
-    }
-
-    /// Whether `text` has the form score files write, whatever its digits say.
-    private static func hasWrittenForm(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        return bytes.count == 24 && bytes[4] == 0x2D && bytes[7] == 0x2D && bytes[10] == 0x54
-            && bytes[13] == 0x3A
-            && bytes[16] == 0x3A && bytes[19] == 0x2E && bytes[23] == 0x5A
+        case .impossible: nil
+        case .otherForm: (try? fractional.parse(text)).flatMap(checked)
+        }
     }
 
     /// The milliseconds of the form score files write, `YYYY-MM-DDTHH:MM:SS.mmmZ` from the year
     /// 1 to 9999 in the proleptic Gregorian calendar, read without a date parser; nil for any
     /// other form, or a time that does not exist.
     package static func quickMilliseconds(_ text: String) -> Int64? {
+        if case .time(let milliseconds) = written(text) { milliseconds } else { nil }
+    }
+
+    /// What `text` is as the form score files write.
+    private enum Written {
+        /// That form, naming this time, in milliseconds since 1970.
+        case time(Int64)
+        /// That form, naming a time that does not exist.
+        case impossible
+        /// Another form.
+        case otherForm
+    }
+
+    /// `text` read as the form score files write: one look at its separators tells the form, and
+    /// its digits the time.
+    private static func written(_ text: String) -> Written {
         var text = text
-        return text.withUTF8 { bytes -> Int64? in
+        return text.withUTF8 { bytes -> Written in
             guard bytes.count == 24, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54,
                 bytes[13] == 0x3A, bytes[16] == 0x3A, bytes[19] == 0x2E, bytes[23] == 0x5A
-            else { return nil }
+            else { return .otherForm }
             func digits(_ from: Int, _ count: Int) -> Int64? {
                 var value: Int64 = 0
                 for index in from..<(from + count) {
@@ -83,10 +91,10 @@ public enum Timestamp {
                 let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
                 let millisecond = digits(20, 3), (1...12).contains(month), hour < 24, minute < 60,
                 second < 60, year >= 1
-            else { return nil }
+            else { return .impossible }
             let leap = isLeap(year)
             let lengths: [Int64] = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-            guard day >= 1, day <= lengths[Int(month - 1)] else { return nil }
+            guard day >= 1, day <= lengths[Int(month - 1)] else { return .impossible }
             // Days from 1970-01-01 (the proleptic Gregorian calendar, years counted from March).
             let shiftedYear = month <= 2 ? year - 1 : year
             let era = shiftedYear / 400
@@ -94,7 +102,7 @@ public enum Timestamp {
             let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
             let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
             let days = era * 146_097 + dayOfEra - 719_468
-            return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
+            return .time(((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond)
         }
     }
 
