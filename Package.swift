@@ -174,7 +174,9 @@ let package = Package(
                 "PlayerFormScores", "PlayerFormStore", "PlayerFormSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
-        .testTarget(name: "ReactiveCoreTests", dependencies: ["ReactiveCore", "PlayerFormTesting"]),
+        .testTarget(
+            name: "ReactiveCoreTests",
+            dependencies: ["ReactiveCore", "PlayerFormSystem", "PlayerFormTesting"]),
         .testTarget(name: "ReactiveCoreTestingTests", dependencies: ["ReactiveCore", "ReactiveCoreTesting"]),
         .testTarget(
             name: "ReactiveTableTests",

@@ -34,7 +34,8 @@ public enum ActionError: Error, CustomStringConvertible, Sendable {
 /// A command: asynchronous work that can run only while it is enabled, one execution at a time.
 ///
 /// ``isEnabled`` is `enabledIf && !isExecuting`. Applying the action while it is disabled runs
-/// nothing and throws ``ActionError/disabled``. Each execution sends its output on ``values`` or its
+/// nothing and throws ``ActionError/disabled``. The work runs as a task of its own, which starts on
+/// the applying thread and stays there until it first suspends. Each execution sends its output on ``values`` or its
 /// failure on ``errors`` before ``isExecuting`` returns to `false`.
 ///
 /// ```swift
@@ -89,7 +90,14 @@ public final class Action<Input: Sendable, Output: Sendable>: Sendable {
         guard started else { throw .disabled }
 
         let work = self.work
-        let task = Task { try await work(input) }
+        // The work starts at once, on this thread, and runs here until it first suspends: work
+        // that never does (a store answering from memory or a local file) costs no hop to another
+        // thread and back. A caller already cancelled gets work that starts cancelled.
+        let cancelledAlready = Task.isCancelled
+        let task = Task.immediate {
+            if cancelledAlready { withUnsafeCurrentTask { $0?.cancel() } }
+            return try await work(input)
+        }
         // A cancel() from an observer of isExecuting, or from another thread, may come before the
         // task exists; it is remembered and honoured here.
         let cancelledEarly = self.running.withLock { running -> Bool in

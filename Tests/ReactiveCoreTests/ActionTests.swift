@@ -1,3 +1,5 @@
+import Glibc
+import PlayerFormSystem
 import PlayerFormTesting
 import ReactiveCore
 import Synchronization
@@ -224,5 +226,37 @@ struct ActionTests {
         gate.open()
         _ = try await first
         #expect(executing.values == [true, false])
+    }
+}
+
+@Suite("Action's work")
+struct ActionWorkTests {
+    @Test("the work starts on the applying thread and stays there until it first suspends")
+    func workStartsOnTheApplyingThread() {
+        let executor = ThreadExecutor()
+        let action = Action<Void, pthread_t> { pthread_self() }
+        let threads = Mutex<(applying: pthread_t, working: pthread_t?)?>(nil)
+        // The applying task's jobs run on this thread only; the work would need another thread
+        // if it did not start at once.
+        Task(executorPreference: executor) {
+            let applying = pthread_self()
+            let working = try? await action.apply(())
+            threads.withLock { $0 = (applying, working) }
+            executor.stop()
+        }
+        executor.run()
+        let seen = threads.withLock { $0 }
+        #expect(seen?.working.map { pthread_equal($0, pthread_self()) != 0 } == true)
+        #expect(seen.map { pthread_equal($0.applying, pthread_self()) != 0 } == true)
+    }
+
+    @Test("work applied by a task already cancelled starts cancelled")
+    func cancelledCallerCancelledWork() async throws {
+        let action = Action<Void, Bool> { Task.isCancelled }
+        let applying = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await action.apply(())
+        }
+        #expect(try await applying.value == true)
     }
 }
