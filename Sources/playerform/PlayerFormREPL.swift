@@ -179,7 +179,7 @@ public enum PlayerFormREPL {
     /// unless `-c` and `-f` give them.
     static func scriptSession(
         options: Options, store: any ScoreStore, output: StandardOutput, delay: Duration
-    ) async -> sending (PlayerViewModel, RosterViewModel, REPLSession) {
+    ) -> (PlayerViewModel, RosterViewModel, REPLSession) {
         let (form, roster) = REPLSession.viewModels(rules: options.rules, store: store, uploadDelay: delay)
         let reader = options.scripts.isEmpty ? ScriptedLineReader() : ScriptedLineReader(bytes: [])
         if options.scripts.isEmpty { reader.beforeWaiting = { output.flush() } }
@@ -194,10 +194,6 @@ public enum PlayerFormREPL {
     /// command succeeded (always at a terminal), 1 when a scripted command failed or standard
     /// output could not be written.
     ///
-    /// A script's session (standard input that is not a terminal, or `-c` and `-f`) is built
-    /// while its store opens (``StoreBeingOpened``) and runs once it has opened; at a terminal the
-    /// store opens first.
-    ///
     /// The last thing a process does: a scripted session closes a SQLite store and keeps the view
     /// models until the process ends (see ``endingProcess(_:store:keeping:)``).
     public static func run(_ options: Options, environment: [String: String]) async -> Int32 {
@@ -208,18 +204,13 @@ public enum PlayerFormREPL {
         let open = { await openAnyStore(options, environment: environment, now: { uploadTime ?? Date() }) }
         if !interactive || !options.scripts.isEmpty {
             FlushOnSignal.install()
-            // A script's session is built on another thread while this one opens its store, and
-            // runs once the store has opened.
-            let opening = StoreBeingOpened()
-            async let built = scriptSession(options: options, store: opening, output: output, delay: delay)
-            let opened = await open()
-            opening.finish(opened)
-            let (form, roster, session) = await built
             let store: any ScoreStore
-            switch opened {
-            case .success(let success): store = success
+            switch await open() {
+            case .success(let opened): store = opened
             case .failure(let failure): return failure.exitStatus
             }
+            let (form, roster, session) = scriptSession(
+                options: options, store: store, output: output, delay: delay)
             FlushOnSignal.sessionRuns(true)
             let status =
                 options.scripts.isEmpty

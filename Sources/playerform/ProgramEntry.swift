@@ -2,7 +2,8 @@ import Dispatch
 import Glibc
 import PlayerFormSystem
 
-/// The program's entry point: runs the command as a task and waits on the main thread.
+/// The program's entry point: runs the command as a task whose jobs run on the main thread
+/// (``ThreadExecutor``), so that a command that starts no thread itself runs on this one alone.
 ///
 /// Swift's asynchronous entry point hands the main thread to `dispatchMain()`, which ends it with
 /// `pthread_exit`, and ending a thread unwinds its stack. In the fully static build the unwinder's
@@ -16,6 +17,9 @@ import PlayerFormSystem
 /// (`Descriptor.occupyClosedStandardDescriptors()`), so that the database and the runtime's own
 /// descriptors never take their numbers.
 ///
+/// A signal's handler may so interrupt the command itself. The handlers only store to atomics and
+/// write to pipes, and are installed with `SA_RESTART`; the waits that a signal ends early (`poll`
+/// for a script's next line, `waitpid` for the pager) look again at what the handler set.
 /// Nothing drains the main actor or the main dispatch queue: work scheduled on them would never
 /// run, so the program schedules none.
 @main
@@ -25,11 +29,11 @@ enum ProgramEntry {
         var none = sigset_t()
         sigemptyset(&none)
         pthread_sigmask(SIG_SETMASK, &none, nil)
-        let finished = DispatchSemaphore(value: 0)
-        Task.detached {
+        let executor = ThreadExecutor()
+        Task.detached(executorPreference: executor) {
             await PlayerFormCommand.main()
-            finished.signal()
+            executor.stop()
         }
-        finished.wait()
+        executor.run()
     }
 }
