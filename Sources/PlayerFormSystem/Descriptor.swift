@@ -1,7 +1,7 @@
 import Glibc
 import SystemPackage
 
-/// Writing to a file descriptor.
+/// Writing to a file descriptor, and opening one.
 public enum Descriptor {
     /// Writes all of `bytes` to `descriptor`, writing again after a short write and after a signal
     /// interrupted the call.
@@ -18,6 +18,21 @@ public enum Descriptor {
         } catch {
             return EIO  // writeAll throws nothing but Errno
         }
+    }
+
+    /// Opens a file to read without waiting for a writer: `open` is called with the flags to pass
+    /// to `open(2)`, which include `O_NONBLOCK`, so that a FIFO no process writes to yet opens at
+    /// once instead of holding the program where no signal can stop it (a handler installed with
+    /// `SA_RESTART` starts the wait again). The descriptor is made blocking again before it is
+    /// returned. Read it after `poll(2)` says there is input: until a writer has come, `read(2)`
+    /// on such a FIFO says the input ended.
+    /// - Returns: the descriptor, or -1 with `errno` set as `open(2)` set it.
+    public static func openForReading(_ open: (Int32) -> Int32) -> Int32 {
+        let descriptor = open(O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return descriptor }
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        return descriptor
     }
 
     /// Opens `/dev/null` on each of standard input, output and error that the parent process left

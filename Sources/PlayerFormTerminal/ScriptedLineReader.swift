@@ -45,7 +45,8 @@ public final class ScriptedLineReader: LineReader {
     /// - Throws: ``CommandError`` saying why the file cannot be read (missing, a directory, not
     ///   permitted).
     public init(path: String, maxBytes: Int = LineLimits.maxBytes) throws(CommandError) {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        // A FIFO opens at once, so that a stop ends a wait for its writer: refill() polls.
+        let descriptor = Descriptor.openForReading { Glibc.open(path, $0) }
         guard descriptor >= 0 else {
             let reason = SystemError.text(errno)
             throw CommandError("Cannot read \(TerminalText.quoted(path)): \(reason).")
@@ -147,16 +148,17 @@ public final class ScriptedLineReader: LineReader {
     private func refill() -> Bool {
         guard !atEnd, !stopped, let fileDescriptor else { return false }
         beforeWaiting()
-        if let isStopped {
-            // Waits in slices, so that a stop is seen while nothing comes.
-            var request = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-            while !isStopped() {
-                if poll(&request, 1, 100) != 0 { break }
-            }
-            if isStopped() {
-                stopped = true
-                return false
-            }
+        // Waits in slices, so that a stop is seen while nothing comes; and reads only once there
+        // is input, as a FIFO whose writer has not come yet reads as ended.
+        let isStopped = self.isStopped ?? { false }
+        var request = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while !isStopped() {
+            let ready = poll(&request, 1, 100)
+            if ready > 0 || (ready < 0 && errno != EINTR) { break }
+        }
+        if isStopped() {
+            stopped = true
+            return false
         }
         buffer.removeAll(keepingCapacity: true)
         position = 0

@@ -6,10 +6,16 @@ private let interruptRequested = Atomic<Bool>(false)
 
 /// Ctrl-C handling: the first SIGINT only sets a flag that the readers check, so the command can
 /// stop reading, print the summary of what it read, and exit with ``ValidationExit/interrupted``.
+/// A second SIGINT ends the program at once, by the signal, for a command held where no flag is
+/// read (findings written to an output no one reads).
 public enum Interrupt {
     /// Routes SIGINT to the flag.
     public static func install() {
-        Signals.install(SIGINT) { _ in interruptRequested.store(true, ordering: .relaxed) }
+        Signals.install(SIGINT) { signal in
+            guard interruptRequested.exchange(true, ordering: .sequentiallyConsistent) else { return }
+            Glibc.signal(signal, SIG_DFL)
+            raise(signal)
+        }
     }
 
     /// Whether SIGINT arrived.

@@ -111,7 +111,8 @@ public struct ValidationRun {
 
     private static func open(_ path: String) -> Result<Int32, Errno> {
         // By the bytes typed: a name that is not UTF-8 reached the parser with U+FFFD in it.
-        let descriptor = CommandLineBytes.open(path, O_RDONLY | O_CLOEXEC)
+        // A FIFO opens at once, so that Ctrl-C stops a wait for its writer: the reader polls.
+        let descriptor = Descriptor.openForReading { CommandLineBytes.open(path, $0) }
         guard descriptor >= 0 else { return .failure(Errno(errno)) }
         var status = stat()
         if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {

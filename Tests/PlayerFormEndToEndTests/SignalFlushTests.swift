@@ -36,4 +36,139 @@ struct SignalFlushTests {
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(printed == "+ 1 Ann 5\n")
     }
+
+    @Test(
+        "a script whose file is a FIFO no one writes to ends at the first signal, its output written",
+        .timeLimit(.minutes(1)))
+    func fifoWithoutWriter() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = try madeFIFO(in: folder)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        process.arguments = [
+            "--store", folder.appendingPathComponent("s.sqlite").path, "-c", "add Ann 5", "-f", fifo,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // The script waits for the FIFO's writer once it has opened it.
+        try #require(eventually { hasOpen(process.processIdentifier, fifo) })
+        kill(process.processIdentifier, SIGTERM)
+        try #require(endsWithinAMinute(process))
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == SIGTERM)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed == "+ 1 Ann 5\n")
+    }
+}
+
+/// `validate` stopped by Ctrl-C.
+@Suite("validate and Ctrl-C")
+struct ValidateInterruptTests {
+    @Test(
+        "validate of a FIFO no one writes to stops at the first Ctrl-C, with status 130",
+        .timeLimit(.minutes(1)))
+    func fifoWithoutWriter() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = try madeFIFO(in: folder)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        process.arguments = ["validate", fifo]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try #require(eventually { hasOpen(process.processIdentifier, fifo) })
+        kill(process.processIdentifier, SIGINT)
+        try #require(endsWithinAMinute(process))
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("interrupted: 0 records"))
+    }
+
+    @Test(
+        "a second Ctrl-C ends validate at once, by the signal, while its findings wait for a reader",
+        .timeLimit(.minutes(1)))
+    func secondInterruptEnds() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Far more findings than a pipe holds.
+        let records = folder.appendingPathComponent("bad.jsonl")
+        let line = #"{"name": "", "points": 1}"# + "\n"
+        try Data(String(repeating: line, count: 50_000).utf8).write(to: records)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        process.arguments = ["validate", records.path]
+        let findings = Pipe()
+        process.standardOutput = findings
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Nothing reads the findings: once the pipe is full, validate waits to write.
+        let readEnd = findings.fileHandleForReading.fileDescriptor
+        // F_GETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 8), which the Glibc module does not bring.
+        let capacity = fcntl(readEnd, 1024 + 8)
+        try #require(
+            eventually {
+                var queued: Int32 = 0
+                return ioctl(readEnd, UInt(FIONREAD), &queued) == 0 && queued >= capacity
+            })
+        kill(process.processIdentifier, SIGINT)
+        // A second signal sent while the first is pending would be merged with it.
+        try #require(eventually { !isPending(SIGINT, process.processIdentifier) })
+        kill(process.processIdentifier, SIGINT)
+        try #require(endsWithinAMinute(process))
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == SIGINT)
+    }
+}
+
+/// A new FIFO in `folder`, by its path with symbolic links resolved, as `/proc` shows it.
+private func madeFIFO(in folder: URL) throws -> String {
+    let path = folder.resolvingSymlinksInPath().appendingPathComponent("commands").path
+    try #require(mkfifo(path, 0o600) == 0)
+    return path
+}
+
+/// Whether `condition` came true within a minute, asked again and again meanwhile.
+private func eventually(_ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        sched_yield()
+    }
+    return false
+}
+
+/// Whether `process` ended within a minute; one that did not is killed, so that a spec fails
+/// instead of waiting for ever.
+private func endsWithinAMinute(_ process: Process) -> Bool {
+    if eventually({ !process.isRunning }) { return true }
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    return false
+}
+
+/// Whether process `pid` has `path` open.
+private func hasOpen(_ pid: Int32, _ path: String) -> Bool {
+    let folder = "/proc/\(pid)/fd"
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return entries.contains {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0)) == path
+    }
+}
+
+/// Whether `signal`, sent to process `pid`, waits to be delivered (`ShdPnd` in its status).
+private func isPending(_ signal: Int32, _ pid: Int32) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("ShdPnd:") }),
+        let mask = UInt64(line.dropFirst("ShdPnd:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+    else { return false }
+    return mask & (1 << UInt64(signal - 1)) != 0
 }

@@ -80,3 +80,33 @@ struct DescriptorTests {
         #expect(Descriptor.writeAll([UInt8](), to: -1) == nil)
     }
 }
+
+@Suite("Opening to read")
+struct OpenForReadingTests {
+    @Test("a FIFO no process writes to opens at once, blocking, and reads what a writer then writes")
+    func fifoWithoutWriter() throws {
+        let fifo = "/tmp/playerform-fifo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        // open(2) without O_NONBLOCK would wait here for a writer that never comes.
+        let reader = Descriptor.openForReading { open(fifo, $0) }
+        try #require(reader >= 0)
+        defer { close(reader) }
+        #expect(fcntl(reader, F_GETFL) & O_NONBLOCK == 0)
+        #expect(fcntl(reader, F_GETFD) & FD_CLOEXEC != 0)
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+        try #require(writer >= 0)
+        #expect(write(writer, "hi", 2) == 2)
+        close(writer)
+        var bytes = [UInt8](repeating: 0, count: 8)
+        #expect(read(reader, &bytes, 8) == 2)
+        #expect(Array(bytes.prefix(2)) == Array("hi".utf8))
+    }
+
+    @Test("a file that cannot be opened gives -1 and open's errno")
+    func missingFile() {
+        let descriptor = Descriptor.openForReading { open("/nonexistent/playerform", $0) }
+        #expect(descriptor == -1)
+        #expect(errno == ENOENT)
+    }
+}
