@@ -20,12 +20,13 @@ public enum Descriptor {
         }
     }
 
-    /// Opens a file to read without waiting for a writer: `open` is called with the flags to pass
-    /// to `open(2)`, which include `O_NONBLOCK`, so that a FIFO no process writes to yet opens at
-    /// once instead of holding the program where no signal can stop it (a handler installed with
-    /// `SA_RESTART` starts the wait again). The descriptor is made blocking again before it is
-    /// returned. Read it after `poll(2)` says there is input: until a writer has come, `read(2)`
-    /// on such a FIFO says the input ended.
+    /// Opens a file to read without waiting for a writer.
+    ///
+    /// `open` is called with the flags to pass to `open(2)`, which include `O_NONBLOCK`, so that a
+    /// FIFO no process writes to yet opens at once instead of holding the program where no signal
+    /// can stop it (a handler installed with `SA_RESTART` starts the wait again). The descriptor is
+    /// made blocking again before it is returned. Read it after `poll(2)` says there is input:
+    /// until a writer has come, `read(2)` on such a FIFO says the input ended.
     /// - Returns: the descriptor, or -1 with `errno` set as `open(2)` set it.
     public static func openForReading(_ open: (Int32) -> Int32) -> Int32 {
         let descriptor = open(O_RDONLY | O_CLOEXEC | O_NONBLOCK)
