@@ -73,6 +73,6 @@ for _ in range(runs):
 peer = statistics.median(times["sqlite3 :memory: .quit"])
 for name, samples in times.items():
     median = statistics.median(samples)
-    print(f"{name:24} median {median * 1000:6.2f} ms  ({median / peer:4.1f} x sqlite3)")
+    print(f"{name:24} median {median * 1000:6.2f} ms  ({median / peer:5.2f} x sqlite3)")
 print("target: under 3 ms and within 1.5 x sqlite3")
 PY
