@@ -4,7 +4,8 @@ import Synchronization
 /// How long a store waits for a database another process holds, and who stops the wait.
 ///
 /// SQLite calls ``shouldRetry(_:)`` each time it finds the database locked. The wait gives up
-/// when the timeout has passed or when the task that asked was cancelled (Ctrl-C), and says once
+/// when the timeout has passed, when the task that asked was cancelled (Ctrl-C at a terminal), or
+/// when `stopWaiting` says the program is ending (a signal to a script), and says once
 /// per operation that it is waiting, so that a person knows why nothing happens. An attempt begun
 /// without waiting gives up at the first lock, and says nothing: the operation then runs again,
 /// waiting.
@@ -26,16 +27,19 @@ final class BusyWait: Sendable {
     private let timeout: Duration
     private let announceAfter: Duration
     private let announce: @Sendable (String) -> Void
+    private let stopWaiting: @Sendable () -> Bool
     private let path: String
 
     init(
         path: String, timeout: Duration, announceAfter: Duration = .milliseconds(200),
-        announce: @escaping @Sendable (String) -> Void
+        announce: @escaping @Sendable (String) -> Void,
+        stopWaiting: @escaping @Sendable () -> Bool = { false }
     ) {
         self.path = path
         self.timeout = timeout
         self.announceAfter = announceAfter
         self.announce = announce
+        self.stopWaiting = stopWaiting
     }
 
     /// The wait allowed, in seconds.
@@ -106,6 +110,11 @@ final class BusyWait: Sendable {
         let now = ContinuousClock.now
         let (go, message): (Bool, String?) = state.withLock {
             if $0.cancelled { return (false, nil) }
+            if stopWaiting() {
+                // As a cancellation: the operation fails as stopped, not as timed out.
+                $0.cancelled = true
+                return (false, nil)
+            }
             if !$0.waits {
                 $0.refused = true
                 return (false, nil)

@@ -55,6 +55,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     ///     of an earlier version is brought up to date, with a sentence to show.
     ///   - now: the clock that stamps uploads.
     ///   - makeID: makes the identifier of each record.
+    ///   - stopWaiting: asked while an operation waits for such a lock; true stops the wait, and
+    ///     the operation fails as cancelled (a script's program ending by a signal).
     /// - Throws: ``SQLiteStoreError`` naming the path: not a regular file, not a score database,
     ///   a JSON Lines score file, locked for longer than `busyTimeout`, and so on.
     public init(
@@ -62,13 +64,14 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         busyTimeout: Duration = .seconds(5),
         waiting: @escaping @Sendable (String) -> Void = { _ in },
         now: @escaping @Sendable () -> Date = { Date() },
-        makeID: @escaping @Sendable () -> UUID = { UUID() }
+        makeID: @escaping @Sendable () -> UUID = { UUID() },
+        stopWaiting: @escaping @Sendable () -> Bool = { false }
     ) throws(SQLiteStoreError) {
         self.path = path
         self.busyTimeout = busyTimeout
         self.now = now
         self.makeID = makeID
-        let busy = BusyWait(path: path, timeout: busyTimeout, announce: waiting)
+        let busy = BusyWait(path: path, timeout: busyTimeout, announce: waiting, stopWaiting: stopWaiting)
         self.busy = busy
 
         let state = try StoreFile.inspect(path)

@@ -14,10 +14,11 @@ private let sessionRunning = Atomic<Bool>(false)
 /// While the session runs, the handler only notes the signal (an atomic store, async-signal-safe);
 /// the session stops before its next command, or while it waits for a line (it asks
 /// ``isRequested``), and the program then writes out what it printed and ends by the same signal
-/// (``endIfRequested(flush:)``), so its status still says which. A second signal, for a command
-/// that takes long (an upload waiting for a lock) or an output no one reads, ends the program at
-/// once, as does a signal before the session runs (its store still opening). A signal the
-/// program was started with ignored (`nohup`) stays ignored.
+/// (``endIfRequested(flush:)``), so its status still says which. A wait for a database another
+/// process holds stops at the first signal (the store asks ``isRequested``). A second signal, for
+/// an output no one reads, ends the program at once, as does a signal before the session runs
+/// (its store still opening). A signal the program was started with ignored (`nohup`) stays
+/// ignored.
 enum FlushOnSignal {
     /// Routes the ending signals to the session; call once.
     static func install() {

@@ -97,8 +97,10 @@ public enum PlayerFormREPL {
         }
         let store: SQLiteScoreStore
         do {
+            // A signal to a script stops a wait for a lock as Ctrl-C does at a terminal.
             store = try SQLiteScoreStore(
-                path: options.storePath, busyTimeout: options.busyTimeout, waiting: note, now: now)
+                path: options.storePath, busyTimeout: options.busyTimeout, waiting: note, now: now,
+                stopWaiting: { FlushOnSignal.isRequested })
         } catch {
             report(StoreFailure.words(error))
             return .failure(error)

@@ -65,6 +65,44 @@ struct SignalFlushTests {
     }
 }
 
+extension SignalFlushTests {
+    @Test(
+        "a signal stops a script's wait for a database another process holds, as Ctrl-C does at a terminal",
+        .timeLimit(.minutes(1)))
+    func signalStopsWaitForLock() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("s.sqlite").path
+        #expect(try BuiltBinary.run(["--store", database, "-c", "players"]).status == 0)
+        let holder = try BuiltBinary.Session(
+            ["-cmd", "BEGIN EXCLUSIVE;", "-cmd", "SELECT 'holding';", database],
+            executable: "/usr/bin/sqlite3")
+        #expect(holder.nextOutput() == "holding\n")
+        defer { _ = try? holder.finish() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+        // Ten minutes: without the stop, the program would still be waiting when the spec ends it.
+        process.arguments = ["--store", database, "--busy-timeout-milliseconds", "600000", "-c", "add Ann 2"]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var said = ""
+        while !said.contains("waiting up to 600 s") {
+            let more = errors.fileHandleForReading.availableData
+            try #require(!more.isEmpty, "the program ended before it waited: \(said)")
+            said += String(decoding: more, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        try #require(endsWithinAMinute(process))
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(process.terminationStatus == SIGTERM)
+        said += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("cancelled"))
+    }
+}
+
 /// `validate` stopped by Ctrl-C.
 @Suite("validate and Ctrl-C")
 struct ValidateInterruptTests {

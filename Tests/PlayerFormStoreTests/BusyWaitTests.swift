@@ -76,4 +76,23 @@ struct BusyWaitTests {
         #expect(wait.isCancelled)
         wait.end()
     }
+
+    @Test("a wait stops, as a cancelled one does, once stopWaiting says the program is ending")
+    func stopWaiting() {
+        let ending = Ending()
+        let wait = BusyWait(
+            path: "s.sqlite", timeout: .seconds(60), announceAfter: .zero, announce: { _ in },
+            stopWaiting: { ending.now.load(ordering: .relaxed) })
+        let token = wait.makeToken()
+        wait.begin(token)
+        #expect(wait.shouldRetry(0) == true)
+        ending.now.store(true, ordering: .relaxed)
+        #expect(wait.shouldRetry(1) == false)
+        #expect(wait.isCancelled)
+    }
+}
+
+/// Whether the program is ending, for `stopWaiting`.
+private final class Ending: Sendable {
+    let now = Atomic(false)
 }
