@@ -34,9 +34,9 @@ public enum ActionError: Error, CustomStringConvertible, Sendable {
 /// A command: asynchronous work that can run only while it is enabled, one execution at a time.
 ///
 /// ``isEnabled`` is `enabledIf && !isExecuting`. Applying the action while it is disabled runs
-/// nothing and throws ``ActionError/disabled``. The work runs as a task of its own, which starts on
-/// the applying thread and stays there until it first suspends. Each execution sends its output on ``values`` or its
-/// failure on ``errors`` before ``isExecuting`` returns to `false`.
+/// nothing and throws ``ActionError/disabled``. The work runs as a task of its own, which starts
+/// on the applying thread and stays there until it first suspends. Each execution sends its
+/// output on ``values`` or its failure on ``errors`` before ``isExecuting`` returns to `false`.
 ///
 /// ```swift
 /// let save = Action(enabledIf: form.isValid) { (entry: Entry) in try await store.save(entry) }
