@@ -14,17 +14,12 @@ struct SignalFlushTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = folder.appendingPathComponent("commands").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-        process.arguments = [
-            "--store", folder.appendingPathComponent("s.sqlite").path, "-c", "add Ann 5", "-c",
-            "source \(fifo)",
-        ]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try startedProgram(
+            [
+                "--store", folder.appendingPathComponent("s.sqlite").path, "-c", "add Ann 5", "-c",
+                "source \(fifo)",
+            ], output: output)
         // Opening the FIFO to write returns once the script opens it to read: `add` has run and
         // its line waits in the output, which a sourced file does not write out before waiting.
         let writer = open(fifo, O_WRONLY)
@@ -44,16 +39,11 @@ struct SignalFlushTests {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = try madeFIFO(in: folder)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-        process.arguments = [
-            "--store", folder.appendingPathComponent("s.sqlite").path, "-c", "add Ann 5", "-f", fifo,
-        ]
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try startedProgram(
+            [
+                "--store", folder.appendingPathComponent("s.sqlite").path, "-c", "add Ann 5", "-f", fifo,
+            ], output: output)
         // The script waits for the FIFO's writer once it has opened it.
         try #require(eventually { hasOpen(process.processIdentifier, fifo) })
         kill(process.processIdentifier, SIGTERM)
@@ -63,9 +53,7 @@ struct SignalFlushTests {
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(printed == "+ 1 Ann 5\n")
     }
-}
 
-extension SignalFlushTests {
     @Test(
         "a signal stops a script's wait for a database another process holds, as Ctrl-C does at a terminal",
         .timeLimit(.minutes(1)))
@@ -79,15 +67,10 @@ extension SignalFlushTests {
             executable: "/usr/bin/sqlite3")
         #expect(holder.nextOutput() == "holding\n")
         defer { _ = try? holder.finish() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-        // Ten minutes: without the stop, the program would still be waiting when the spec ends it.
-        process.arguments = ["--store", database, "--busy-timeout-milliseconds", "600000", "-c", "add Ann 2"]
         let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        // Ten minutes: without the stop, the program would still be waiting when the spec ends it.
+        let process = try startedProgram(
+            ["--store", database, "--busy-timeout-milliseconds", "600000", "-c", "add Ann 2"], errors: errors)
         var said = ""
         while !said.contains("waiting up to 600 s") {
             let more = errors.fileHandleForReading.availableData
@@ -113,14 +96,9 @@ struct ValidateInterruptTests {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let fifo = try madeFIFO(in: folder)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-        process.arguments = ["validate", fifo]
         let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try startedProgram(
+            ["validate", fifo], errors: errors)
         try #require(eventually { hasOpen(process.processIdentifier, fifo) })
         kill(process.processIdentifier, SIGINT)
         try #require(endsWithinAMinute(process))
@@ -140,14 +118,9 @@ struct ValidateInterruptTests {
         let records = folder.appendingPathComponent("bad.jsonl")
         let line = #"{"name": "", "points": 1}"# + "\n"
         try Data(String(repeating: line, count: 50_000).utf8).write(to: records)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
-        process.arguments = ["validate", records.path]
         let findings = Pipe()
-        process.standardOutput = findings
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try startedProgram(
+            ["validate", records.path], output: findings)
         // Nothing reads the findings: once the pipe is full, validate waits to write.
         let readEnd = findings.fileHandleForReading.fileDescriptor
         // F_GETPIPE_SZ (F_LINUX_SPECIFIC_BASE + 8), which the Glibc module does not bring.
@@ -165,6 +138,20 @@ struct ValidateInterruptTests {
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(process.terminationStatus == SIGINT)
     }
+}
+
+/// The built program started with `arguments`, standard input empty, and standard output or
+/// standard error in a pipe when given (else nowhere).
+private func startedProgram(_ arguments: [String], output: Pipe? = nil, errors: Pipe? = nil) throws -> Process
+{
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: BuiltBinary.path)
+    process.arguments = arguments
+    process.standardOutput = output ?? FileHandle.nullDevice
+    process.standardError = errors ?? FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return process
 }
 
 /// A new FIFO in `folder`, by its path with symbolic links resolved, as `/proc` shows it.
