@@ -16,6 +16,8 @@ public struct ForbiddenNames: Sendable, Equatable {
         let asciiLengths: UInt64
         /// Whether an ASCII name of 64 bytes or more is on the list.
         let longASCIIName: Bool
+        /// The ASCII names of 1 to 16 bytes, as words.
+        let shortASCIINames: ShortASCIIKeys
 
         init(_ names: [String]) {
             self.names = names
@@ -25,6 +27,7 @@ public struct ForbiddenNames: Sendable, Equatable {
             self.allASCII = asciiNames.count == normalized.count
             self.asciiLengths = asciiNames.reduce(0) { $1.count < 64 ? $0 | 1 << UInt64($1.count) : $0 }
             self.longASCIIName = asciiNames.contains { $0.count >= 64 }
+            self.shortASCIINames = ShortASCIIKeys(asciiNames)
         }
     }
 
@@ -128,6 +131,14 @@ public struct ForbiddenNames: Sendable, Equatable {
         containsASCII(bytes)
     }
 
+    /// Whether the ASCII name of `count` bytes, 1 to 16, with no control character and no space at
+    /// either end, is forbidden, given its bytes with ASCII letters lowercased as the words
+    /// `ShortASCIIKeys` holds: ``contains(asciiName:)`` compared word by word.
+    @inline(__always)
+    func contains(shortASCIIFirst first: UInt64, last: UInt64, count: Int) -> Bool {
+        storage.shortASCIINames.contains(first: first, last: last, count: count)
+    }
+
     /// ``contains(_:)`` for a name beyond ASCII given as valid UTF-8, answered on its bytes for two
     /// kinds of names; nil for any other.
     ///
@@ -140,7 +151,9 @@ public struct ForbiddenNames: Sendable, Equatable {
     ///   scalar that is not whitespace (its character then starts with something trimming keeps;
     ///   composition with its neighbours never yields ASCII).
     ///
-    /// Either kind has a non-empty key, so it is never blank.
+    /// Either kind has a non-empty key, so it is never blank. The second is answered at its first
+    /// scalar that stays in its key, without reading on: bytes after it that are not UTF-8 would
+    /// decode to replacement characters, which change nothing.
     func contains(utf8Name bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
         var index = 0
         var fullWidthOnly = true
@@ -156,6 +169,8 @@ public struct ForbiddenNames: Sendable, Equatable {
             guard let (scalar, length) = Self.scalar(in: bytes, at: index) else { return nil }
             if !(0xFF01...0xFF5E).contains(scalar.value) { fullWidthOnly = false }
             if afterSolidASCII && ScalarFacts.isStable(scalar) && !ScalarFacts.isWhitespace(scalar) {
+                // Nothing after such a scalar changes the answer.
+                if storage.allASCII { return false }
                 keepsScalar = true
             }
             afterSolidASCII = false

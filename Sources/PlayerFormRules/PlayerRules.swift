@@ -171,7 +171,23 @@ public struct PlayerRules: Sendable, Equatable {
         guard (controls | deletes) & highs == 0 else { return false }
         // All spaces, or empty.
         guard (first ^ below) & kept != 0 || (last ^ below) & kept != 0 else { return false }
-        return !forbiddenNames.contains(asciiName: UnsafeBufferPointer(start: base, count: count))
+        // A space at either end is trimmed the long way; the name's key is otherwise the name with
+        // its letters lowercased.
+        let lastByte = (last &>> UInt64(8 &* (count >= 8 ? 7 : count &- 1))) & 0xFF
+        guard first & 0xFF != 0x20 && lastByte != 0x20 else {
+            return !forbiddenNames.contains(asciiName: UnsafeBufferPointer(start: base, count: count))
+        }
+        return !forbiddenNames.contains(
+            shortASCIIFirst: Self.lowercased(first), last: Self.lowercased(last), count: count)
+    }
+
+    /// The ASCII bytes of `word` with the letters A to Z lowercased, all at once: adding 0x3F sets
+    /// the high bit of a byte from A up, adding 0x25 that of a byte past Z, and neither carries
+    /// into the next byte.
+    @inline(__always)
+    static func lowercased(_ word: UInt64) -> UInt64 {
+        let upper = (word &+ 0x3F3F_3F3F_3F3F_3F3F) & ~(word &+ 0x2525_2525_2525_2525) & 0x8080_8080_8080_8080
+        return word | upper &>> 2
     }
 
     /// The eight bytes at `base`, the first in the lowest byte.
@@ -208,11 +224,18 @@ public struct PlayerRules: Sendable, Equatable {
             return nameIssue(String(decoding: name, as: UTF8.self)) == nil
         }
         if forbidden { return false }
-        // The control rule itself, on the scalars decoded from the bytes (valid UTF-8: the
-        // forbidden names' check has decoded them all).
+        // The control rule itself. In UTF-8 every C1 character starts with 0xC2 and both
+        // separators with 0xE2, so a name without those bytes, C0 and DEL has none; else the
+        // scalars are decoded, each byte that starts none passed over as `String(decoding:as:)`
+        // makes it a replacement character.
+        let mayHoldControl = name.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }
+        guard mayHoldControl else { return true }
         var index = 0
         while index < name.count {
-            guard let (scalar, length) = ForbiddenNames.scalar(in: name, at: index) else { return true }
+            guard let (scalar, length) = ForbiddenNames.scalar(in: name, at: index) else {
+                index += 1
+                continue
+            }
             if Self.isControl(scalar) { return false }
             index += length
         }

@@ -112,6 +112,11 @@ struct NameRuleOnBytesTests {
         arguments: [
             ["darn", "dag nabbit", "poop", "k", "a!"], ["darn", "名", "a\u{200B}9", "zoë"],
             ["colin0123456", " a z ", String(repeating: "colin", count: 13), "0123456colin0123456"],
+            // More short ASCII names than are compared one by one: they are looked up by hash.
+            [
+                "darn", "poop", "dag nabbit", "k", "a!", "colin", "zz", "darnk", "0123456", "kk", "colink",
+                "~", "a", "darn darn", "darndarnkdarn",
+            ],
         ])
     func bytesAgreeWithString(forbidden: [String]) async {
         let rules = try! PlayerRules(forbiddenNames: forbidden)
@@ -156,6 +161,27 @@ struct NameRuleOnBytesTests {
                 #expect(found == expected(name), "\(name.debugDescription)")
                 #expect(rules.isValid(name: name, points: 1) == expected(name), "\(name.debugDescription)")
             }
+        }
+    }
+
+    /// Byte pieces of names beyond ASCII, valid UTF-8 or not: scalars that stay in a key or not,
+    /// a C1 control character, a line separator, and bytes that start no scalar.
+    static let bytePieces: [[UInt8]] = [
+        Array("a".utf8), Array("Z".utf8), Array("darn".utf8), Array(" ".utf8), Array("é".utf8),
+        Array("Ü".utf8), Array("名".utf8), Array("ｄ".utf8), Array("\u{85}".utf8), Array("\u{2028}".utf8),
+        Array("\u{200B}".utf8), Array("\u{3000}".utf8), Array("\u{7F}".utf8), [0xFF], [0xC2], [0xE2, 0x80],
+        [0x80], [0xC0, 0x85], [0xED, 0xA0, 0x80],
+    ]
+
+    @Test("for random bytes beyond ASCII, UTF-8 or not, the byte path answers for the name they decode to")
+    func bytesBeyondASCIIAgreeWithDecodedName() async {
+        let rules = PlayerRules.defaults
+        let input = Gen.element(of: Self.bytePieces).map { $0! }.array(of: 1...8)
+        await propertyCheck(count: 3_000, input: input) { parts in
+            let bytes = parts.flatMap { $0 }
+            let expected = rules.isValid(name: String(decoding: bytes, as: UTF8.self), points: 1)
+            let found = bytes.withUnsafeBufferPointer { rules.isValid(utf8Name: $0, points: 1) }
+            #expect(found == expected, "\(bytes)")
         }
     }
 }
