@@ -114,25 +114,42 @@ public struct PlayerRules: Sendable, Equatable {
     ///
     /// An ASCII name, the common case, is answered on its bytes in one pass, without making a
     /// String: it is blank when every byte is whitespace, holds a control character when a byte is
-    /// below 0x20 or is 0x7F, and is matched with the forbidden names byte by byte. A name of up
-    /// to 16 bytes is looked at as two 64-bit words.
+    /// below 0x20 or is 0x7F, and is matched with the forbidden names. A name of up to 16 bytes is
+    /// looked at as two 64-bit words, a longer one eight bytes at a time.
     public func isValid(utf8Name name: UnsafeBufferPointer<UInt8>, points: Double) -> Bool {
         // `min` and `max` are finite, so this also refuses NaN (every comparison with it is false)
         // and both infinities, as `pointsIssue` does, in two comparisons.
         guard points >= min && points <= max else { return false }
-        if name.count <= 16, name.count > 0, let base = name.baseAddress,
-            let valid = isValid(shortName: base, count: name.count)
-        {
-            return valid
+        // The empty name is blank.
+        guard name.count > 0, let base = name.baseAddress else { return false }
+        if name.count <= 16 {
+            return isValid(shortName: base, count: name.count) ?? isValid(beyondASCII: name)
         }
-        var blank = true
-        var control = false
-        for byte in name {
-            if byte >= 0x80 { return isValid(beyondASCII: name) }
-            if byte != 0x20 && !(0x09...0x0D).contains(byte) { blank = false }
-            if byte < 0x20 || byte == 0x7F { control = true }
+        // Longer names eight bytes at a time, the last word ending with the name: bytes beyond
+        // ASCII, control characters, and whether any byte is not a space, as in
+        // `isValid(shortName:count:)`.
+        var highs: UInt64 = 0
+        var controls: UInt64 = 0
+        var solid: UInt64 = 0
+        var offset = 0
+        while offset < name.count {
+            let word = Self.word(base + Swift.min(offset, name.count &- 8))
+            highs |= word
+            controls |= ((word &- 0x2020_2020_2020_2020) & ~word) | Self.zeroBytes(word ^ 0x7F7F_7F7F_7F7F_7F7F)
+            solid |= word ^ 0x2020_2020_2020_2020
+            offset &+= 8
         }
-        return !blank && !control && !forbiddenNames.contains(asciiName: name)
+        if highs & 0x8080_8080_8080_8080 != 0 { return isValid(beyondASCII: name) }
+        // Whitespace other than the space is a control character.
+        guard controls & 0x8080_8080_8080_8080 == 0, solid != 0 else { return false }
+        return !forbiddenNames.contains(asciiName: name)
+    }
+
+    /// The bytes of `word` that are zero, as their high bits; a byte above a zero byte may be
+    /// marked too, but the lowest mark is always a zero byte.
+    @inline(__always)
+    private static func zeroBytes(_ word: UInt64) -> UInt64 {
+        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080
     }
 
     /// Whether the ASCII name of `count` bytes at `base`, 1 to 16 of them, is valid; nil when a
