@@ -78,7 +78,9 @@ struct CSVFastLine {
             if inner == 0 {
                 name = UnsafeBufferPointer(start: base + nameStart, count: nameEnd &- nameStart)
             } else {
-                guard let doubled = undouble(base, from: nameStart, to: nameEnd) else { return nil }
+                guard let doubled = undouble(base, from: nameStart, to: nameEnd, quotes: inner) else {
+                    return nil
+                }
                 name = doubled
             }
         }
@@ -107,21 +109,25 @@ struct CSVFastLine {
 
     /// The bytes from `start` to `end` with each doubled quote written once, or nil when a quote
     /// stands alone (the field is then a mistake the general way reports).
-    private mutating func undouble(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int)
-        -> UnsafeBufferPointer<UInt8>?
-    {
+    ///
+    /// `quotes` marks the quotes among them, bit i for byte i; the runs between quotes are copied
+    /// whole.
+    private mutating func undouble(
+        _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, quotes: UInt32
+    ) -> UnsafeBufferPointer<UInt8>? {
         undoubled.reserve(end &- start)
         undoubled.removeAllKeepingStorage()
-        var index = start
-        while index < end {
-            let byte = base[index]
-            if byte == 0x22 {
-                guard index &+ 1 < end, base[index &+ 1] == 0x22 else { return nil }
-                index &+= 1
-            }
-            undoubled.append(byte)
-            index &+= 1
+        var pending = quotes
+        var from = start
+        while pending != 0 {
+            let quote = pending.trailingZeroBitCount
+            // The quote's twin comes next; the field's closing quote is not among `quotes`.
+            guard pending & (UInt32(2) &<< UInt32(quote)) != 0 else { return nil }
+            undoubled.append(contentsOf: UnsafeBufferPointer(start: base + from, count: quote &+ 1 &- from))
+            from = quote &+ 2
+            pending &= ~(UInt32(3) &<< UInt32(quote))
         }
+        undoubled.append(contentsOf: UnsafeBufferPointer(start: base + from, count: end &- from))
         return undoubled.bytes
     }
 
