@@ -135,7 +135,8 @@ public struct PlayerRules: Sendable, Equatable {
         while offset < name.count {
             let word = Self.word(base + Swift.min(offset, name.count &- 8))
             highs |= word
-            controls |= ((word &- 0x2020_2020_2020_2020) & ~word) | Self.zeroBytes(word ^ 0x7F7F_7F7F_7F7F_7F7F)
+            controls |= (word &- 0x2020_2020_2020_2020) & ~word
+            controls |= Self.zeroBytes(word ^ 0x7F7F_7F7F_7F7F_7F7F)
             solid |= word ^ 0x2020_2020_2020_2020
             offset &+= 8
         }
