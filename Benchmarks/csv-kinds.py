@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SHARED = os.path.join(os.path.dirname(ROOT), "shared", "bench")
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ left in Benchmarks/
 import validate  # noqa: E402  (the build, the CSV writing and the timing are validate.py's)
 
 
