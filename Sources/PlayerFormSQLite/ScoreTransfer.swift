@@ -16,6 +16,9 @@ public struct ImportSummary: Sendable, Equatable {
     /// One message per line that was not imported, naming the file and line: a damaged line, or
     /// a record whose id is kept with different content.
     public var problems: [String] = []
+    /// Whether the import stopped because it was asked to, before the end of the file: the
+    /// records counted above are kept, and importing the file again adds the rest.
+    public var stopped = false
 
     /// An empty summary.
     public init() {}
@@ -40,15 +43,18 @@ extension SQLiteScoreStore {
     /// - Parameters:
     ///   - path: the score file: JSON Lines of earlier versions, or an export (JSON Lines or CSV).
     ///   - progress: told the number of records read and the fraction of the file read.
+    ///   - shouldStop: asked before each record, and every tenth of a second while the file has
+    ///     nothing new (a pipe or a terminal); once it says yes, the records taken so far are
+    ///     committed and the import ends, ``ImportSummary/stopped`` set.
     /// - Returns: how many records were imported, and what was skipped.
     /// - Throws: ``SQLiteStoreError`` or `StoreError` when the database or the file fails; the
     ///   batches before were kept.
     public func importFile(
-        at path: String, progress: ((Int, Double?) -> Void)? = nil
+        at path: String, progress: ((Int, Double?) -> Void)? = nil, shouldStop: () -> Bool = { false }
     ) throws -> ImportSummary {
         let deleted = try ScoreFileReader.deletedIDs(in: path)
         let reader = try ScoreFileReader(path: path)
-        return try importItems(from: reader, skipping: deleted) { progress?($0, $1) }
+        return try importItems(from: reader, skipping: deleted, shouldStop: shouldStop) { progress?($0, $1) }
     }
 
     /// Imports every record of `reader`, in batches of one transaction each, and applies the
@@ -68,11 +74,12 @@ extension SQLiteScoreStore {
     public func importRecords(
         from reader: ScoreFileReader, skipping deleted: Set<UUID> = [], progress: ((Int) -> Void)? = nil
     ) throws -> ImportSummary {
-        try importItems(from: reader, skipping: deleted) { done, _ in progress?(done) }
+        try importItems(from: reader, skipping: deleted, shouldStop: { false }) { done, _ in progress?(done) }
     }
 
     private func importItems(
-        from reader: ScoreFileReader, skipping deleted: Set<UUID>, progress: (Int, Double?) -> Void
+        from reader: ScoreFileReader, skipping deleted: Set<UUID>, shouldStop: () -> Bool,
+        progress: (Int, Double?) -> Void
     ) throws -> ImportSummary {
         var summary = ImportSummary()
         let path = reader.path
@@ -89,7 +96,10 @@ extension SQLiteScoreStore {
                     var count = 0
                     var changed = false
                     while count < Self.importBatch {
-                        guard let item = try items.next(progress: progress) else {
+                        guard !shouldStop(),
+                            let item = try items.next(progress: progress, shouldStop: shouldStop)
+                        else {
+                            summary.stopped = !items.isAtEnd
                             finished = true
                             break
                         }
@@ -279,12 +289,16 @@ final class ImportFeed: @unchecked Sendable {
         thread.start()
     }
 
-    /// The next item, or nil at the end of the file; `progress` is told the items received and
-    /// the fraction of the file read, once per batch.
+    /// Whether the whole file was handed over.
+    var isAtEnd: Bool { index == current.count && end == .some(.none) }
+
+    /// The next item, or nil at the end of the file or once `shouldStop` says so while waiting
+    /// for the reading thread (asked every tenth of a second); `progress` is told the items
+    /// received and the fraction of the file read, once per batch.
     ///
     /// Called by the writing thread only.
     /// - Throws: `StoreError` when reading the file failed.
-    func next(progress: (Int, Double?) -> Void) throws(StoreError) -> Item? {
+    func next(progress: (Int, Double?) -> Void, shouldStop: () -> Bool) throws(StoreError) -> Item? {
         while index == current.count {
             switch end {
             case .some(.none): return nil
@@ -292,7 +306,13 @@ final class ImportFeed: @unchecked Sendable {
             case .none: break
             }
             condition.lock()
-            while queue.isEmpty { condition.wait() }
+            while queue.isEmpty {
+                if shouldStop() {
+                    condition.unlock()
+                    return nil
+                }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
+            }
             let batch = queue.removeFirst()
             condition.broadcast()
             condition.unlock()

@@ -4,10 +4,11 @@ import Synchronization
 
 private let interruptRequested = Atomic<Bool>(false)
 
-/// Ctrl-C handling for `validate`.
+/// Ctrl-C handling for `validate` and `import`.
 ///
 /// The first SIGINT only sets a flag that the readers check, so the command can stop reading,
-/// print the summary of what it read, and exit with ``ValidationExit/interrupted``. A second
+/// print the summary of what it read (and `import` commit it), and exit with
+/// ``ValidationExit/interrupted``. A second
 /// SIGINT ends the program at once, by the signal, for a command held where no flag is read
 /// (findings written to an output no one reads).
 public enum Interrupt {

@@ -123,7 +123,9 @@ extension PlayerFormCommand {
                 reuses the id of a different stored record (each is reported and skipped, the rest \
                 is imported); 66 a file or the database cannot be opened; 73 the database's folder \
                 cannot be made; 74 an I/O error or a full disk (batches before it are kept); 75 \
-                another process kept the database locked. With several files the highest of these \
+                another process kept the database locked; 130 stopped by Ctrl-C (the records read before \
+                it are kept and the files after it are not read; importing again adds the rest; a \
+                second Ctrl-C ends the program at once). With several files the highest of these \
                 wins; the other files are still imported.
                 """
         )
@@ -144,23 +146,29 @@ extension PlayerFormCommand {
                 return try await LeagueTransfer.importFiles(files, into: place.path)
             }
             let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds)
+            // The first Ctrl-C stops the import after the record in hand, keeping what was read.
+            Interrupt.install()
             var status: Int32 = 0
             for file in files {
                 let meter = ProgressMeter(verb: "importing \(file):", total: nil)
                 do {
-                    let summary = try database.importFile(at: file) { done, fraction in
-                        meter.update(done, fraction: fraction)
-                    }
+                    let summary = try database.importFile(
+                        at: file, progress: { done, fraction in meter.update(done, fraction: fraction) },
+                        shouldStop: { Interrupt.isRequested })
                     meter.finish()
                     // Each problem starts with the file and line it concerns.
                     for problem in summary.problems { Self.report(problem, label: "") }
-                    var line =
-                        "\(file): \(summary.added) \(summary.added == 1 ? "record" : "records") added, "
+                    var line = "\(file): "
+                    if summary.stopped { line += "stopped by Ctrl-C: " }
+                    line +=
+                        "\(summary.added) \(summary.added == 1 ? "record" : "records") added, "
                         + "\(summary.alreadyKept) already kept"
                     if summary.deleted > 0 { line += ", \(summary.deleted) deleted" }
                     if !summary.problems.isEmpty { line += ", \(summary.problems.count) not imported" }
+                    if summary.stopped { line += "; importing the file again adds the rest" }
                     Self.report(line, label: "note: ")
                     if !summary.problems.isEmpty { status = max(status, 65) }
+                    if Interrupt.isRequested { throw ExitCode(ValidationExit.interrupted.rawValue) }
                 } catch let error as SQLiteStoreError {
                     meter.finish()
                     Self.report(StoreFailure.words(error))

@@ -140,6 +140,60 @@ struct ValidateInterruptTests {
     }
 }
 
+/// `import` stopped by Ctrl-C.
+@Suite("import and Ctrl-C")
+struct ImportInterruptTests {
+    @Test(
+        "Ctrl-C stops an import waiting for more input: what it took is kept and said, with status 130",
+        .timeLimit(.minutes(1)))
+    func stopsAndSaysWhatItKept() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("s.sqlite").path
+        let lines = (1...2_500).map { index in
+            let id = String(format: "00000000-0000-4000-8000-%012d", index)
+            return #"{"id":"\#(id)","name":"P\#(index)","points":5,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#
+        }
+        let text = lines.joined(separator: "\n") + "\n"
+        let fifo = try madeFIFO(in: folder)
+        let errors = Pipe()
+        let process = try startedProgram(["--store", store, "import", fifo], errors: errors)
+        // Opening the FIFO to write returns once the import has opened it to read.
+        let writer = open(fifo, O_WRONLY)
+        try #require(writer >= 0)
+        defer { close(writer) }
+        try FileHandle(fileDescriptor: writer).write(contentsOf: Data(text.utf8))
+        // The import has read every byte and waits for more.
+        try #require(
+            eventually {
+                var queued: Int32 = 0
+                return ioctl(writer, UInt(FIONREAD), &queued) == 0 && queued == 0
+            })
+        kill(process.processIdentifier, SIGINT)
+        try #require(endsWithinAMinute(process))
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let pattern = /note: .*: stopped by Ctrl-C: (\d+) records? added, 0 already kept; (.*)\n/
+        let match = try #require(said.wholeMatch(of: pattern), "\(said)")
+        #expect(match.2 == "importing the file again adds the rest")
+        let kept = try #require(Int(match.1))
+
+        // What the note counts is what the database holds: importing everything again adds the
+        // rest and finds those already kept.
+        let file = folder.appendingPathComponent("all.jsonl")
+        try Data(text.utf8).write(to: file)
+        let again = Pipe()
+        let second = try startedProgram(["--store", store, "import", file.path], errors: again)
+        try #require(endsWithinAMinute(second))
+        #expect(second.terminationStatus == 0)
+        let secondSaid = String(decoding: again.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let rest = 2_500 - kept
+        let noun = rest == 1 ? "record" : "records"
+        #expect(secondSaid == "note: \(file.path): \(rest) \(noun) added, \(kept) already kept\n")
+    }
+}
+
 /// The built program started with `arguments`, standard input empty, and standard output or
 /// standard error in a pipe when given (else nowhere).
 private func startedProgram(_ arguments: [String], output: Pipe? = nil, errors: Pipe? = nil) throws -> Process

@@ -516,6 +516,38 @@ struct SQLiteScoreStoreTests {
         #expect(try await store.records().map(\.id) == [kept])
     }
 
+    @Test("an import asked to stop keeps the records it took and says so; importing again adds the rest")
+    func importStopped() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        let file = folder.appendingPathComponent("in.jsonl").path
+        let lines = (1...5_000).map { index in
+            #"{"id":"\#(UUID().uuidString)","name":"P\#(index)","points":5,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
+        // Asked before each record once the first records arrived (the reader hands them over
+        // 2,000 at a time); the 1,001st question after that says stop.
+        var arrived = false
+        var questions = 0
+        let summary = try store.importFile(
+            at: file, progress: { _, _ in arrived = true },
+            shouldStop: {
+                guard arrived else { return false }
+                questions += 1
+                return questions > 1_000
+            })
+        #expect(summary.stopped)
+        #expect(summary.added == 1_001 && summary.alreadyKept == 0)
+        #expect(try await store.playerCount() == 1_001)
+
+        let again = try store.importFile(at: file)
+        #expect(!again.stopped)
+        #expect(again.added == 3_999 && again.alreadyKept == 1_001)
+        #expect(try await store.playerCount() == 5_000)
+
+        let stoppedAtOnce = try SQLiteScoreStore(path: path + ".2").importFile(at: file, shouldStop: { true })
+        #expect(stoppedAtOnce.stopped && stoppedAtOnce.added == 0)
+    }
+
     @Test("a record of an import whose id is kept with other content is reported and not imported")
     func importConflict() async throws {
         let store = try SQLiteScoreStore(path: path)
