@@ -52,7 +52,11 @@ extension SQLiteScoreStore {
     public func importFile(
         at path: String, progress: ((Int, Double?) -> Void)? = nil, shouldStop: () -> Bool = { false }
     ) throws -> ImportSummary {
-        let deleted = try ScoreFileReader.deletedIDs(in: path)
+        guard let deleted = try ScoreFileReader.deletedIDs(in: path, shouldStop: shouldStop) else {
+            var summary = ImportSummary()
+            summary.stopped = true
+            return summary
+        }
         let reader = try ScoreFileReader(path: path)
         return try importItems(from: reader, skipping: deleted, shouldStop: shouldStop) { progress?($0, $1) }
     }
@@ -88,52 +92,61 @@ extension SQLiteScoreStore {
         let items = ImportFeed(reader: reader, skipping: deleted)
         defer { items.stop() }
         var finished = false
-        var done = 0
         while !finished {
-            try accessSynchronously { db in
-                try db.inTransaction(.immediate) {
-                    let cursor = try InsertCursor(db)
-                    var count = 0
-                    var changed = false
-                    while count < Self.importBatch {
-                        guard !shouldStop(),
-                            let item = try items.next(progress: progress, shouldStop: shouldStop)
-                        else {
-                            summary.stopped = !items.isAtEnd
-                            finished = true
-                            break
-                        }
-                        count += 1
-                        switch item {
-                        case .skipped:
-                            summary.deleted += 1
-                        case .record(let record):
-                            do {
-                                if try cursor.insert(record) {
-                                    summary.added += 1
-                                    changed = true
-                                } else {
-                                    summary.alreadyKept += 1
-                                }
-                            } catch let error as SQLiteStoreError {
-                                summary.problems.append("\(path):\(record.line): \(error)")
+            // What this batch's transaction did, counted in once it is committed.
+            var batch = ImportSummary()
+            do {
+                try accessSynchronously { db in
+                    try db.inTransaction(.immediate) {
+                        let cursor = try InsertCursor(db)
+                        var count = 0
+                        var changed = false
+                        while count < Self.importBatch {
+                            guard let item = try items.next(progress: progress, shouldStop: shouldStop) else {
+                                batch.stopped = !items.isAtEnd
+                                finished = true
+                                break
                             }
-                        case .deletion(let ids):
-                            let before = try Self.scoreCount(db, ids: ids)
-                            try cursor.finish()
-                            try Self.delete(ids: ids, in: db)
-                            summary.deleted += before
-                            changed = changed || before > 0
-                        case .problem(let message):
-                            summary.problems.append(message)
+                            count += 1
+                            switch item {
+                            case .skipped:
+                                batch.deleted += 1
+                            case .record(let record):
+                                do {
+                                    if try cursor.insert(record) {
+                                        batch.added += 1
+                                        changed = true
+                                    } else {
+                                        batch.alreadyKept += 1
+                                    }
+                                } catch let error as SQLiteStoreError {
+                                    batch.problems.append("\(path):\(record.line): \(error)")
+                                }
+                            case .deletion(let ids):
+                                let before = try Self.scoreCount(db, ids: ids)
+                                try cursor.finish()
+                                try Self.delete(ids: ids, in: db)
+                                batch.deleted += before
+                                changed = changed || before > 0
+                            case .problem(let message):
+                                batch.problems.append(message)
+                            }
                         }
+                        try cursor.finish()
+                        if changed { try Self.bumpRevision(db) }
+                        return .commit
                     }
-                    try cursor.finish()
-                    done += count
-                    if changed { try Self.bumpRevision(db) }
-                    return .commit
                 }
+            } catch is CancellationError {
+                // A wait for a lock was stopped (`stopWaiting`): the batch was undone.
+                summary.stopped = true
+                break
             }
+            summary.added += batch.added
+            summary.alreadyKept += batch.alreadyKept
+            summary.deleted += batch.deleted
+            summary.problems += batch.problems
+            summary.stopped = batch.stopped
         }
         return summary
     }
@@ -292,9 +305,13 @@ final class ImportFeed: @unchecked Sendable {
     /// Whether the whole file was handed over.
     var isAtEnd: Bool { index == current.count && end == .some(.none) }
 
-    /// The next item, or nil at the end of the file or once `shouldStop` says so while waiting
-    /// for the reading thread (asked every tenth of a second); `progress` is told the items
-    /// received and the fraction of the file read, once per batch.
+    /// The next item, or nil at the end of the file or once told to stop; `progress` is told the
+    /// items received and the fraction of the file read, once per batch.
+    ///
+    /// `shouldStop` is asked at each batch, and every tenth of a second while the reading thread
+    /// has nothing to hand over. Once it says yes, the reading thread is stopped and the batches
+    /// it handed over are still given, then nil: what was read from a pipe or a terminal before
+    /// it waited for more is never dropped (it hands its batch over before waiting).
     ///
     /// Called by the writing thread only.
     /// - Throws: `StoreError` when reading the file failed.
@@ -306,8 +323,14 @@ final class ImportFeed: @unchecked Sendable {
             case .none: break
             }
             condition.lock()
-            while queue.isEmpty {
-                if shouldStop() {
+            while queue.isEmpty || (!stopped && shouldStop()) {
+                if !stopped && shouldStop() {
+                    // No more batches: the reading thread stops at its next one.
+                    stopped = true
+                    condition.broadcast()
+                    continue
+                }
+                if stopped {
                     condition.unlock()
                     return nil
                 }
@@ -339,6 +362,16 @@ final class ImportFeed: @unchecked Sendable {
     private func read(_ reader: ScoreFileReader, skipping deleted: Set<UUID>) {
         var items: [Item] = []
         items.reserveCapacity(Self.batchSize)
+        // Before waiting for more input, what was read goes to the writer: it may be told to stop
+        // meanwhile, and keeps only what it has.
+        reader.beforeWaiting = { [unowned self] in
+            guard !items.isEmpty, hand(Batch(items: items, fraction: reader.fractionRead, end: .none)) else {
+                return
+            }
+            items = []
+            items.reserveCapacity(Self.batchSize)
+        }
+        defer { reader.beforeWaiting = nil }
         while true {
             let item: ScoreFileReader.Item?
             do {

@@ -34,6 +34,10 @@ public final class ScoreFileReader {
     private var atEnd = false
     /// The line the last item ended on, counting from 1.
     public private(set) var lineNumber = 0
+    /// Called before a read that would wait for more input (a pipe, a FIFO or a terminal with
+    /// nothing to read yet), so that a consumer can pass on the items it holds; never for a
+    /// regular file.
+    public var beforeWaiting: (() -> Void)?
     private var csvColumns: [String: Int]?
     private var format: Format?
     private let decoder = JSONDecoder()
@@ -75,29 +79,46 @@ public final class ScoreFileReader {
     ///
     /// An import skips these records instead of adding and then removing them.
     public static func deletedIDs(in path: String) throws(StoreError) -> Set<UUID> {
+        try deletedIDs(in: path, shouldStop: { false }) ?? []
+    }
+
+    /// ``deletedIDs(in:)``, asking `shouldStop` before each line and each MiB scanned; nil once it
+    /// says yes.
+    public static func deletedIDs(in path: String, shouldStop: () -> Bool) throws(StoreError) -> Set<UUID>? {
         var status = stat()
-        guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-            try mentionsDeletion(path)
-        else { return [] }
+        guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return [] }
+        guard let mentions = try mentionsDeletion(path, shouldStop: shouldStop) else { return nil }
+        guard mentions else { return [] }
         let reader = try ScoreFileReader(path: path)
         reader.deletionsOnly = true
-        var ids = Set<UUID>()
-        while let item = try reader.next() {
-            if case .deletion(let deleted) = item { ids.formUnion(deleted) }
+        return try withoutActuallyEscaping(shouldStop) { shouldStop throws(StoreError) in
+            var stopped = false
+            reader.stopsDeletionPass = {
+                stopped = shouldStop()
+                return stopped
+            }
+            defer { reader.stopsDeletionPass = { false } }
+            var ids = Set<UUID>()
+            while let item = try reader.next() {
+                if case .deletion(let deleted) = item { ids.formUnion(deleted) }
+            }
+            return stopped ? nil : ids
         }
-        return ids
     }
 
     /// Whether the file at `path` holds the mark of a tombstone anywhere: a scan of its bytes
     /// (`memchr`), with no line split or decoded, so a file without tombstones (an export, most
     /// files of earlier versions) costs one fast read before its import.
-    private static func mentionsDeletion(_ path: String) throws(StoreError) -> Bool {
+    ///
+    /// Nil once `shouldStop`, asked before each MiB, says yes.
+    private static func mentionsDeletion(_ path: String, shouldStop: () -> Bool) throws(StoreError) -> Bool? {
         let reader = try ScoreFileReader(path: path)
         let mark = deletionMark
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         // The bytes kept from the end of the previous chunk, so a mark split across two reads is found.
         var kept = 0
         while true {
+            if shouldStop() { return nil }
             let got = chunk.withUnsafeMutableBytes { raw in
                 Glibc.read(reader.descriptor, raw.baseAddress! + kept, raw.count - kept)
             }
@@ -134,6 +155,8 @@ public final class ScoreFileReader {
     }
 
     private var deletionsOnly = false
+    /// Asked for each line the pass for tombstones skips; yes ends it.
+    private var stopsDeletionPass: () -> Bool = { false }
     private static let deletionMark = Array(#""delete""#.utf8)
 
     /// The fraction of the file read so far, when its size is known.
@@ -154,7 +177,10 @@ public final class ScoreFileReader {
             let number = lineNumber
             // A byte order mark, as some editors and spreadsheets write, is not part of the line.
             if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-            if deletionsOnly && !Self.contains(line, Self.deletionMark) { continue }
+            if deletionsOnly && !Self.contains(line, Self.deletionMark) {
+                if stopsDeletionPass() { return nil }
+                continue
+            }
             guard let first = line.firstIndex(where: { !Self.isBlank($0) }) else { continue }
             if format == nil { format = line[first] == UInt8(ascii: "{") ? .jsonl : .csv }
             switch format {
@@ -306,6 +332,10 @@ public final class ScoreFileReader {
                 buffer.removeSubrange(0..<start)
                 searchFrom -= shift
                 start = 0
+            }
+            if let beforeWaiting {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, 0) == 0 { beforeWaiting() }
             }
             let old = buffer.count
             buffer.append(contentsOf: repeatElement(0, count: 1 << 18))

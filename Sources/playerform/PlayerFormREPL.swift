@@ -97,10 +97,11 @@ public enum PlayerFormREPL {
         }
         let store: SQLiteScoreStore
         do {
-            // A signal to a script stops a wait for a lock as Ctrl-C does at a terminal.
+            // A signal to a script stops a wait for a lock as Ctrl-C does at a terminal, and so
+            // does Ctrl-C to `import`.
             store = try SQLiteScoreStore(
                 path: options.storePath, busyTimeout: options.busyTimeout, waiting: note, now: now,
-                stopWaiting: { FlushOnSignal.isRequested })
+                stopWaiting: { FlushOnSignal.isRequested || Interrupt.isRequested })
         } catch {
             report(StoreFailure.words(error))
             return .failure(error)

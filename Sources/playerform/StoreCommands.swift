@@ -123,10 +123,10 @@ extension PlayerFormCommand {
                 reuses the id of a different stored record (each is reported and skipped, the rest \
                 is imported); 66 a file or the database cannot be opened; 73 the database's folder \
                 cannot be made; 74 an I/O error or a full disk (batches before it are kept); 75 \
-                another process kept the database locked; 130 stopped by Ctrl-C (the records read before \
-                it are kept and the files after it are not read; importing again adds the rest; a \
-                second Ctrl-C ends the program at once). With several files the highest of these \
-                wins; the other files are still imported.
+                another process kept the database locked; 130 stopped by Ctrl-C, also while waiting for \
+                input or for a lock (the records read before it are kept and the files after it are not \
+                read; importing a file again adds the rest; a second Ctrl-C ends the program at once). \
+                With several files the highest of these wins; the other files are still imported.
                 """
         )
 
@@ -165,7 +165,16 @@ extension PlayerFormCommand {
                         + "\(summary.alreadyKept) already kept"
                     if summary.deleted > 0 { line += ", \(summary.deleted) deleted" }
                     if !summary.problems.isEmpty { line += ", \(summary.problems.count) not imported" }
-                    if summary.stopped { line += "; importing the file again adds the rest" }
+                    if summary.stopped {
+                        // A pipe, a FIFO or a terminal cannot be read again.
+                        var status = stat()
+                        let isRegular =
+                            file != "-" && stat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+                        line +=
+                            isRegular
+                            ? "; importing the file again adds the rest"
+                            : "; the rest of the input was not imported"
+                    }
                     Self.report(line, label: "note: ")
                     if !summary.problems.isEmpty { status = max(status, 65) }
                     if Interrupt.isRequested { throw ExitCode(ValidationExit.interrupted.rawValue) }

@@ -176,7 +176,8 @@ struct ImportInterruptTests {
         let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let pattern = /note: .*: stopped by Ctrl-C: (\d+) records? added, 0 already kept; (.*)\n/
         let match = try #require(said.wholeMatch(of: pattern), "\(said)")
-        #expect(match.2 == "importing the file again adds the rest")
+        // A FIFO cannot be read again.
+        #expect(match.2 == "the rest of the input was not imported")
         let kept = try #require(Int(match.1))
 
         // What the note counts is what the database holds: importing everything again adds the
@@ -191,6 +192,47 @@ struct ImportInterruptTests {
         let rest = 2_500 - kept
         let noun = rest == 1 ? "record" : "records"
         #expect(secondSaid == "note: \(file.path): \(rest) \(noun) added, \(kept) already kept\n")
+    }
+}
+
+extension ImportInterruptTests {
+    @Test(
+        "Ctrl-C stops an import's wait for a database another process holds, with status 130",
+        .timeLimit(.minutes(1)))
+    func stopsWaitForLock() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("s.sqlite").path
+        #expect(try BuiltBinary.run(["--store", database, "-c", "players"]).status == 0)
+        let file = folder.appendingPathComponent("in.jsonl")
+        let line =
+            #"{"id":"00000000-0000-4000-8000-000000000001","name":"Ann","points":5,"#
+            + #""uploadedAt":"2026-01-01T00:00:00.000Z"}"#
+        try Data((line + "\n").utf8).write(to: file)
+        let holder = try BuiltBinary.Session(
+            ["-cmd", "BEGIN EXCLUSIVE;", "-cmd", "SELECT 'holding';", database],
+            executable: "/usr/bin/sqlite3")
+        #expect(holder.nextOutput() == "holding\n")
+        defer { _ = try? holder.finish() }
+        let errors = Pipe()
+        // Ten minutes: without the stop, the import would still be waiting when the spec ends it.
+        let process = try startedProgram(
+            ["--store", database, "--busy-timeout-milliseconds", "600000", "import", file.path],
+            errors: errors)
+        var said = ""
+        while !said.contains("waiting up to 600 s") {
+            let more = errors.fileHandleForReading.availableData
+            try #require(!more.isEmpty, "the import ended before it waited: \(said)")
+            said += String(decoding: more, as: UTF8.self)
+        }
+        kill(process.processIdentifier, SIGINT)
+        try #require(endsWithinAMinute(process))
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 130)
+        said += String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let note =
+            "stopped by Ctrl-C: 0 records added, 0 already kept; importing the file again adds the rest"
+        #expect(said.hasSuffix(note + "\n"), "\(said)")
     }
 }
 

@@ -520,32 +520,49 @@ struct SQLiteScoreStoreTests {
     func importStopped() async throws {
         let store = try SQLiteScoreStore(path: path)
         let file = folder.appendingPathComponent("in.jsonl").path
-        let lines = (1...5_000).map { index in
+        // More records than the reading thread can hand over before it is stopped (18,000).
+        let lines = (1...30_000).map { index in
             #"{"id":"\#(UUID().uuidString)","name":"P\#(index)","points":5,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#
         }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
-        // Asked before each record once the first records arrived (the reader hands them over
-        // 2,000 at a time); the 1,001st question after that says stop.
-        var arrived = false
-        var questions = 0
+        var received = 0
         let summary = try store.importFile(
-            at: file, progress: { _, _ in arrived = true },
-            shouldStop: {
-                guard arrived else { return false }
-                questions += 1
-                return questions > 1_000
-            })
+            at: file, progress: { count, _ in received = count }, shouldStop: { received > 0 })
         #expect(summary.stopped)
-        #expect(summary.added == 1_001 && summary.alreadyKept == 0)
-        #expect(try await store.playerCount() == 1_001)
+        #expect(summary.added >= 2_000 && summary.added < 30_000 && summary.alreadyKept == 0)
+        #expect(try await store.playerCount() == summary.added)
 
         let again = try store.importFile(at: file)
         #expect(!again.stopped)
-        #expect(again.added == 3_999 && again.alreadyKept == 1_001)
-        #expect(try await store.playerCount() == 5_000)
+        #expect(again.added == 30_000 - summary.added && again.alreadyKept == summary.added)
+        #expect(try await store.playerCount() == 30_000)
+    }
 
-        let stoppedAtOnce = try SQLiteScoreStore(path: path + ".2").importFile(at: file, shouldStop: { true })
-        #expect(stoppedAtOnce.stopped && stoppedAtOnce.added == 0)
+    @Test("an import from a pipe told to stop while it waits for more keeps every record it read")
+    func importStoppedWhileWaiting() async throws {
+        let store = try SQLiteScoreStore(path: path)
+        let lines = (1...5).map { index in
+            #"{"id":"\#(UUID().uuidString)","name":"P\#(index)","points":5,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#
+        }
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let text = lines.joined(separator: "\n") + "\n"
+        let bytes = Array(text.utf8)
+        try #require(write(ends[1], bytes, bytes.count) == bytes.count)
+        // The write end stays open, so the import waits for more after the five records; it ends
+        // once they have all arrived (a deadline turns a regression into a failure, not a hang).
+        defer {
+            close(ends[1])
+            close(ends[0])
+        }
+        var received = 0
+        let deadline = ContinuousClock.now + .seconds(20)
+        let summary = try store.importFile(
+            at: "/proc/self/fd/\(ends[0])", progress: { count, _ in received = count },
+            shouldStop: { received >= 5 || ContinuousClock.now > deadline })
+        #expect(summary.stopped)
+        #expect(summary.added == 5)
+        #expect(try await store.playerCount() == 5)
     }
 
     @Test("a record of an import whose id is kept with other content is reported and not imported")

@@ -295,4 +295,31 @@ struct ScoreFileReaderTests {
             .write(to: URL(fileURLWithPath: path))
         #expect(try ScoreFileReader.deletedIDs(in: path) == [])
     }
+
+    @Test("the pass for tombstones stops at the first time it is told to, for a file of several MiB")
+    func deletionPassStops() throws {
+        let path = NSTemporaryDirectory() + "pf-tombstones-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let id = UUID()
+        let record =
+            #"{"id":"\#(UUID().uuidString)","name":"Ann","points":5,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#
+        let tombstone =
+            #"{"deletedAt":"2026-01-01T00:00:03.000Z","ids":["\#(id.uuidString)"],"kind":"delete"}"#
+        let text = String(repeating: record + "\n", count: 30_000) + tombstone + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(try ScoreFileReader.deletedIDs(in: path, shouldStop: { false }) == [id])
+        // Told to stop during the scan for the mark (a question a MiB) or the pass over the lines
+        // (a question a line).
+        for stopAt in [1, 2, 3, 50] {
+            var questions = 0
+            let ids = try ScoreFileReader.deletedIDs(
+                in: path,
+                shouldStop: {
+                    questions += 1
+                    return questions >= stopAt
+                })
+            #expect(ids == nil, "stopping at question \(stopAt)")
+            #expect(questions == stopAt)
+        }
+    }
 }
