@@ -62,21 +62,11 @@ struct SignalFlushTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("s.sqlite").path
         #expect(try BuiltBinary.run(["--store", database, "-c", "players"]).status == 0)
-        let holder = try BuiltBinary.Session(
-            ["-cmd", "BEGIN EXCLUSIVE;", "-cmd", "SELECT 'holding';", database],
-            executable: "/usr/bin/sqlite3")
-        #expect(holder.nextOutput() == "holding\n")
-        defer { _ = try? holder.finish() }
         let errors = Pipe()
-        // Ten minutes: without the stop, the program would still be waiting when the spec ends it.
-        let process = try startedProgram(
-            ["--store", database, "--busy-timeout-milliseconds", "600000", "-c", "add Ann 2"], errors: errors)
-        var said = ""
-        while !said.contains("waiting up to 600 s") {
-            let more = errors.fileHandleForReading.availableData
-            try #require(!more.isEmpty, "the program ended before it waited: \(said)")
-            said += String(decoding: more, as: UTF8.self)
-        }
+        let (process, holder, waited) = try programWaitingForLock(
+            database, ["-c", "add Ann 2"], errors: errors)
+        defer { _ = try? holder.finish() }
+        var said = waited
         kill(process.processIdentifier, SIGTERM)
         try #require(endsWithinAMinute(process))
         #expect(process.terminationReason == .uncaughtSignal)
@@ -209,22 +199,11 @@ extension ImportInterruptTests {
             #"{"id":"00000000-0000-4000-8000-000000000001","name":"Ann","points":5,"#
             + #""uploadedAt":"2026-01-01T00:00:00.000Z"}"#
         try Data((line + "\n").utf8).write(to: file)
-        let holder = try BuiltBinary.Session(
-            ["-cmd", "BEGIN EXCLUSIVE;", "-cmd", "SELECT 'holding';", database],
-            executable: "/usr/bin/sqlite3")
-        #expect(holder.nextOutput() == "holding\n")
-        defer { _ = try? holder.finish() }
         let errors = Pipe()
-        // Ten minutes: without the stop, the import would still be waiting when the spec ends it.
-        let process = try startedProgram(
-            ["--store", database, "--busy-timeout-milliseconds", "600000", "import", file.path],
-            errors: errors)
-        var said = ""
-        while !said.contains("waiting up to 600 s") {
-            let more = errors.fileHandleForReading.availableData
-            try #require(!more.isEmpty, "the import ended before it waited: \(said)")
-            said += String(decoding: more, as: UTF8.self)
-        }
+        let (process, holder, waited) = try programWaitingForLock(
+            database, ["import", file.path], errors: errors)
+        defer { _ = try? holder.finish() }
+        var said = waited
         kill(process.processIdentifier, SIGINT)
         try #require(endsWithinAMinute(process))
         #expect(process.terminationReason == .exit)
@@ -248,6 +227,33 @@ private func startedProgram(_ arguments: [String], output: Pipe? = nil, errors: 
     process.standardInput = FileHandle.nullDevice
     try process.run()
     return process
+}
+
+/// The program started with `arguments` on `database` while sqlite3 holds it (`BEGIN EXCLUSIVE`),
+/// once it says it waits for it, with what it said so far; the holder is the spec's to finish.
+///
+/// The wait allowed is ten minutes: without a stop, the program would still be waiting when the
+/// spec ends it.
+private func programWaitingForLock(_ database: String, _ arguments: [String], errors: Pipe) throws
+    -> (process: Process, holder: BuiltBinary.Session, said: String)
+{
+    let holder = try BuiltBinary.Session(
+        ["-cmd", "BEGIN EXCLUSIVE;", "-cmd", "SELECT 'holding';", database], executable: "/usr/bin/sqlite3")
+    do {
+        #expect(holder.nextOutput() == "holding\n")
+        let process = try startedProgram(
+            ["--store", database, "--busy-timeout-milliseconds", "600000"] + arguments, errors: errors)
+        var said = ""
+        while !said.contains("waiting up to 600 s") {
+            let more = errors.fileHandleForReading.availableData
+            try #require(!more.isEmpty, "the program ended before it waited: \(said)")
+            said += String(decoding: more, as: UTF8.self)
+        }
+        return (process, holder, said)
+    } catch {
+        _ = try? holder.finish()
+        throw error
+    }
 }
 
 /// A new FIFO in `folder`, by its path with symbolic links resolved, as `/proc` shows it.
