@@ -182,10 +182,8 @@ public struct PlayerRules: Sendable, Equatable {
         // always a real one.
         let below = 0x2020_2020_2020_2020 as UInt64
         let delete = 0x7F7F_7F7F_7F7F_7F7F as UInt64
-        let ones = 0x0101_0101_0101_0101 as UInt64
         let controls = ((first &- below) & ~first) | ((last &- below) & ~last)
-        let deletes =
-            (((first ^ delete) &- ones) & ~(first ^ delete)) | (((last ^ delete) &- ones) & ~(last ^ delete))
+        let deletes = Self.zeroBytes(first ^ delete) | Self.zeroBytes(last ^ delete)
         guard (controls | deletes) & highs == 0 else { return false }
         // All spaces, or empty.
         guard (first ^ below) & kept != 0 || (last ^ below) & kept != 0 else { return false }

@@ -17,7 +17,7 @@ public struct ImportSummary: Sendable, Equatable {
     /// a record whose id is kept with different content.
     public var problems: [String] = []
     /// Whether the import stopped because it was asked to, before the end of the file: the
-    /// records counted above are kept, and importing the file again adds the rest.
+    /// records counted above are kept, and importing a regular file again adds the rest.
     public var stopped = false
 
     /// An empty summary.
@@ -43,9 +43,11 @@ extension SQLiteScoreStore {
     /// - Parameters:
     ///   - path: the score file: JSON Lines of earlier versions, or an export (JSON Lines or CSV).
     ///   - progress: told the number of records read and the fraction of the file read.
-    ///   - shouldStop: asked before each record, and every tenth of a second while the file has
-    ///     nothing new (a pipe or a terminal); once it says yes, the records taken so far are
-    ///     committed and the import ends, ``ImportSummary/stopped`` set.
+    ///   - shouldStop: asked during the pass for tombstones, at each batch of records, and every
+    ///     tenth of a second while the file has nothing new (a pipe or a terminal); once it says
+    ///     yes, the records already read and handed over are committed and the import ends,
+    ///     ``ImportSummary/stopped`` set. It also ends a wait for a lock when the store's
+    ///     `stopWaiting` asks the same; that batch is undone.
     /// - Returns: how many records were imported, and what was skipped.
     /// - Throws: ``SQLiteStoreError`` or `StoreError` when the database or the file fails; the
     ///   batches before were kept.
@@ -323,18 +325,14 @@ final class ImportFeed: @unchecked Sendable {
             case .none: break
             }
             condition.lock()
-            while queue.isEmpty || (!stopped && shouldStop()) {
-                if !stopped && shouldStop() {
-                    // No more batches: the reading thread stops at its next one.
-                    stopped = true
-                    condition.broadcast()
-                    continue
-                }
+            stopIfAsked(shouldStop)
+            while queue.isEmpty {
                 if stopped {
                     condition.unlock()
                     return nil
                 }
                 _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
+                stopIfAsked(shouldStop)
             }
             let batch = queue.removeFirst()
             condition.broadcast()
@@ -347,6 +345,14 @@ final class ImportFeed: @unchecked Sendable {
         }
         defer { index += 1 }
         return current[index]
+    }
+
+    /// Stops the reading thread at its next batch once `shouldStop` says so; called with the
+    /// condition locked.
+    private func stopIfAsked(_ shouldStop: () -> Bool) {
+        guard !stopped, shouldStop() else { return }
+        stopped = true
+        condition.broadcast()
     }
 
     /// Tells the reading thread to stop at its next batch.

@@ -85,8 +85,7 @@ public final class ScoreFileReader {
     /// ``deletedIDs(in:)``, asking `shouldStop` before each line and each MiB scanned; nil once it
     /// says yes.
     public static func deletedIDs(in path: String, shouldStop: () -> Bool) throws(StoreError) -> Set<UUID>? {
-        var status = stat()
-        guard path != "-", stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return [] }
+        guard canBeReadAgain(path) else { return [] }
         guard let mentions = try mentionsDeletion(path, shouldStop: shouldStop) else { return nil }
         guard mentions else { return [] }
         let reader = try ScoreFileReader(path: path)
@@ -104,6 +103,13 @@ public final class ScoreFileReader {
             }
             return stopped ? nil : ids
         }
+    }
+
+    /// Whether `path` names a regular file, which can be read more than once; not `-`, a pipe, a
+    /// FIFO or a terminal.
+    public static func canBeReadAgain(_ path: String) -> Bool {
+        var status = stat()
+        return path != "-" && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// Whether the file at `path` holds the mark of a tombstone anywhere: a scan of its bytes

@@ -166,12 +166,8 @@ extension PlayerFormCommand {
                     if summary.deleted > 0 { line += ", \(summary.deleted) deleted" }
                     if !summary.problems.isEmpty { line += ", \(summary.problems.count) not imported" }
                     if summary.stopped {
-                        // A pipe, a FIFO or a terminal cannot be read again.
-                        var status = stat()
-                        let isRegular =
-                            file != "-" && stat(file, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
                         line +=
-                            isRegular
+                            ScoreFileReader.canBeReadAgain(file)
                             ? "; importing the file again adds the rest"
                             : "; the rest of the input was not imported"
                     }
