@@ -246,7 +246,9 @@ final class RosterView: Sendable {
     /// `selected`.
     ///
     /// Stops between pages as ``writeAll(until:)`` does, ending the line where the array stopped,
-    /// without closing it; answers as ``writeAll(until:)`` does.
+    /// without closing it; answers as ``writeAll(until:)`` does. A read that fails after a page
+    /// was written ends the line the same way before the error goes on, so that what follows
+    /// starts on a line of its own and the array, left open, reads as incomplete.
     func writeJSON(until stopped: () -> Bool) async throws -> Int? {
         var offset = 0
         var separator = "["
@@ -256,8 +258,14 @@ final class RosterView: Sendable {
                 output.write("")
                 return offset
             }
-            // Read before writing, so that a failure leaves no half-written array.
-            let page = try await listing.next().players
+            // Read before writing, so that a failure of the first read writes nothing.
+            let page: [Player]
+            do {
+                page = try await listing.next().players
+            } catch {
+                if offset > 0 { output.write("") }
+                throw error
+            }
             // One write per page: a million small writes cost more than the text they carry.
             var text = ""
             text.reserveCapacity(page.count * 96)

@@ -24,9 +24,15 @@ final class PagedReadsStore: ScoreStore {
     let asked = Mutex<(limits: [Int], readEverything: Bool)>(([], false))
     /// Called with the offset of every `players(from:limit:)` call, before it is answered.
     let onRead: @Sendable (_ offset: Int) async -> Void
+    /// The offset whose read fails as a damaged page would; nil for none.
+    let failingAt: Int?
 
-    init(_ base: InMemoryScoreStore, onRead: @escaping @Sendable (_ offset: Int) async -> Void = { _ in }) {
+    init(
+        _ base: InMemoryScoreStore, failingAt: Int? = nil,
+        onRead: @escaping @Sendable (_ offset: Int) async -> Void = { _ in }
+    ) {
         self.base = base
+        self.failingAt = failingAt
         self.onRead = onRead
     }
 
@@ -41,6 +47,7 @@ final class PagedReadsStore: ScoreStore {
     func players(from offset: Int, limit: Int) async throws(ScoreStoreError) -> [Player] {
         asked.withLock { $0.limits.append(limit) }
         await onRead(offset)
+        if offset == failingAt { throw .corrupt(.database(path: "scores.sqlite"), reason: "a damaged page") }
         return try await base.players(from: offset, limit: limit)
     }
     func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
@@ -262,6 +269,21 @@ struct RosterPagingTests {
         // The window reads its page; the listing reads a thousand players at a time.
         #expect(!asked.readEverything)
         #expect(asked.limits.filter { $0 > 1 } == [40, 1_000])
+    }
+
+    @Test(
+        "players --json that fails after a page ends its line, says why on standard error, and the next output starts a line"
+    )
+    func jsonFailingMidway() async throws {
+        let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(2_500)), failingAt: 1_000)
+        #expect(await run(store, "players --json\nrules --json\n") == .failed)
+        let results = output.results
+        #expect(results.count == 2)
+        let array = try #require(results.first)
+        #expect(
+            array.hasPrefix("[{") && !array.hasSuffix("]"), "the array is left open: it reads as incomplete")
+        #expect(results.last?.hasPrefix("{") == true, "the rules' JSON starts its own line: \(results)")
+        #expect(output.errors.count == 1)
     }
 
     @Test("a page read while another session deletes players before it is read again, and skips no one")
