@@ -469,6 +469,23 @@ enum Migrations {
                 "INSERT INTO roster_block (block, players) SELECT id >> 12, count(*) FROM player GROUP BY 1",
             ]
         ),
+        (
+            // A player shows its newest record by time, not the one kept last: players that an
+            // earlier version showed with an older record show their newest.
+            3,
+            [
+                "UPDATE meta SET revision = revision + 1",
+                """
+                UPDATE player AS p SET name = newest.name, points = newest.points,
+                    uploaded_at = newest.uploaded_at
+                FROM (
+                    SELECT DISTINCT ON (player_id) player_id, name, points, uploaded_at FROM score
+                    ORDER BY player_id, uploaded_at DESC, seq DESC
+                ) AS newest
+                WHERE newest.player_id = p.id AND newest.uploaded_at > p.uploaded_at
+                """,
+            ]
+        ),
     ]
 
     /// Brings the schema up to date in one transaction under an advisory lock, so that clients

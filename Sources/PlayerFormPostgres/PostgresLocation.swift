@@ -49,9 +49,60 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// `FOLDER/.s.PGSQL.PORT` instead of TCP.
     public var socketFolder: String?
 
-    /// Whether `text` is meant as a PostgreSQL URL rather than a file path.
+    /// Whether `text` is meant as a PostgreSQL URL rather than a file path: it begins with
+    /// `postgres://` or `postgresql://`, the scheme in any case.
     public static func isURL(_ text: String) -> Bool {
-        text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
+        guard let schemeEnd = text.utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let scheme = text[..<schemeEnd].lowercased()
+        return (scheme == "postgres" || scheme == "postgresql") && text[schemeEnd...].hasPrefix("://")
+    }
+
+    /// Whether `text`, not a URL of ``isURL(_:)``, is shaped like the address of a server rather
+    /// than the path of a file: a scheme followed by `:/` (`postgress://...`, `pg://...`,
+    /// `postgres:/x`, `postgresql+asyncpg://...`, `http://...`), or a libpq keyword string
+    /// (`host=... dbname=...`).
+    ///
+    /// Such a text is refused rather than taken as a file name, which would keep the scores in a
+    /// file the user does not know of, with any password in the name of a folder.
+    public static func looksLikeAddress(_ text: String) -> Bool {
+        if isURL(text) { return false }
+        let bytes = Array(text.utf8)
+        // RFC 3986: a scheme is a letter, then letters, digits, +, - and .
+        if let first = bytes.first, isLetter(first),
+            let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+            bytes[1..<colon].allSatisfy({ isLetter($0) || isDigit($0) || "+-.".utf8.contains($0) }),
+            colon + 1 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/")
+        {
+            return true
+        }
+        return keywordString(text)
+    }
+
+    /// Whether `text` begins with a keyword of libpq's connection strings and `=`.
+    private static func keywordString(_ text: String) -> Bool {
+        let trimmed = text.drop(while: { $0 == " " || $0 == "\t" })
+        guard let equals = trimmed.firstIndex(of: "=") else { return false }
+        let keyword = trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+        return libpqKeywords.contains(keyword)
+    }
+
+    /// The keywords of libpq's connection strings.
+    private static let libpqKeywords: Set<String> = [
+        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "options",
+        "application_name", "fallback_application_name", "connect_timeout", "client_encoding", "sslmode",
+        "sslrootcert", "sslcert", "sslkey", "sslpassword", "sslcrl", "sslcrldir", "sslsni", "requiressl",
+        "sslcompression", "gssencmode", "krbsrvname", "gsslib", "target_session_attrs", "load_balance_hosts",
+        "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout",
+        "replication", "channel_binding", "require_auth", "ssl_min_protocol_version",
+        "ssl_max_protocol_version",
+    ]
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     /// Parses `text`.
@@ -174,6 +225,21 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// `text` with the password between `user:` and `@` of a URL replaced by `***`, for messages
     /// about a URL that may not parse.
     public static func masking(_ text: String) -> String {
+        if keywordString(text) { return maskingKeywordPassword(text) }
+        let masked = maskingUserInfo(text)
+        // A password may also be a parameter (`?password=...`), as libpq reads it.
+        guard let mark = masked.firstIndex(of: "?") else { return masked }
+        let parameters = masked[masked.index(after: mark)...].split(
+            separator: "&", omittingEmptySubsequences: false
+        )
+        .map { parameter in
+            parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+        }
+        return masked[...mark] + parameters.joined(separator: "&")
+    }
+
+    /// `text` with the password between `user:` and `@` replaced by `***`.
+    private static func maskingUserInfo(_ text: String) -> String {
         guard let schemeEnd = text.range(of: "://") else { return text }
         let rest = text[schemeEnd.upperBound...]
         // Up to the last @ of the whole text: a password that holds a / or a ? (not encoded, so
@@ -182,6 +248,32 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             return text
         }
         return String(text[..<rest.index(after: colon)]) + "***" + String(text[at...])
+    }
+
+    /// A libpq keyword string with the value of its `password` keyword as `***`.
+    private static func maskingKeywordPassword(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.range(of: "password", options: .caseInsensitive) {
+            result += rest[..<range.upperBound]
+            rest = rest[range.upperBound...]
+            let spaces = rest.prefix(while: { $0 == " " })
+            guard rest.dropFirst(spaces.count).first == "=" else { continue }
+            let afterEquals = rest.dropFirst(spaces.count + 1).drop(while: { $0 == " " })
+            result += "=***"
+            // The value: a quoted one runs to its closing quote (\' escapes one), else to a space.
+            if afterEquals.first == "'" {
+                var index = afterEquals.index(after: afterEquals.startIndex)
+                while index < afterEquals.endIndex, afterEquals[index] != "'" {
+                    if afterEquals[index] == "\\" { index = afterEquals.index(after: index) }
+                    if index < afterEquals.endIndex { index = afterEquals.index(after: index) }
+                }
+                rest = index < afterEquals.endIndex ? afterEquals[afterEquals.index(after: index)...] : ""
+            } else {
+                rest = afterEquals.drop(while: { $0 != " " })
+            }
+        }
+        return result + rest
     }
 
     /// Where the certificates that a verified server's certificate must chain to come from.

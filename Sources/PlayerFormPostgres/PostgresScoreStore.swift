@@ -34,7 +34,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     private let makeID: @Sendable () -> UUID
 
     /// The schema version this program writes.
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
 
     /// A player's block in `roster_block` is its id shifted right by this: 4,096 records a block
     /// (the queries that read the blocks write it as 12).
@@ -184,8 +184,10 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             WITH kept AS (
                 INSERT INTO player AS p (id, key, name, points, uploaded_at, uploads)
                 VALUES (\(seq), \(key), \(name), \(points), \(milliseconds), 1)
-                ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
-                    uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
+                ON CONFLICT (key) DO UPDATE SET
+                    name = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.name ELSE p.name END,
+                    points = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.points ELSE p.points END,
+                    uploaded_at = greatest(EXCLUDED.uploaded_at, p.uploaded_at), uploads = p.uploads + 1
                 RETURNING id
             ), counted AS (
                 INSERT INTO roster_block AS b (block, players)
@@ -201,12 +203,13 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         return true
     }
 
-    /// Every record kept, oldest first.
+    /// Every record kept, oldest first: by time, records of the same time in the order kept.
     public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         try await run { connection in
             var records: [ScoreRecord] = []
             for try await (id, name, points, time) in try await connection.query(
-                "SELECT id, name, points, uploaded_at FROM score ORDER BY seq", logger: Link.logger
+                "SELECT id, name, points, uploaded_at FROM score ORDER BY uploaded_at, seq",
+                logger: Link.logger
             ).decode((UUID, String, Double, Int64).self) {
                 records.append(
                     ScoreRecord(
@@ -239,7 +242,10 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         for (playerID, removed) in affected.sorted(by: { $0.key < $1.key }) {
             var latest: (String, Double, Int64)?
             for try await row in try await connection.query(
-                "SELECT name, points, uploaded_at FROM score WHERE player_id = \(playerID) ORDER BY seq DESC LIMIT 1",
+                """
+                SELECT name, points, uploaded_at FROM score WHERE player_id = \(playerID)
+                ORDER BY uploaded_at DESC, seq DESC LIMIT 1
+                """,
                 logger: logger
             ).decode((String, Double, Int64).self) { latest = row }
             guard let (name, points, time) = latest else {

@@ -12,9 +12,9 @@ import Synchronization
 ///   transaction is committed and synced, so a record reported as kept survives a crash or a
 ///   power cut.
 /// - A player is a row of its own (`player`), keyed by `PlayerName.comparisonKey(_:)`, with
-///   the name, points and time of its latest record and its count of uploads. Its row id is the
-///   sequence number of its first record, so the table's own order is the roster's order (order
-///   of first record). Scores are rows of `score`, each with its 16-byte id and its player's row
+///   the name, points and time of its newest record (by `uploaded_at`, then by arrival) and its
+///   count of uploads. Its row id is the sequence number of its first record, so the table's own
+///   order is the roster's order (order of first record). Scores are rows of `score`, each with its 16-byte id and its player's row
 ///   id. `roster_block` counts the players of each block of 4,096 row ids, which turns a roster
 ///   index into a row id. So every question of the roster costs O(log n) or O(rows asked for)
 ///   plus one read of the block counts (a row per 4,096 records): a page is a range of row ids,
@@ -57,6 +57,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     ///   - makeID: makes the identifier of each record.
     ///   - stopWaiting: asked while an operation waits for such a lock; true stops the wait, and
     ///     the operation fails as cancelled (a script's program ending by a signal).
+    ///   - creating: whether a missing database is created; when false (for a command that only
+    ///     reads), a missing or empty file is refused as ``SQLiteStoreError/cannotOpen(path:reason:)``
+    ///     and nothing is created.
     /// - Throws: ``SQLiteStoreError`` naming the path: not a regular file, not a score database,
     ///   a JSON Lines score file, locked for longer than `busyTimeout`, and so on.
     public init(
@@ -65,7 +68,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         waiting: @escaping @Sendable (String) -> Void = { _ in },
         now: @escaping @Sendable () -> Date = { Date() },
         makeID: @escaping @Sendable () -> UUID = { UUID() },
-        stopWaiting: @escaping @Sendable () -> Bool = { false }
+        stopWaiting: @escaping @Sendable () -> Bool = { false },
+        creating: Bool = true
     ) throws(SQLiteStoreError) {
         self.path = path
         self.busyTimeout = busyTimeout
@@ -75,6 +79,13 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         self.busy = busy
 
         let state = try StoreFile.inspect(path)
+        if !creating, state != .database || StoreFile.isEmpty(path) {
+            throw .cannotOpen(
+                path: path,
+                reason: state == .missing
+                    ? "there is no score database there; nothing was created"
+                    : "the file is empty, not a score database; nothing was written")
+        }
         if state == .missing { try StoreFile.makeParentDirectories(of: path) }
 
         var configuration = Configuration()
@@ -82,6 +93,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         // database on opening when the WAL file is empty, and so waits for any other writer.
         configuration.prepareDatabase { db in
             let connection = try Self.connection(of: db)
+            // A database of another program is refused before anything changes it: switching
+            // to WAL rewrites its header.
+            try Self.refuseForeign(connection, path: path)
             if try RawStatement.text(connection, "PRAGMA journal_mode") != "wal" {
                 try RawStatement.execute(connection, "PRAGMA journal_mode = WAL")
             }
@@ -243,6 +257,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         "v1: players and scores",
         "v2: the name rule the player keys were made with",
         "v3: players by first score, 16-byte ids, block counts",
+        "v4: players show their newest score by time",
     ]
 
     /// The versioned schema as GRDB's migrator, which specs use to make databases of earlier
@@ -352,6 +367,19 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                     SELECT id >> \(blockShift), count(*) FROM player GROUP BY 1;
                     """)
         },
+        { db in
+            // Players that an earlier version showed with the score kept last rather than the
+            // newest by time show their newest.
+            try db.execute(
+                sql: """
+                    UPDATE player SET (name, points, uploaded_at) =
+                        (SELECT name, points, uploaded_at FROM score WHERE player_id = player.id
+                         ORDER BY uploaded_at DESC, seq DESC LIMIT 1)
+                    WHERE EXISTS (
+                        SELECT 1 FROM score WHERE player_id = player.id AND uploaded_at > player.uploaded_at);
+                    UPDATE meta SET revision = revision + 1;
+                    """)
+        },
     ]
 
     /// A player's block in `roster_block` is its row id shifted right by this: 4,096 records a
@@ -438,7 +466,11 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         let find = try RawStatement(connection, "SELECT id FROM player WHERE key = ?1")
         let update = try RawStatement(
             connection,
-            "UPDATE player SET name = ?1, points = ?2, uploaded_at = ?3, uploads = uploads + 1 WHERE id = ?4")
+            """
+            UPDATE player SET name = iif(?3 >= uploaded_at, ?1, name), points = iif(?3 >= uploaded_at, ?2, points),
+                uploaded_at = max(?3, uploaded_at), uploads = uploads + 1
+            WHERE id = ?4
+            """)
         let insert = try RawStatement(
             connection,
             "INSERT INTO player (id, key, name, points, uploaded_at, uploads) VALUES (?1, ?2, ?3, ?4, ?5, 1)")
@@ -483,6 +515,14 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                 INSERT INTO roster_block (block, players)
                 SELECT id >> \(blockShift), count(*) FROM player GROUP BY 1
                 """)
+    }
+
+    /// Refuses a database that holds tables but is not marked as a score database, reading only.
+    private static func refuseForeign(_ connection: OpaquePointer, path: String) throws {
+        let application = try RawStatement.integer(connection, "PRAGMA application_id") ?? 0
+        if application == applicationID { return }
+        let objects = try RawStatement.integer(connection, "SELECT count(*) FROM sqlite_master") ?? 0
+        if application != 0 || objects > 0 { throw SQLiteStoreError.foreignDatabase(path: path) }
     }
 
     /// Refuses a database of another program, or of a newer schema (one that applied a migration
@@ -536,7 +576,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
-    /// Every record kept, oldest first.
+    /// Every record kept, oldest first: by time, records of the same time in the order kept.
     public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
         try await read { db in
             try Row.fetchAll(db, sql: Self.recordsSQL).map { try Self.record($0, path: self.path) }
@@ -742,8 +782,10 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                 """
                 INSERT INTO player (id, key, name, points, uploaded_at, uploads)
                 VALUES (?1, ?2, ?3, ?4, ?5, 1)
-                ON CONFLICT (key) DO UPDATE SET name = excluded.name, points = excluded.points,
-                    uploaded_at = excluded.uploaded_at, uploads = uploads + 1
+                ON CONFLICT (key) DO UPDATE SET
+                    name = iif(excluded.uploaded_at >= uploaded_at, excluded.name, name),
+                    points = iif(excluded.uploaded_at >= uploaded_at, excluded.points, points),
+                    uploaded_at = max(excluded.uploaded_at, uploaded_at), uploads = uploads + 1
                 RETURNING id
                 """)
             removeNewPlayer = try RawStatement(connection, "DELETE FROM player WHERE id = ?1")
@@ -751,7 +793,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                 connection,
                 """
                 UPDATE player SET (name, points, uploaded_at) =
-                    (SELECT name, points, uploaded_at FROM score WHERE player_id = ?1 ORDER BY seq DESC LIMIT 1),
+                    (SELECT name, points, uploaded_at FROM score WHERE player_id = ?1
+                        ORDER BY uploaded_at DESC, seq DESC LIMIT 1),
                     uploads = uploads - 1
                 WHERE id = ?1
                 """)
@@ -879,7 +922,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             try db.execute(
                 sql: """
                     UPDATE player SET (name, points, uploaded_at) =
-                        (SELECT name, points, uploaded_at FROM score WHERE player_id = ?1 ORDER BY seq DESC LIMIT 1),
+                        (SELECT name, points, uploaded_at FROM score WHERE player_id = ?1
+                        ORDER BY uploaded_at DESC, seq DESC LIMIT 1),
                         uploads = uploads - ?2
                     WHERE id = ?1
                     """,
@@ -993,8 +1037,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             id: id, name: name(row[1]), points: row[2], uploadedAt: Timestamp.date(milliseconds: row[3]))
     }
 
-    /// Every record, oldest first, for ``record(_:path:)``.
-    static let recordsSQL = "SELECT id, CAST(name AS BLOB), points, uploaded_at FROM score ORDER BY seq"
+    /// Every record, oldest first (by time, then in the order kept), for ``record(_:path:)``.
+    static let recordsSQL =
+        "SELECT id, CAST(name AS BLOB), points, uploaded_at FROM score ORDER BY uploaded_at, seq"
 
     /// The player whose key is bound as bytes, for ``players(_:in:)``.
     private static let playerByKeySQL =

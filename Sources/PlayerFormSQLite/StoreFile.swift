@@ -64,6 +64,12 @@ enum StoreFile {
         return text.lowercased().hasPrefix("id,name,points,uploadedat")
     }
 
+    /// Whether the file at `path` is empty (or cannot be looked at).
+    static func isEmpty(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) != 0 || status.st_size == 0
+    }
+
     /// Makes the folders above `path`, one at a time, syncing each parent so a new folder survives
     /// a crash.
     static func makeParentDirectories(of path: String) throws(SQLiteStoreError) {

@@ -1,19 +1,23 @@
 import Foundation
 import PlayerFormRules
 
-/// A player in the roster: a name and the points of that name's latest upload.
+/// A player in the roster: a name and the points of that name's newest record.
 ///
 /// A store keeps one record per upload; the roster shows one player per name, in the order each
-/// name was first uploaded. Names match as `PlayerName.comparisonKey(_:)` compares them:
-/// "Colin" and " colin" are one player, shown with the name of its latest upload.
+/// name was first kept. Names match as `PlayerName.comparisonKey(_:)` compares them:
+/// "Colin" and " colin" are one player, shown with the name of its newest record.
+///
+/// The newest record is the one with the latest `uploadedAt`, whatever order records arrive in
+/// (an upload, an import of an older export, another session); of records with the same time,
+/// the one kept last. Every store follows this rule (``isNewer(_:than:)``).
 public struct Player: Sendable, Hashable, Identifiable, Codable {
     /// The name, which identifies the player in the roster.
     public var id: String { name }
     /// The player's name.
     public let name: String
-    /// The points of the latest upload.
+    /// The points of the newest record.
     public let points: Double
-    /// When the latest upload happened.
+    /// When the newest record was uploaded.
     public let uploadedAt: Date
     /// Every record of this player, oldest first; deleting the player deletes them all.
     public let recordIDs: [UUID]
@@ -46,11 +50,21 @@ public struct Player: Sendable, Hashable, Identifiable, Codable {
         return players
     }
 
-    /// This player after `record`, a later upload of the same name; the player takes the
-    /// record's spelling of the name.
+    /// This player after `record` of the same name is kept: when the record is newer than what
+    /// the player shows, the player takes its spelling of the name, its points and its time.
     public func updated(with record: ScoreRecord) -> Player {
-        Player(
+        guard Self.isNewer(record.uploadedAt, than: uploadedAt) else {
+            return Player(
+                name: name, points: points, uploadedAt: uploadedAt, recordIDs: recordIDs + [record.id])
+        }
+        return Player(
             name: record.name, points: record.points, uploadedAt: record.uploadedAt,
             recordIDs: recordIDs + [record.id])
+    }
+
+    /// Whether a record uploaded at `time`, kept after one uploaded at `shown`, is the newer of
+    /// the two: a later time wins, and so does the same time (the record kept last).
+    public static func isNewer(_ time: Date, than shown: Date) -> Bool {
+        time >= shown
     }
 }

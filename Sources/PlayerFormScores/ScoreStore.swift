@@ -62,7 +62,8 @@ public struct RosterWindow: Sendable, Equatable {
 public protocol ScoreStore: Sendable {
     /// Stores a score and returns the record as kept. Returns only once the record is kept.
     func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord
-    /// Every record kept, oldest first.
+    /// Every record kept, oldest first: by `uploadedAt`, records of the same time in the order
+    /// they were kept.
     func records() async throws(ScoreStoreError) -> [ScoreRecord]
     /// Removes the records with these identifiers; identifiers the store does not keep are ignored.
     /// Returns only once the removal is kept.
@@ -75,7 +76,8 @@ public protocol ScoreStore: Sendable {
     //
     // A roster shows a window of players, so a store answers for that window alone. A player is
     // every record whose name has the same `PlayerName.comparisonKey(_:)`; it shows the name,
-    // points and time of its latest record; players are ordered by their first record. The
+    // points and time of its newest record (`Player.isNewer(_:than:)`), whatever order the records
+    // arrived in; players are ordered by the first record kept of each. The
     // default implementations read every record (O(players)); a store meant for large rosters
     // answers each in O(log n) or O(rows asked for).
 
@@ -249,9 +251,11 @@ public actor InMemoryScoreStore: ScoreStore {
         return record
     }
 
-    /// Every record kept, oldest first.
+    /// Every record kept, oldest first: by time, records of the same time in the order kept.
     public func records() async throws(ScoreStoreError) -> [ScoreRecord] {
-        kept
+        kept.enumerated().sorted { ($0.element.uploadedAt, $0.offset) < ($1.element.uploadedAt, $1.offset) }
+            .map(
+                \.element)
     }
 
     /// Removes the records with these ids; other ids are ignored.

@@ -85,8 +85,11 @@ public enum PlayerFormREPL {
     /// Opens the score database of `options`, and imports the score file of earlier versions
     /// once when the database is the default one; says on standard error what it imported.
     /// - Returns: the store, or the exit status after a message on standard error.
+    ///
+    /// When `creating` is false (a command that only reads), a missing database is refused and
+    /// nothing is created.
     public static func openStore(
-        _ options: Options, now: @escaping @Sendable () -> Date = { Date() }
+        _ options: Options, creating: Bool = true, now: @escaping @Sendable () -> Date = { Date() }
     ) -> Result<SQLiteScoreStore, SQLiteStoreError> {
         // News (a wait for a lock, an import) and errors, in the program's one style.
         let note: @Sendable (String) -> Void = { line in
@@ -101,7 +104,7 @@ public enum PlayerFormREPL {
             // does Ctrl-C to `import`.
             store = try SQLiteScoreStore(
                 path: options.storePath, busyTimeout: options.busyTimeout, waiting: note, now: now,
-                stopWaiting: { FlushOnSignal.isRequested || Interrupt.isRequested })
+                stopWaiting: { FlushOnSignal.isRequested || Interrupt.isRequested }, creating: creating)
         } catch {
             report(StoreFailure.words(error))
             return .failure(error)

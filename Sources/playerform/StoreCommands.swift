@@ -14,6 +14,9 @@ struct StorePlace {
     var path: String
     var legacyPath: String?
 
+    /// - Throws: a usage error (64) when there is no default place, or when the store named
+    ///   looks like the address of a server but is not a league URL this program reads: such a
+    ///   text is never taken as a file name.
     init(option: String?, environment: [String: String]) throws {
         do {
             path = try PlayerFormREPL.storePath(option: option, environment: environment)
@@ -24,14 +27,28 @@ struct StorePlace {
                 "Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
                     + "Pass --store <file>, such as --store ~/scores.sqlite.")
         }
+        if PostgresLocation.looksLikeAddress(path) {
+            let source = option == nil ? PlayerFormREPL.storeVariable : "--store"
+            throw ValidationError(
+                "\(source) '\(TerminalText.escaped(PostgresLocation.masking(path)))' looks like the address of a "
+                    + "server, but a league is written postgres://USER@HOST[:PORT]/DATABASE (or postgresql://, "
+                    + "in any case). Give that, or the path of a score database (./NAME for a file whose "
+                    + "name looks like an address). Nothing was created.")
+        }
     }
 
+    /// Whether the store is a league on PostgreSQL rather than a score database.
+    var isLeague: Bool { PostgresLocation.isURL(path) }
+
     /// Opens the database, or ends the command with the error's exit status after its message.
-    func open(busyTimeout: Int?) throws -> SQLiteScoreStore {
+    ///
+    /// A command that only reads passes `creating: false`: a missing database is then refused
+    /// (66) instead of created empty.
+    func open(busyTimeout: Int?, creating: Bool = true) throws -> SQLiteScoreStore {
         let options = PlayerFormREPL.Options(
             storePath: path, legacyStorePath: legacyPath,
             busyTimeout: busyTimeout.map { .milliseconds($0) } ?? .seconds(5))
-        switch PlayerFormREPL.openStore(options) {
+        switch PlayerFormREPL.openStore(options, creating: creating) {
         case .success(let store): return store
         case .failure(let error): throw ExitCode(StoreFailure.exitStatus(error))
         }
@@ -117,6 +134,8 @@ extension PlayerFormCommand {
                 playerform export writes (JSON Lines, or CSV with the header id,name,points,uploadedAt) \
                 into the score database (--store, as for playerform). \
                 Records are matched by id, so importing a file twice adds nothing the second time. \
+                A player shows its newest record by uploadedAt, so importing an older export rolls \
+                no one back. \
                 The files are only read. Progress is shown on standard error when it is a terminal.
 
                 Exit status: 0 everything was imported; 65 a line was not a record, or a record \
@@ -142,7 +161,7 @@ extension PlayerFormCommand {
 
         func run() async throws {
             let place = try StorePlace(option: main.store, environment: ProcessEnvironment.current())
-            if PostgresLocation.isURL(place.path) {
+            if place.isLeague {
                 return try await LeagueTransfer.importFiles(files, into: place.path)
             }
             let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds)
@@ -200,14 +219,20 @@ extension PlayerFormCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write every stored score record to standard output.",
             discussion: """
-                One record a line, oldest first, with its id, name, points and uploadedAt, as JSON \
+                One record a line, with its id, name, points and uploadedAt, as JSON \
                 Lines (the default) or CSV with a header row, from the score database (--store, as \
                 for playerform). playerform validate and playerform \
                 import read the output. Streams: memory does not grow with the store. Progress is \
                 shown on standard error when it is a terminal.
 
-                Exit status: 0 done; 65 the database is not a score database; 66 it cannot be \
-                opened; 74 writing failed; 75 another process kept the database locked.
+                Records are written oldest first: by uploadedAt, records of the same time in the \
+                order they were kept. A player shows its newest record, whatever order records \
+                were imported in.
+
+                Exit status: 0 done; 64 --store looks like a server address but is not a league \
+                URL; 65 the database is not a score database; 66 it cannot be opened, or there is \
+                none (export creates nothing; name the store with --store in a cron job); 74 \
+                writing failed; 75 another process kept the database locked.
                 """
         )
 
@@ -223,10 +248,10 @@ extension PlayerFormCommand {
 
         func run() async throws {
             let place = try StorePlace(option: main.store, environment: ProcessEnvironment.current())
-            if PostgresLocation.isURL(place.path) {
+            if place.isLeague {
                 return try await LeagueTransfer.export(place.path, csv: format == .csv)
             }
-            let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds)
+            let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds, creating: false)
             let showsProgress = isatty(STDERR_FILENO) == 1
             let meter = ProgressMeter(
                 verb: "exporting", total: showsProgress ? try? database.recordCount() : nil)

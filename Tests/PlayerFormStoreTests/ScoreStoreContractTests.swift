@@ -82,6 +82,25 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     }
 
     static let all: [StoreKind] = [.inMemory, .sqlite, .file] + (postgres.map { [$0] } ?? [])
+
+    /// The stores a program keeps scores in (the in-memory one stands for them in specs of view
+    /// models): the JSON Lines store of the first version keeps records in the order written.
+    static let keeping: [StoreKind] = [.inMemory, .sqlite] + (postgres.map { [$0] } ?? [])
+}
+
+/// A clock that reads `times` (seconds since 1970) in turn, then the last one again.
+final class ScriptedClock: Sendable {
+    private let times: Mutex<[Double]>
+
+    init(_ times: [Double]) { self.times = Mutex(times) }
+
+    var now: @Sendable () -> Date {
+        {
+            self.times.withLock {
+                Date(timeIntervalSince1970: $0.count > 1 ? $0.removeFirst() : $0[0])
+            }
+        }
+    }
 }
 
 /// What a store brought up from an earlier schema must still show of the six records `Ann`, `Bob`,
@@ -165,6 +184,46 @@ struct ScoreStoreContractTests {
         #expect(try await store.records() == [colin, ana])
         #expect(try await another().records() == [colin, ana])
         #expect(try await store.read() == ScoreReading(records: [colin, ana], problems: []))
+    }
+
+    @Test(
+        "a player shows its newest record by time, whatever order records arrive in; records list oldest first",
+        arguments: StoreKind.keeping)
+    func newestWins(kind: StoreKind) async throws {
+        let time = { (seconds: Double) in Date(timeIntervalSince1970: 1_795_810_000 + seconds) }
+        let newer = ScoreRecord(id: UUID(), name: "Ann", points: 9, uploadedAt: time(10))
+        let older = ScoreRecord(id: UUID(), name: "ann", points: 5, uploadedAt: time(8))
+        let bob = ScoreRecord(id: UUID(), name: "Bob", points: 1, uploadedAt: time(9))
+        for arrival in [[newer, bob, older], [older, bob, newer], [bob, newer, older]] {
+            let store = try await kind.makeFilled(arrival)
+            let ann = try #require(try await store.player(named: "ANN")).player
+            #expect(
+                [ann.name, "\(ann.points)", Timestamp.text(ann.uploadedAt)] == [
+                    "Ann", "9.0", Timestamp.text(time(10)),
+                ],
+                "arrival \(arrival.map(\.points))")
+            #expect(
+                try await store.records().map(\.id) == [older.id, bob.id, newer.id], "oldest first by time")
+            // Deleting the newest shows the newest left; the place is the first record kept's.
+            try await store.delete(ids: [newer.id])
+            let left = try #require(try await store.player(named: "ann")).player
+            #expect(left.points == 5 && left.name == "ann")
+        }
+    }
+
+    @Test(
+        "an upload stamped earlier than the player's newest record (a clock set back) is kept but not shown",
+        arguments: StoreKind.keeping)
+    func uploadOlderThanShown(kind: StoreKind) async throws {
+        let (store, another) = try kind.make(
+            ScriptedClock([1_795_810_010, 1_795_810_008, 1_795_810_010]).now)
+        _ = try await store.upload(name: "Ann", points: 9)
+        _ = try await another().upload(name: "Ann", points: 5)
+        #expect(try await store.player(named: "ann")?.player.points == 9)
+        #expect(try await store.records().map(\.points) == [5, 9])
+        // The same time as the newest: the record kept last is shown.
+        _ = try await store.upload(name: "Ann", points: 7)
+        #expect(try await another().player(named: "ann")?.player.points == 7)
     }
 
     @Test("deleting by id removes those records only, and ignores unknown ids", arguments: StoreKind.all)

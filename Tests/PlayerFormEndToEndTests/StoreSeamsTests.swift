@@ -1,0 +1,127 @@
+import BuiltBinaryTesting
+import Foundation
+import Testing
+
+/// The built binary where scores cross from one part to another: the address of a store, the
+/// order records arrive in, commands that only read, and files of other programs.
+@Suite("playerform at the seams of its stores")
+struct StoreSeamsTests {
+    /// Texts shaped like the address of a server that are not a league URL this program reads.
+    static let addresses = [
+        "postgress://ann:secret@host/league", "pg://ann:secret@host/league", "postgres:/league",
+        "postgresql+asyncpg://ann:secret@host/league", "host=localhost dbname=league password=secret",
+        "HTTP://example.com/scores", "file:/tmp/scores.sqlite", "postgre://ann@host/league?password=secret",
+    ]
+
+    /// The files and folders in `folder`, recursively.
+    static func contents(of folder: URL) -> [String] {
+        (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String] ?? []).sorted()
+    }
+
+    @Test(
+        "a store named like another server's address is a usage error (64) naming the accepted forms; nothing is created and no password shown",
+        arguments: addresses)
+    func addressesRefused(address: String) throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("in.jsonl")
+        try Data().write(to: input)
+        let work = folder.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let runs = [
+            try BuiltBinary.run(["--store", address, "-c", "add Ann 5"], directory: work),
+            try BuiltBinary.run(["--store", address, "export"], directory: work),
+            try BuiltBinary.run(["--store", address, "import", input.path], directory: work),
+            try BuiltBinary.run(
+                ["-c", "add Ann 5"], environment: ["PLAYERFORM_STORE": address], directory: work),
+        ]
+        for run in runs {
+            #expect(run.status == 64, "\(run.errors)")
+            #expect(run.errors.contains("postgres://USER@HOST[:PORT]/DATABASE"), "\(run.errors)")
+            #expect(!run.errors.contains("secret"), "the password is not shown: \(run.errors)")
+        }
+        #expect(runs[3].errors.contains("PLAYERFORM_STORE"))
+        #expect(Self.contents(of: work).isEmpty, "nothing is created: \(Self.contents(of: work))")
+    }
+
+    @Test("a league URL's scheme is read in any case: Postgres:// is a league, not a file")
+    func schemeInAnyCase() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Port 1 on this machine: nothing listens, so the league cannot be reached (69).
+        let run = try BuiltBinary.run(
+            ["--store", "PostgreSQL://ann@127.0.0.1:1/league", "-c", "players"], directory: folder)
+        #expect(run.status == 69, "\(run.errors)")
+        #expect(Self.contents(of: folder).isEmpty)
+    }
+
+    /// A JSON Lines score file of one record, as `export` writes it.
+    static func recordLine(_ id: UUID, _ name: String, _ points: Int, _ time: String) -> String {
+        #"{"id":"\#(id.uuidString)","name":"\#(name)","points":\#(points),"uploadedAt":"\#(time)"}"#
+    }
+
+    @Test("importing a colleague's older export rolls no one back; export lists records oldest first by time")
+    func importOlderExport() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (newer, older, bob) = (UUID(), UUID(), UUID())
+        let mine = folder.appendingPathComponent("mine.jsonl")
+        try (Self.recordLine(newer, "Ann", 9, "2026-11-27T20:07:10.000Z") + "\n").write(
+            to: mine, atomically: true, encoding: .utf8)
+        let theirs = folder.appendingPathComponent("theirs.jsonl")
+        try
+            (Self.recordLine(older, "ann", 5, "2026-11-27T20:07:08.000Z") + "\n"
+            + Self.recordLine(bob, "Bob", 1, "2026-11-27T20:07:09.000Z") + "\n").write(
+                to: theirs, atomically: true, encoding: .utf8)
+        for (name, files) in [("a", [mine, theirs]), ("b", [theirs, mine])] {
+            let store = ["--store", folder.appendingPathComponent("\(name).sqlite").path]
+            for file in files { #expect(try BuiltBinary.run(store + ["import", file.path]).status == 0) }
+            let listed = try BuiltBinary.run(store + ["-c", "players --json"])
+            #expect(
+                listed.output.contains(#""name":"Ann","points":9,"uploadedAt":"2026-11-27T20:07:10.000Z""#))
+            let exported = try BuiltBinary.run(store + ["export"])
+            #expect(
+                exported.outputLines.map { String($0.dropFirst(7).prefix(36)) }
+                    == [older, bob, newer].map(\.uuidString), "order \(name)")
+        }
+    }
+
+    @Test("export of a store that is not there, or is an empty file, ends with 66 and creates nothing")
+    func exportCreatesNothing() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let typo = folder.appendingPathComponent("typo.sqlite").path
+        let named = try BuiltBinary.run(["--store", typo, "export"])
+        #expect(named.status == 66)
+        #expect(named.errors.contains("typo.sqlite") && named.errors.contains("nothing was created"))
+        #expect(!FileManager.default.fileExists(atPath: typo))
+        // The default store, as under cron: a data folder with no database in it.
+        let data = folder.appendingPathComponent("data")
+        let byDefault = try BuiltBinary.run(["export"], environment: ["XDG_DATA_HOME": data.path])
+        #expect(byDefault.status == 66)
+        #expect(!FileManager.default.fileExists(atPath: data.path))
+        let empty = folder.appendingPathComponent("empty.sqlite")
+        try Data().write(to: empty)
+        #expect(try BuiltBinary.run(["--store", empty.path, "export"]).status == 66)
+        #expect(try Data(contentsOf: empty).isEmpty)
+    }
+
+    @Test("a SQLite database of another program is refused (65) with every byte as it was")
+    func foreignDatabaseUntouched() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notes = folder.appendingPathComponent("notes.db")
+        let made = try ProgramRunner.run(
+            "/usr/bin/env",
+            ["sqlite3", notes.path, "CREATE TABLE note (text); INSERT INTO note VALUES ('x');"])
+        try #require(made.status == 0, "sqlite3: \(made.errors)")
+        let before = try Data(contentsOf: notes)
+        for arguments in [["-c", "players"], ["export"], ["import", "-"]] {
+            let run = try BuiltBinary.run(["--store", notes.path] + arguments)
+            #expect(run.status == 65, "\(arguments): \(run.errors)")
+            #expect(run.errors.contains("another program"))
+            #expect(try Data(contentsOf: notes) == before, "\(arguments) left the file as it was")
+        }
+        #expect(Self.contents(of: folder) == ["notes.db"])
+    }
+}
