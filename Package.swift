@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation`: builds the DocC catalogs of the library targets.
         .package(url: "https://github.com/apple/swift-docc-plugin", from: "1.5.0"),
+        // SHA-1 for the name-based ids (UUID version 5) of roster records imported without an id.
+        // Already built for postgres-nio (its SCRAM authentication).
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         // Typed file descriptors and errno values: the write-all loop of PlayerFormSystem. Already
         // built for postgres-nio (through SwiftNIO).
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
@@ -71,7 +74,12 @@ let package = Package(
             name: "PlayerForm",
             dependencies: ["ReactiveCore", "ReactiveTable", "PlayerFormRules", "PlayerFormScores"]),
         // The score store on disk: an append-only JSON Lines file shared by several processes.
-        .target(name: "PlayerFormStore", dependencies: ["PlayerFormScores", "PlayerFormSystem"]),
+        .target(
+            name: "PlayerFormStore",
+            dependencies: [
+                "PlayerFormScores", "PlayerFormRules", "PlayerFormSystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The score store in a SQLite database (through GRDB): the executable's default.
         .target(
             name: "PlayerFormSQLite",

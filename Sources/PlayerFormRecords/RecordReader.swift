@@ -156,9 +156,10 @@ public final class RecordReader<Source: ByteSource> {
             var points: Int?
             var found: [String] = []
             for index in 0..<records.csv.count {
+                // Titles in any case: spreadsheets write Name and Points.
                 let title = records.csv.field(index) {
                     String(decoding: RecordSteps.trimmed($0), as: UTF8.self)
-                }
+                }.lowercased()
                 found.append(records.csv.field(index) { TerminalText.quoted(bytes: RecordSteps.trimmed($0)) })
                 if title == "name" || title == "points" {
                     guard (title == "name" ? name : points) == nil else {

@@ -164,16 +164,28 @@ extension SQLiteScoreStore {
         let imported = try accessSynchronously { db in
             try RawStatement.text(SQLiteScoreStore.connection(of: db), "SELECT legacy_import FROM meta")
         }
-        guard imported == nil, FileManager.default.fileExists(atPath: legacyPath) else { return nil }
+        guard FileManager.default.fileExists(atPath: legacyPath) else { return nil }
+        if let imported {
+            // Versions before line-by-line reading took a file whose first line was damaged for
+            // CSV and kept none of its records: such a file is imported once more.
+            guard !imported.hasSuffix(Self.readByLine), ScoreFileReader.firstLineIsDamaged(legacyPath) else {
+                return nil
+            }
+        }
         let summary = try importFile(at: legacyPath) { done, _ in progress?(done) }
         try accessSynchronously { db in
             try db.inTransaction(.immediate) {
-                try db.execute(sql: "UPDATE meta SET legacy_import = ?", arguments: [legacyPath])
+                try db.execute(
+                    sql: "UPDATE meta SET legacy_import = ?", arguments: [legacyPath + Self.readByLine])
                 return .commit
             }
         }
         return summary
     }
+
+    /// What `meta.legacy_import` ends with when the file was read a line at a time, each damaged
+    /// line costing that line only.
+    static let readByLine = "\u{1F}by line"
 
     /// How many of `ids` are kept.
     private static func scoreCount(_ db: Database, ids: [UUID]) throws -> Int {

@@ -238,6 +238,9 @@ public final class FileScoreStore: ScoreStore, Sendable {
                     if seen.insert(record.id).inserted { records.append(record) }
                 case .deletion(let ids):
                     deleted.formUnion(ids)
+                case .upload:
+                    // The store's own lines always have an id.
+                    throw StoredLine.LineError.missing("id")
                 }
             } catch let error as StoredLine.LineError {
                 problems.append(

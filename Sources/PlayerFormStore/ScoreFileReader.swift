@@ -4,8 +4,20 @@ import PlayerFormScores
 import PlayerFormSystem
 
 /// Reads a file of score records a line at a time, in O(1) memory: the JSON Lines score file of
-/// earlier versions (records and tombstones), and the JSON Lines or CSV that
-/// `playerform export` writes (`id`, `name`, `points`, `uploadedAt`).
+/// earlier versions (records and tombstones), the JSON Lines or CSV that `playerform export`
+/// writes (`id`, `name`, `points`, `uploadedAt`), and a roster as `playerform validate` reads it
+/// (CSV with a header naming `name` and `points`, or JSON Lines of `name` and `points`).
+///
+/// - The format is the extension's (`.jsonl`, `.ndjson`, `.json`; `.csv`, `.tsv`), else that of
+///   the first line that is a record or a CSV header: a damaged line before it costs that line.
+/// - A CSV header is read with its titles in any case and with spaces around them; extra columns
+///   are ignored; its fields are separated by `,`, `;` or a tab, whichever names `name` and
+///   `points`.
+/// - A record without an id is an upload at its `uploadedAt`, else at the time the file was last
+///   changed (standard input and pipes: the time of reading). Its id is made from its player's
+///   comparison key, points and time, so importing the same file again adds nothing.
+/// - A line that is not UTF-8 is reported with the likely cause (a Windows-1252 export) and the
+///   `iconv` that converts the file; a UTF-16 file is refused at once, saying the same.
 ///
 /// ```swift
 /// let reader = try ScoreFileReader(path: "scores.jsonl")
@@ -38,16 +50,38 @@ public final class ScoreFileReader {
     /// nothing to read yet), so that a consumer can pass on the items it holds; never for a
     /// regular file.
     public var beforeWaiting: (() -> Void)?
-    private var csvColumns: [String: Int]?
+    private var csvColumns: CSVColumns?
+    private var delimiter = UInt8(ascii: ",")
     private var format: Format?
     private let decoder = JSONDecoder()
+    /// The time of a record that gives none: when the file was last changed.
+    private let rosterTime: Date
+    /// The first line that was not UTF-8, once one was reported.
+    private var firstNonUTF8Line: Int?
+    /// Lines read before the format was known that were neither a record nor a header.
+    private var undetectedLines = 0
 
     private enum Format { case jsonl, csv }
+
+    /// Where a CSV input's fields are, as its header says.
+    private struct CSVColumns {
+        var count: Int
+        var name: Int
+        var points: Int
+        var id: Int?
+        var uploadedAt: Int?
+    }
+
+    /// How many lines may come before the first record or header, each reported, before the file
+    /// is taken for something other than a score file.
+    static let linesBeforeFormat = 100
 
     /// Opens the file at `path` (`-` is standard input).
     /// - Throws: ``StoreError`` naming the file when it cannot be opened.
     public init(path: String) throws(StoreError) {
         self.path = path
+        format = Self.format(ofName: path)
+        var changed = Date()
         if path == "-" {
             descriptor = STDIN_FILENO
             size = nil
@@ -62,9 +96,26 @@ public final class ScoreFileReader {
                 if code == EACCES { throw .permissionDenied(path: path, access: .read) }
                 throw .unreadable(path: path, reason: SystemError.text(code))
             }
-            size =
-                fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
-                ? Int64(status.st_size) : nil
+            let regular = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+            size = regular ? Int64(status.st_size) : nil
+            if regular {
+                changed = Date(
+                    timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(
+                        status.st_mtim.tv_nsec / 1_000_000)
+                        / 1000)
+            }
+        }
+        rosterTime = Timestamp.rounded(changed)
+    }
+
+    /// The format a file's name says: JSON Lines for `.jsonl`, `.ndjson` and `.json`, CSV for
+    /// `.csv` and `.tsv`; nil for any other name, and for `-`.
+    private static func format(ofName path: String) -> Format? {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "jsonl", "ndjson", "json": return .jsonl
+        case "csv", "tsv": return .csv
+        default: return nil
         }
     }
 
@@ -103,6 +154,18 @@ public final class ScoreFileReader {
             }
             return stopped ? nil : ids
         }
+    }
+
+    /// Whether the first line of the file at `path` that is not blank is neither a JSON object
+    /// nor empty: damaged, as a crash can leave the file of earlier versions.
+    public static func firstLineIsDamaged(_ path: String) -> Bool {
+        guard let reader = try? ScoreFileReader(path: path) else { return false }
+        while let line = try? reader.nextLine() {
+            if let first = line.firstIndex(where: { !isBlank($0) }) {
+                return line[first] != UInt8(ascii: "{")
+            }
+        }
+        return false
     }
 
     /// Whether `path` names a regular file, which can be read more than once; not `-`, a pipe, a
@@ -183,12 +246,40 @@ public final class ScoreFileReader {
             let number = lineNumber
             // A byte order mark, as some editors and spreadsheets write, is not part of the line.
             if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
+            if number == 1, line.starts(with: [0xFF, 0xFE]) || line.starts(with: [0xFE, 0xFF]) {
+                atEnd = true
+                start = buffer.count
+                return .problem(
+                    "\(path): is UTF-16 text, not UTF-8; nothing was read. Convert it first: "
+                        + "iconv -f UTF-16 -t UTF-8 \(path) > converted\(Self.extensionOf(path))")
+            }
             if deletionsOnly && !Self.contains(line, Self.deletionMark) {
                 if stopsDeletionPass() { return nil }
                 continue
             }
             guard let first = line.firstIndex(where: { !Self.isBlank($0) }) else { continue }
-            if format == nil { format = line[first] == UInt8(ascii: "{") ? .jsonl : .csv }
+            if !Self.isUTF8(line) { return notUTF8(number) }
+            if format == nil {
+                if line[first] == UInt8(ascii: "{") {
+                    format = .jsonl
+                } else if readHeader(line) {
+                    format = .csv
+                    continue
+                } else {
+                    undetectedLines += 1
+                    if undetectedLines == Self.linesBeforeFormat {
+                        atEnd = true
+                        start = buffer.count
+                        return .problem(
+                            "\(path):\(number): not a score file: none of its first \(Self.linesBeforeFormat) lines is "
+                                + "a JSON object or a CSV header naming name and points; the rest was not read"
+                        )
+                    }
+                    return .problem(
+                        "\(path):\(number): not a score record (neither a JSON object nor a CSV header naming "
+                            + "name and points)")
+                }
+            }
             switch format {
             case .csv:
                 if let item = csvItem(line, number: number) { return item }
@@ -197,6 +288,53 @@ public final class ScoreFileReader {
             }
         }
         return nil
+    }
+
+    /// `.tsv` or `.csv` after the name of a converted file, as `path` has.
+    private static func extensionOf(_ path: String) -> String {
+        switch format(ofName: path) {
+        case .csv: path.lowercased().hasSuffix(".tsv") ? ".tsv" : ".csv"
+        case .jsonl: ".jsonl"
+        case nil: ".txt"
+        }
+    }
+
+    /// The problem of line `number`, which is not UTF-8: the first such line says the likely
+    /// cause and the fix.
+    private func notUTF8(_ number: Int) -> Item {
+        guard let first = firstNonUTF8Line else {
+            firstNonUTF8Line = number
+            return .problem(
+                "\(path):\(number): not a score record (not UTF-8 text; a spreadsheet that saves as "
+                    + "Windows-1252 writes such bytes: convert the file with "
+                    + "iconv -f cp1252 -t utf-8 \(path) > converted\(Self.extensionOf(path)) and import that)"
+            )
+        }
+        return .problem("\(path):\(number): not a score record (not UTF-8 text, as line \(first))")
+    }
+
+    /// Whether `line` is UTF-8: at once when it is ASCII.
+    static func isUTF8(_ line: ArraySlice<UInt8>) -> Bool {
+        line.withUnsafeBufferPointer { bytes in
+            var ascii = true
+            for byte in bytes where byte >= 0x80 {
+                ascii = false
+                break
+            }
+            return ascii || String(validating: bytes, as: UTF8.self) != nil
+        }
+    }
+
+    // MARK: Records without an id
+
+    /// A record without an id: an upload at `uploadedAt`, else at the time the file was last
+    /// changed, with an id made from the player's comparison key, the points and the time.
+    private func upload(name: String, points: Double, uploadedAt: Date?) -> Item {
+        let time = uploadedAt ?? rosterTime
+        return .record(
+            ScoreRecord(
+                id: UploadID.make(name: name, points: points, uploadedAt: time), name: name, points: points,
+                uploadedAt: time))
     }
 
     // MARK: JSON Lines
@@ -208,6 +346,8 @@ public final class ScoreFileReader {
             switch try stored.content() {
             case .record(let record): return .record(record)
             case .deletion(let ids): return .deletion(ids)
+            case .upload(let name, let points, let time):
+                return upload(name: name, points: points, uploadedAt: time)
             }
         } catch let error as StoredLine.LineError {
             return .problem("\(path):\(number): not a score record (\(error.description))")
@@ -220,45 +360,86 @@ public final class ScoreFileReader {
 
     // MARK: CSV
 
-    private func csvItem(_ line: ArraySlice<UInt8>, number: Int) -> Item? {
-        guard let fields = Self.csvFields(line) else {
-            return .problem("\(path):\(number): not a score record (a quoted field is not closed)")
-        }
-        guard let columns = csvColumns else {
+    /// Reads `line` as the CSV header, trying `,`, `;` and a tab; false when none names the
+    /// columns `name` and `points`.
+    private func readHeader(_ line: ArraySlice<UInt8>) -> Bool {
+        for candidate in [",", ";", "\t"].map({ UInt8(ascii: $0) }) {
+            guard let fields = Self.csvFields(line, delimiter: candidate) else { continue }
             var columns: [String: Int] = [:]
-            for (index, title) in fields.enumerated() { columns[title.lowercased()] = index }
-            let needed = ["id", "name", "points", "uploadedat"]
-            guard needed.allSatisfy({ columns[$0] != nil }) else {
-                atEnd = true
-                return .problem(
-                    "\(path):\(number): the CSV header must name the columns id, name, points and "
-                        + "uploadedAt, as playerform export writes them")
+            for (index, title) in fields.enumerated() {
+                let key = title.trimmingCharacters(in: .whitespaces).lowercased()
+                if columns[key] == nil { columns[key] = index }
             }
-            csvColumns = columns
-            return nil
+            guard let name = columns["name"], let points = columns["points"] else { continue }
+            delimiter = candidate
+            csvColumns = CSVColumns(
+                count: fields.count, name: name, points: points, id: columns["id"],
+                uploadedAt: columns["uploadedat"])
+            return true
         }
-        func field(_ name: String) -> String? {
-            columns[name].flatMap { $0 < fields.count ? fields[$0] : nil }
+        return false
+    }
+
+    private func csvItem(_ line: ArraySlice<UInt8>, number: Int) -> Item? {
+        guard let columns = csvColumns else {
+            if readHeader(line) { return nil }
+            atEnd = true
+            start = buffer.count
+            let found =
+                Self.csvFields(line, delimiter: delimiter)?.map { "\"\($0)\"" }.joined(separator: ", ") ?? ""
+            return .problem(
+                "\(path):\(number): the CSV header must name the columns name and points (and may name id "
+                    + "and uploadedAt, as playerform export writes them), separated by commas, semicolons or "
+                    + "tabs; found: \(found). Nothing after it was read")
+        }
+        guard let fields = Self.csvFields(line, delimiter: delimiter) else {
+            return .problem("\(path):\(number): not a score record (a quoted field is not closed)")
         }
         guard fields.count == columns.count else {
             return .problem(
                 "\(path):\(number): not a score record (expected \(columns.count) fields, found \(fields.count))"
             )
         }
-        guard let id = field("id").flatMap(UUID.init(uuidString:)) else {
-            return .problem("\(path):\(number): not a score record (invalid id)")
+        func field(_ index: Int?) -> String? {
+            index.flatMap { fields[$0].trimmingCharacters(in: .whitespaces).isEmpty ? nil : fields[$0] }
         }
-        guard let points = field("points").flatMap(Double.init), points.isFinite else {
-            return .problem("\(path):\(number): not a score record (invalid points)")
+        var id: UUID?
+        if let idText = field(columns.id) {
+            guard let valid = UUID(uuidString: idText.trimmingCharacters(in: .whitespaces)) else {
+                return .problem("\(path):\(number): not a score record (invalid id)")
+            }
+            id = valid
         }
-        guard let date = field("uploadedat").flatMap(Timestamp.date) else {
-            return .problem("\(path):\(number): not a score record (invalid uploadedAt)")
+        var pointsText = fields[columns.points].trimmingCharacters(in: .whitespaces)
+        // A decimal comma, as spreadsheets that separate fields with semicolons write it.
+        if delimiter != UInt8(ascii: ","), !pointsText.contains("."),
+            pointsText.utf8.count(where: { $0 == UInt8(ascii: ",") }) == 1
+        {
+            pointsText = pointsText.replacingOccurrences(of: ",", with: ".")
         }
-        return .record(ScoreRecord(id: id, name: field("name") ?? "", points: points, uploadedAt: date))
+        guard let points = Double(pointsText), points.isFinite else {
+            return .problem(
+                "\(path):\(number): not a score record (invalid points: expected a finite number)")
+        }
+        var time: Date?
+        if let text = field(columns.uploadedAt) {
+            guard let date = Timestamp.date(text.trimmingCharacters(in: .whitespaces)) else {
+                return .problem(
+                    "\(path):\(number): not a score record (\(StoredLine.expectation("uploadedAt")))")
+            }
+            time = date
+        }
+        let name = fields[columns.name]
+        guard let id else { return upload(name: name, points: points, uploadedAt: time) }
+        guard let time else {
+            return .problem(
+                "\(path):\(number): not a score record (a record with an id needs its uploadedAt)")
+        }
+        return .record(ScoreRecord(id: id, name: name, points: points, uploadedAt: time))
     }
 
     /// The fields of a CSV record, or nil when a quoted field is not closed.
-    static func csvFields(_ line: ArraySlice<UInt8>) -> [String]? {
+    static func csvFields(_ line: ArraySlice<UInt8>, delimiter: UInt8 = UInt8(ascii: ",")) -> [String]? {
         var fields: [String] = []
         var field: [UInt8] = []
         var index = line.startIndex
@@ -280,7 +461,7 @@ public final class ScoreFileReader {
             } else if byte == UInt8(ascii: "\"") && field.isEmpty && !wasQuoted {
                 quoted = true
                 wasQuoted = true
-            } else if byte == UInt8(ascii: ",") {
+            } else if byte == delimiter {
                 fields.append(String(decoding: field, as: UTF8.self))
                 field = []
                 wasQuoted = false

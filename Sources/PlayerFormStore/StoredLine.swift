@@ -36,11 +36,20 @@ struct StoredLine: Codable, Equatable {
     enum Content {
         case record(ScoreRecord)
         case deletion([UUID])
+        /// A record without an id (a roster's `{"name": ..., "points": ...}`), with its time
+        /// when it gives one.
+        case upload(name: String, points: Double, uploadedAt: Date?)
     }
 
     func content() throws(LineError) -> Content {
         switch kind ?? .score {
         case .score:
+            if kind == nil, id == nil, let name, let points {
+                guard points.isFinite else { throw .invalid("points") }
+                guard let uploadedAt else { return .upload(name: name, points: points, uploadedAt: nil) }
+                guard let date = Timestamp.date(uploadedAt) else { throw .invalid("uploadedAt") }
+                return .upload(name: name, points: points, uploadedAt: date)
+            }
             guard let id else { throw .missing("id") }
             guard let name else { throw .missing("name") }
             guard let points else { throw .missing("points") }

@@ -112,6 +112,10 @@ public enum PlayerFormREPL {
         guard let legacy = options.legacyStorePath else { return .success(store) }
         do {
             if let summary = try store.importLegacyFileOnce(at: legacy) {
+                // Each damaged line by its place (the first ten), so it can be looked at.
+                for problem in summary.problems.prefix(10) {
+                    StandardError.write(TerminalText.escaped(problem) + "\n")
+                }
                 let skipped =
                     summary.problems.isEmpty ? "" : "; \(summary.problems.count) damaged lines skipped"
                 note(

@@ -130,9 +130,15 @@ extension PlayerFormCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add the records of score files to the score database.",
             discussion: """
-                Reads JSON Lines score files of earlier versions (records and deletions) and what \
-                playerform export writes (JSON Lines, or CSV with the header id,name,points,uploadedAt) \
-                into the score database (--store, as for playerform). \
+                Reads JSON Lines score files of earlier versions (records and deletions), what \
+                playerform export writes (JSON Lines, or CSV with the header id,name,points,uploadedAt), \
+                and rosters as playerform validate reads them (CSV whose header names name and points, \
+                in any case, other columns ignored, separated by commas, semicolons or tabs; JSON \
+                Lines of name and points) into the score database (--store, as for playerform). The \
+                format is the file's extension's (.jsonl, .csv), else that of the first line that is \
+                a record: a damaged line costs that line only. A record without an id is an upload \
+                at its uploadedAt, else at the time the file was last changed (standard input: the \
+                time of reading), with an id made from its name, points and time. \
                 Records are matched by id, so importing a file twice adds nothing the second time. \
                 A player shows its newest record by uploadedAt, so importing an older export rolls \
                 no one back. \
