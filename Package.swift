@@ -106,9 +106,14 @@ let package = Package(
             name: "PlayerFormRecords",
             dependencies: ["PlayerFormRules", "PlayerFormJSON", "PlayerFormText", "CByteClasses"]),
         // The exhaustive view model tester: specs of any view model built on the reactive core.
+        // It brings IssueReportingTestSupport with it, so that in a user's test target a failed
+        // `expectNoDifference` fails the running test instead of only printing a line.
         .target(
             name: "ReactiveCoreTesting",
-            dependencies: ["ReactiveCore", .product(name: "CustomDump", package: "swift-custom-dump")]),
+            dependencies: [
+                "ReactiveCore", .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]),
         // Recorders, controllable doubles and the states of the player form and the roster, for
         // specs of the view models.
         .target(
@@ -170,9 +175,12 @@ let package = Package(
         ),
         // A user's own view model (a login form) and its specs written with the tester.
         .target(name: "LoginFormExample", dependencies: ["ReactiveCore"], path: "Examples/LoginForm/Sources"),
+        // Only what the README tells a user's test target to depend on.
         .testTarget(
             name: "LoginFormExampleTests",
-            dependencies: ["LoginFormExample", "ReactiveCoreTesting"],
+            dependencies: [
+                "LoginFormExample", "ReactiveCoreTesting", .product(name: "CustomDump", package: "swift-custom-dump"),
+            ],
             path: "Examples/LoginForm/Tests"),
         // Drives a score file or database from a separate process, so the store specs can run real
         // concurrent writers, kill one in the middle of a write, and hold a lock.
