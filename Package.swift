@@ -36,8 +36,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // `swift package generate-documentation`: builds the DocC catalogs of the library targets.
         .package(url: "https://github.com/apple/swift-docc-plugin", from: "1.5.0"),
-        // SHA-1 for the name-based ids (UUID version 5) of roster records imported without an id.
-        // Already built for postgres-nio (its SCRAM authentication).
+        // SHA-1 for the name-based ids (UUID version 5) of roster records imported without an id,
+        // SHA-256 for the league's index of player keys. Already built for postgres-nio (its SCRAM
+        // authentication).
         .package(url: "https://github.com/apple/swift-crypto.git", "3.0.0"..<"5.0.0"),
         // Typed file descriptors and errno values: the write-all loop of PlayerFormSystem. Already
         // built for postgres-nio (through SwiftNIO).
@@ -92,7 +93,7 @@ let package = Package(
         .target(
             name: "PlayerFormPostgres",
             dependencies: [
-                "PlayerFormScores", "PlayerFormText",
+                "PlayerFormScores", "PlayerFormText", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]),
         // Escaping of user text for terminals, and JSON string literals: one rule for every front end.
@@ -179,7 +180,8 @@ let package = Package(
         .testTarget(
             name: "LoginFormExampleTests",
             dependencies: [
-                "LoginFormExample", "ReactiveCoreTesting", .product(name: "CustomDump", package: "swift-custom-dump"),
+                "LoginFormExample", "ReactiveCoreTesting",
+                .product(name: "CustomDump", package: "swift-custom-dump"),
             ],
             path: "Examples/LoginForm/Tests"),
         // Drives a score file or database from a separate process, so the store specs can run real

@@ -484,6 +484,22 @@ enum Migrations {
                 ) AS newest
                 WHERE newest.player_id = p.id AND newest.uploaded_at > p.uploaded_at
                 """,
+                // Players are unique by the SHA-256 of their key, not by the key itself: a key
+                // longer than a B-tree entry (about 2,700 bytes) could not be indexed, and a name
+                // the form accepts could not be kept. The client computes the digest.
+                "ALTER TABLE player ADD COLUMN key_digest bytea",
+                "UPDATE player SET key_digest = sha256(convert_to(key, 'UTF8'))",
+                "ALTER TABLE player ALTER COLUMN key_digest SET NOT NULL",
+                "CREATE UNIQUE INDEX player_key_digest ON player (key_digest)",
+                """
+                DO $$
+                DECLARE unique_key text;
+                BEGIN
+                    SELECT conname INTO unique_key FROM pg_constraint
+                    WHERE conrelid = 'player'::regclass AND contype = 'u';
+                    EXECUTE format('ALTER TABLE player DROP CONSTRAINT %I', unique_key);
+                END $$
+                """,
             ]
         ),
     ]

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PlayerFormRules
 import PlayerFormScores
@@ -7,8 +8,9 @@ import PostgresNIO
 ///
 /// - The schema is its own, versioned in `schema_version` and brought up to date on the first
 ///   connection, under `pg_advisory_xact_lock`, so two clients connecting at once migrate once.
-/// - A player is a row of `player`, keyed (unique) by `PlayerName.comparisonKey(_:)` computed
-///   here, as the SQLite store keys it. Its id is the `seq` of its first record, so the table's
+/// - A player is a row of `player`, keyed by `PlayerName.comparisonKey(_:)` computed here, as
+///   the SQLite store keys it, and unique by the SHA-256 of that key (``digest(_:)``), so that a
+///   key of any length is indexed. Its id is the `seq` of its first record, so the table's
 ///   own order is the roster's (order of first record), and `roster_block` counts the players of
 ///   each block of 4,096 ids. A page is the block that holds its first index, then a range of
 ///   ids; a name is one index lookup; the count is the sum of the blocks: O(log n) or O(rows
@@ -119,6 +121,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         public var alreadyKept = 0
         /// Records whose id is kept with other content: not kept.
         public var conflicts: [UUID] = []
+
+        /// Nothing done yet.
+        public init() {}
     }
 
     /// Keeps the records of `batch` that are new, in one transaction; a record whose id is kept
@@ -182,9 +187,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         for try await _ in try await connection.query(
             """
             WITH kept AS (
-                INSERT INTO player AS p (id, key, name, points, uploaded_at, uploads)
-                VALUES (\(seq), \(key), \(name), \(points), \(milliseconds), 1)
-                ON CONFLICT (key) DO UPDATE SET
+                INSERT INTO player AS p (id, key, key_digest, name, points, uploaded_at, uploads)
+                VALUES (\(seq), \(key), \(Self.digest(key)), \(name), \(points), \(milliseconds), 1)
+                ON CONFLICT (key_digest) DO UPDATE SET
                     name = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.name ELSE p.name END,
                     points = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.points ELSE p.points END,
                     uploaded_at = greatest(EXCLUDED.uploaded_at, p.uploaded_at), uploads = p.uploads + 1
@@ -451,6 +456,12 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
     }
 
+    /// The SHA-256 of `key`'s UTF-8: what a player is unique by and looked up by, since a key
+    /// may be longer than an index entry can be.
+    static func digest(_ key: String) -> ByteBuffer {
+        ByteBuffer(bytes: SHA256.hash(data: Array(key.utf8)))
+    }
+
     // MARK: Reading
 
     /// The player with `key`, its id and its index in the roster; when `locking`, its row is
@@ -465,7 +476,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             ? """
             SELECT p.id, p.name, p.points, p.uploaded_at, 0::bigint, s.id
             FROM player AS p JOIN score AS s ON s.player_id = p.id
-            WHERE p.key = \(key) ORDER BY s.seq FOR UPDATE OF p
+            WHERE p.key_digest = \(Self.digest(key)) ORDER BY s.seq FOR UPDATE OF p
             """
             : """
             WITH p AS (
@@ -473,7 +484,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
                     (SELECT coalesce(sum(players), 0) FROM roster_block WHERE block < p.id >> 12)::bigint
                         + (SELECT count(*) FROM player AS q WHERE q.id >= (p.id >> 12) << 12 AND q.id < p.id)
                         AS place
-                FROM player AS p WHERE p.key = \(key)
+                FROM player AS p WHERE p.key_digest = \(Self.digest(key))
             )
             SELECT p.id, p.name, p.points, p.uploaded_at, p.place, s.id
             FROM p JOIN score AS s ON s.player_id = p.id

@@ -36,7 +36,14 @@ enum LeagueTransfer {
                 var lines: [Int] = []
                 func flush() async throws {
                     guard !batch.isEmpty else { return }
-                    let result = try await store.keep(batch: batch)
+                    let result: PostgresScoreStore.BatchResult
+                    do {
+                        result = try await store.keep(batch: batch)
+                    } catch PostgresStoreError.server {
+                        // The server refused a record of the batch, which undid the batch: each
+                        // record on its own, so that only the refused ones are left out.
+                        result = try await keepOneByOne()
+                    }
                     added += result.added
                     kept += result.alreadyKept
                     for id in result.conflicts {
@@ -47,6 +54,24 @@ enum LeagueTransfer {
                     }
                     batch.removeAll(keepingCapacity: true)
                     lines.removeAll(keepingCapacity: true)
+                }
+                func keepOneByOne() async throws -> PostgresScoreStore.BatchResult {
+                    var result = PostgresScoreStore.BatchResult()
+                    for (record, line) in zip(batch, lines) {
+                        do {
+                            if try await store.keep(record) {
+                                result.added += 1
+                            } else {
+                                result.alreadyKept += 1
+                            }
+                        } catch PostgresStoreError.conflictingRecord {
+                            result.conflicts.append(record.id)
+                        } catch PostgresStoreError.server(_, let state, let message) {
+                            problems.append(
+                                "\(file):\(line): the league refused the record (\(state): \(message))")
+                        }
+                    }
+                    return result
                 }
                 while let item = try reader.next() {
                     switch item {

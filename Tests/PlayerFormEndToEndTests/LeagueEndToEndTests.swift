@@ -199,6 +199,33 @@ struct LeagueEndToEndTests {
             #expect(fromLeague.outputLines.count == (format == "csv" ? 4 : 3))
         }
     }
+
+    @Test(
+        "a league keeps a name of thousands of characters, and an import keeps every record but one the server refuses",
+        .enabled(if: serverURL != nil, "PLAYERFORM_TEST_POSTGRES_URL is not set"))
+    func longNamesAndRefusedRecords() throws {
+        let league = try Self.freshLeague()
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let long = String((0..<3_000).map { Character(Unicode.Scalar(0x4E00 + ($0 * 7_919) % 20_000)!) })
+        let added = try BuiltBinary.run(["--store", league, "-c", "add \"\(long)\" 5"])
+        #expect(added.status == 0, "\(added.errors)")
+        // PostgreSQL's text holds no NUL character; the other records of the file are kept.
+        let file = folder.appendingPathComponent("in.jsonl")
+        let lines = [
+            #"{"name":"Ann","points":1}"#, #"{"name":"B\u0000b","points":2}"#,
+            #"{"name":"\#(long)x","points":3}"#,
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let imported = try BuiltBinary.run(["--store", league, "import", file.path])
+        #expect(imported.status == 65)
+        #expect(imported.errorLines.count == 2, "\(imported.errors)")
+        #expect(imported.errorLines.first?.hasPrefix("\(file.path):2: the league refused the record") == true)
+        #expect(
+            imported.errorLines.last == "note: \(file.path): 2 records added, 0 already kept, 1 not imported")
+        let listed = try BuiltBinary.run(["--store", league, "-c", "players --csv"])
+        #expect(listed.outputLines.count == 4, "\(listed.output)")
+    }
 }
 
 /// The built binary against a PostgreSQL server of each spec's own (``ThrowawayServer``): one

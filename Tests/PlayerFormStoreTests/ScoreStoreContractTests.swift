@@ -226,6 +226,23 @@ struct ScoreStoreContractTests {
         #expect(try await another().player(named: "ann")?.player.points == 7)
     }
 
+    @Test(
+        "a name far longer than an index entry (100,000 ideographs) is kept, found and deleted",
+        arguments: StoreKind.keeping)
+    func longNames(kind: StoreKind) async throws {
+        let (store, another) = try kind.make(SteppingClock().now)
+        // Ideographs in an order that does not repeat, so that no compression makes the key short.
+        let ideographs = (0..<100_000).map { Character(Unicode.Scalar(0x4E00 + ($0 * 7_919) % 20_000)!) }
+        let long = "Ä" + String(ideographs)
+        _ = try await store.upload(name: long, points: 1)
+        _ = try await store.upload(name: " ä" + String(ideographs), points: 2)
+        _ = try await store.upload(name: long + "B", points: 3)
+        #expect(try await another().playerCount() == 2)
+        #expect(try await another().player(named: long)?.player.points == 2)
+        #expect(try await store.deletePlayer(named: long)?.recordIDs.count == 2)
+        #expect(try await store.playerCount() == 1)
+    }
+
     @Test("deleting by id removes those records only, and ignores unknown ids", arguments: StoreKind.all)
     func deleteByID(kind: StoreKind) async throws {
         let (store, _) = try kind.make(SteppingClock().now)
