@@ -66,17 +66,22 @@ extension PlayerRules {
     public func press(_ direction: StepperDirection, from points: Double) -> StepperPress {
         var candidate: Double
         var exact = false
-        if let sum = StepperDecimal.sum(points, step, direction.sign), sum.fitsStepperDigits {
+        let sum = StepperDecimal.sum(points, step, direction.sign)
+        if let sum, sum.fitsStepperDigits {
             candidate = sum.value
             exact = candidate == 0 || candidate.isNormal
         } else {
             candidate = direction == .up ? points + step : points - step
         }
+        // The exact result against the bounds when it is known: a Double sum may round onto a
+        // bound that the exact result passes.
+        let aboveMax = sum.flatMap { StepperDecimal.order($0, max) }.map { $0 > 0 } ?? (candidate > max)
+        let belowMin = sum.flatMap { StepperDecimal.order($0, min) }.map { $0 < 0 } ?? (candidate < min)
         // From a bound outward the exact result lies beyond it, even where the Double does not.
         let bound: StepperBound? =
-            if candidate > max || (direction == .up && points >= max) {
+            if aboveMax || (direction == .up && points >= max) {
                 .max
-            } else if candidate < min || (direction == .down && points <= min) {
+            } else if belowMin || (direction == .down && points <= min) {
                 .min
             } else {
                 nil
@@ -256,6 +261,17 @@ enum StepperDecimal {
         func value(_ presses: Int) -> Double {
             Number(significand: start + Int64(presses) * increment, exponent: exponent).value
         }
+    }
+
+    /// Whether `number` is below (-1), at (0) or above (1) the shortest decimal of `value`; nil
+    /// when the two cannot be written on one grid in an Int64.
+    static func order(_ number: Number, _ value: Double) -> Int? {
+        guard let other = shortest(value) else { return nil }
+        let exponent = Swift.min(number.exponent, other.exponent)
+        guard let left = scaled(number, to: exponent), let right = scaled(other, to: exponent) else {
+            return nil
+        }
+        return left < right ? -1 : left == right ? 0 : 1
     }
 
     /// `points ± step` exactly, or nil when it does not fit in an Int64 significand.

@@ -322,6 +322,11 @@ public enum CommandParser {
     /// read as `name` reads its text.
     static func addArguments(_ rest: String) throws(CommandError) -> (name: String, points: Double) {
         let usage = "type add NAME POINTS, such as add Bob 120."
+        let whole = trimmed(rest[...])
+        // A quoted name and nothing after it: the points are missing, whatever blanks it holds.
+        if whole.hasPrefix("\""), (try? nameArgument(whole)) != nil {
+            throw CommandError("add needs points after the name; " + usage)
+        }
         let bytes = rest.utf8
         guard let blank = bytes.lastIndex(where: isBlank) else {
             throw CommandError("add needs a name and points; " + usage)

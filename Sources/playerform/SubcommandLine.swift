@@ -10,7 +10,8 @@ import PlayerFormText
 /// option after `validate` is validate's, and the form's options are unknown there.
 struct ValidateLine: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "playerform", subcommands: [PlayerFormCommand.Validate.self])
+        commandName: "playerform", version: PlayerFormCommand.configuration.version,
+        subcommands: [PlayerFormCommand.Validate.self])
 }
 
 extension PlayerFormCommand {

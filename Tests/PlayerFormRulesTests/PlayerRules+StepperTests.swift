@@ -53,6 +53,18 @@ struct StepperRunsNearZeroTests {
         return (points, counted)
     }
 
+    @Test("a press whose exact result passes a bound stops at it, also where the Double sum rounds onto it")
+    func pressPastBoundNearDoublePrecision() throws {
+        // 9999999999999996 + 2.5 is 9999999999999998.5, whose nearest Double is the maximum.
+        let up = try PlayerRules(points: 9_999_999_999_999_996, step: 2.5, min: 0, max: 9_999_999_999_999_998)
+        #expect(up.press(.up, from: 9_999_999_999_999_996) == .moved(to: 9_999_999_999_999_998, bound: .max))
+        let down = try PlayerRules(
+            points: -9_999_999_999_999_996, step: 2.5, min: -9_999_999_999_999_998, max: 0)
+        #expect(
+            down.press(.down, from: -9_999_999_999_999_996) == .moved(to: -9_999_999_999_999_998, bound: .min)
+        )
+    }
+
     @Test("a run toward zero below the smallest normal number stops where single presses stop")
     func runTowardZeroStopsBeforeSubnormals() throws {
         for (step, points, direction) in [

@@ -243,6 +243,16 @@ struct RosterCommandParserTests {
         ) {
             try CommandParser.parse("add Bob lots")
         }
+        // A quoted name with blanks in it and nothing after: the points are what is missing.
+        for line in [#"add "Blank Points""#, #"add  "Ann \" Lee"  "#] {
+            #expect(
+                throws: CommandError(
+                    "add needs points after the name; type add NAME POINTS, such as add Bob 120."),
+                "\(line)"
+            ) {
+                try CommandParser.parse(line)
+            }
+        }
     }
 
     @Test("row numbers are whole numbers from 1, one per command")

@@ -73,6 +73,19 @@ struct REPLSessionTests {
             .run()
     }
 
+    @Test("add follows the limits changed in the session, as help add states them")
+    func addFollowsSessionLimits() async throws {
+        let (form, roster) = REPLSession.viewModels(
+            rules: .defaults, store: InMemoryScoreStore(), uploadDelay: .zero)
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: form, roster: roster, reader: ScriptedLineReader(text: "max 50\nadd Bo 60\nadd Bo 50\n"),
+            output: output)
+        #expect(await session.run() == .failed)
+        #expect(output.errors == ["line 2: Points 60 are above the maximum of 50."])
+        #expect(try await roster.players(from: 0, limit: 5).map(\.points) == [50])
+    }
+
     @Test("a script whose commands all succeed exits 0 and writes one line per changed output")
     func succeeds() async {
         #expect(await run("name Dana\nup 3\n") == .succeeded)

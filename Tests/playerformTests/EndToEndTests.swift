@@ -12,6 +12,14 @@ struct EndToEndTests {
         try ProgramRunner.run(Self.executable.path, arguments, input: Data(input.utf8))
     }
 
+    @Test("validate --version prints the version, as help validate lists it")
+    func version() throws {
+        let outcome = try playerform(["validate", "--version"])
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output == (try playerform(["--version"])).output)
+        #expect(try playerform(["help", "validate"]).output.contains("--version"))
+    }
+
     @Test("exit 0 when every record is valid, with the summary on standard error")
     func valid() throws {
         let scratch = try Scratch()

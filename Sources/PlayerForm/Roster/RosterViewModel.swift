@@ -143,13 +143,20 @@ public final class RosterViewModel: Sendable {
     /// `windowSize` rows (at least 1).
     ///
     /// The roster is empty until the first ``refresh``.
-    public init(store: any ScoreStore, rules: PlayerRules = .defaults, windowSize: Int = 40) {
+    public convenience init(store: any ScoreStore, rules: PlayerRules = .defaults, windowSize: Int = 40) {
+        self.init(store: store, rules: Property(value: rules), windowSize: windowSize)
+    }
+
+    /// Creates a roster whose new players follow `rules` as they change: the rules of a player
+    /// form (``PlayerViewModel/rules``), so that a limit changed in the form holds for the roster's
+    /// new players at once.
+    public init(store: any ScoreStore, rules: Property<PlayerRules>, windowSize: Int = 40) {
         self.store = store
         let size = max(1, windowSize)
         shown = Mutex(Shown(size: size))
         sizeStore = MutableProperty(size)
         nameStore = MutableProperty("")
-        pointsStore = MutableProperty(rules.points)
+        pointsStore = MutableProperty(rules.value.points)
         (contentChanges, changesInput) = Signal<Changeset>.pipe()
         (alerts, alertsInput) = Signal<RosterAlert>.pipe()
 
@@ -166,7 +173,7 @@ public final class RosterViewModel: Sendable {
         }
         newName = nameStore.readOnly
         newPoints = pointsStore.readOnly
-        inputIssues = Property.combineLatest(newName, newPoints).map { name, points in
+        inputIssues = Property.combineLatest(newName, newPoints, rules) { name, points, rules in
             rules.validate(name: name, points: points)
         }
         inputIsValid = inputIssues.map(skippingRepeats: { $0.isEmpty })
@@ -214,7 +221,7 @@ public final class RosterViewModel: Sendable {
         }
 
         addPlayer = Action(enabledIf: inputIsValid) { request in
-            let issues = rules.validate(name: request.name, points: request.points)
+            let issues = rules.value.validate(name: request.name, points: request.points)
             guard issues.isEmpty else {
                 alertsInput.send(.invalidInput(issues))
                 throw RosterError.invalidInput(issues)
