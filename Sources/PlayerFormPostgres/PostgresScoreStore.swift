@@ -329,13 +329,14 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             var revision: Int64 = 0
             var total: Int64 = 0
             var players: [Player] = []
-            var current: (id: Int64, name: String, points: Double, time: Int64, records: [UUID])?
+            var current: (id: Int64, name: String, points: Double, time: Int64, key: String, records: [UUID])?
             func finish() {
                 guard let done = current else { return }
                 players.append(
                     Player(
                         name: done.name, points: done.points,
-                        uploadedAt: Timestamp.date(milliseconds: done.time), recordIDs: done.records))
+                        uploadedAt: Timestamp.date(milliseconds: done.time), recordIDs: done.records,
+                        key: done.key))
             }
             let rows = try await connection.query(
                 """
@@ -346,25 +347,25 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
                     SELECT block << 12 AS first, \(start) - before AS skip FROM block
                     WHERE before + players > \(start) ORDER BY block LIMIT 1
                 ), page AS (
-                    SELECT p.id, p.name, p.points, p.uploaded_at, s.id AS record, s.seq
-                    FROM (SELECT id, name, points, uploaded_at FROM player
+                    SELECT p.id, p.name, p.points, p.uploaded_at, p.key, s.id AS record, s.seq
+                    FROM (SELECT id, name, points, uploaded_at, key FROM player
                           WHERE id >= (SELECT first FROM here) ORDER BY id
                           LIMIT \(count) OFFSET (SELECT skip FROM here)) AS p
                     JOIN score AS s ON s.player_id = p.id
                 )
                 SELECT m.revision, (SELECT coalesce(sum(players), 0) FROM roster_block)::bigint,
-                    page.id, page.name, page.points, page.uploaded_at, page.record
+                    page.id, page.name, page.points, page.uploaded_at, page.key, page.record
                 FROM meta AS m LEFT JOIN page ON true
                 ORDER BY page.id, page.seq
                 """, logger: Link.logger
-            ).decode((Int64, Int64, Int64?, String?, Double?, Int64?, UUID?).self)
-            for try await (kept, counted, id, name, points, time, record) in rows {
+            ).decode((Int64, Int64, Int64?, String?, Double?, Int64?, String?, UUID?).self)
+            for try await (kept, counted, id, name, points, time, key, record) in rows {
                 revision = kept
                 total = counted
-                guard let id, let name, let points, let time, let record else { continue }
+                guard let id, let name, let points, let time, let key, let record else { continue }
                 if current?.id != id {
                     finish()
-                    current = (id, name, points, time, [])
+                    current = (id, name, points, time, key, [])
                 }
                 current?.records.append(record)
             }
@@ -490,14 +491,14 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             FROM p JOIN score AS s ON s.player_id = p.id
             ORDER BY s.seq
             """
-        return try await players(query, on: connection).first.map {
+        return try await players(query, key: key, on: connection).first.map {
             (id: $0.id, index: Int($0.index), player: $0.player)
         }
     }
 
     /// The players of rows (id, name, points, uploaded_at, index in the roster or 0 where not
-    /// asked for, record id), grouped by id.
-    private static func players(_ query: PostgresQuery, on connection: PostgresConnection)
+    /// asked for, record id), grouped by id, all of them with the comparison key `key`.
+    private static func players(_ query: PostgresQuery, key: String, on connection: PostgresConnection)
         async throws -> [(id: Int64, index: Int64, player: Player)]
     {
         var players: [(id: Int64, index: Int64, player: Player)] = []
@@ -510,7 +511,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
                     Player(
                         name: done.name, points: done.points,
                         uploadedAt: Timestamp.date(milliseconds: done.time),
-                        recordIDs: done.records)
+                        recordIDs: done.records, key: key)
                 ))
         }
         for try await (id, name, points, time, index, record) in try await connection.query(

@@ -634,8 +634,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         let statement = try RawStatement(
             connection,
             """
-            SELECT p.id, p.name, p.points, p.uploaded_at, s.id
-            FROM (SELECT id, name, points, uploaded_at FROM player
+            SELECT p.id, p.name, p.points, p.uploaded_at, s.id, p.key
+            FROM (SELECT id, name, points, uploaded_at, key FROM player
                   WHERE id >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3) AS p
             JOIN score AS s ON s.player_id = p.id
             ORDER BY p.id, s.seq
@@ -644,19 +644,21 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         statement.bind(2, Int64(limit))
         statement.bind(3, start.skip)
         var players: [Player] = []
-        var current: (id: Int64, name: String, points: Double, time: Int64, records: [UUID])?
+        var current: (id: Int64, name: String, points: Double, time: Int64, key: String, records: [UUID])?
         func finish() {
             guard let done = current else { return }
             players.append(
                 Player(
                     name: done.name, points: done.points, uploadedAt: Timestamp.date(milliseconds: done.time),
-                    recordIDs: done.records))
+                    recordIDs: done.records, key: done.key))
         }
         while try statement.step() {
             let id = statement.int(0)
             if current?.id != id {
                 finish()
-                current = (id, statement.text(1), statement.double(2), statement.int(3), [])
+                current = (
+                    id, statement.text(1), statement.double(2), statement.int(3), statement.text(5), []
+                )
             }
             guard let record = statement.uuid(4) else {
                 throw SQLiteStoreError.corrupt(path: path, reason: "a score's id is not 16 bytes")
@@ -677,7 +679,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             let statement = try RawStatement(
                 connection,
                 """
-                SELECT name, points, uploaded_at FROM player
+                SELECT name, points, uploaded_at, key FROM player
                 WHERE id >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3
                 """)
             statement.bind(1, start.from)
@@ -689,7 +691,8 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
                 players.append(
                     Player(
                         name: statement.text(0), points: statement.double(1),
-                        uploadedAt: Timestamp.date(milliseconds: statement.int(2)), recordIDs: []))
+                        uploadedAt: Timestamp.date(milliseconds: statement.int(2)), recordIDs: [],
+                        key: statement.text(3)))
             }
             return players
         }
@@ -1008,7 +1011,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         return before + within
     }
 
-    /// The players of `rows` (id, name, points, uploaded_at), with their record ids.
+    /// The players of `rows` (id, name, points, uploaded_at, key), with their record ids.
     private static func players(_ rows: [Row], in db: Database) throws -> [Player] {
         guard !rows.isEmpty else { return [] }
         let ids: [Int64] = rows.map { $0[0] }
@@ -1023,7 +1026,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         return rows.map { row in
             Player(
                 name: name(row[1]), points: row[2], uploadedAt: Timestamp.date(milliseconds: row[3]),
-                recordIDs: recordIDs[row[0]] ?? [])
+                recordIDs: recordIDs[row[0]] ?? [], key: name(row[4]))
         }
     }
 
@@ -1043,7 +1046,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
 
     /// The player whose key is bound as bytes, for ``players(_:in:)``.
     private static let playerByKeySQL =
-        "SELECT id, CAST(name AS BLOB), points, uploaded_at FROM player WHERE key = CAST(? AS TEXT)"
+        "SELECT id, CAST(name AS BLOB), points, uploaded_at, CAST(key AS BLOB) FROM player WHERE key = CAST(? AS TEXT)"
 
     /// `text`'s bytes, bound as `CAST(? AS TEXT)`: GRDB binds a String only up to its first NUL
     /// byte, and a name may hold one.

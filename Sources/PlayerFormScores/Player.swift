@@ -21,13 +21,32 @@ public struct Player: Sendable, Hashable, Identifiable, Codable {
     public let uploadedAt: Date
     /// Every record of this player, oldest first; deleting the player deletes them all.
     public let recordIDs: [UUID]
+    /// The name's `PlayerName.comparisonKey(_:)`, worked out once: given by the store that keeps
+    /// it, else when the player is made. A view compares players by it without the Unicode work
+    /// of a key again, whose cost grows with the name's length.
+    public let key: String
 
-    /// Creates a player.
-    public init(name: String, points: Double, uploadedAt: Date, recordIDs: [UUID]) {
+    /// Creates a player; `key` is the name's comparison key when the caller has it already.
+    public init(name: String, points: Double, uploadedAt: Date, recordIDs: [UUID], key: String? = nil) {
         self.name = name
         self.points = points
         self.uploadedAt = uploadedAt
         self.recordIDs = recordIDs
+        self.key = key ?? PlayerName.comparisonKey(name)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, points, uploadedAt, recordIDs
+    }
+
+    /// Reads a player as it was written, working out its key.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            name: try container.decode(String.self, forKey: .name),
+            points: try container.decode(Double.self, forKey: .points),
+            uploadedAt: try container.decode(Date.self, forKey: .uploadedAt),
+            recordIDs: try container.decode([UUID].self, forKey: .recordIDs))
     }
 
     /// The players of `records` (oldest first): one per name as `PlayerName` compares names,
@@ -44,7 +63,7 @@ public struct Player: Sendable, Hashable, Identifiable, Codable {
                 players.append(
                     Player(
                         name: record.name, points: record.points, uploadedAt: record.uploadedAt,
-                        recordIDs: [record.id]))
+                        recordIDs: [record.id], key: key))
             }
         }
         return players
@@ -55,11 +74,12 @@ public struct Player: Sendable, Hashable, Identifiable, Codable {
     public func updated(with record: ScoreRecord) -> Player {
         guard Self.isNewer(record.uploadedAt, than: uploadedAt) else {
             return Player(
-                name: name, points: points, uploadedAt: uploadedAt, recordIDs: recordIDs + [record.id])
+                name: name, points: points, uploadedAt: uploadedAt, recordIDs: recordIDs + [record.id],
+                key: key)
         }
         return Player(
             name: record.name, points: record.points, uploadedAt: record.uploadedAt,
-            recordIDs: recordIDs + [record.id])
+            recordIDs: recordIDs + [record.id], key: key)
     }
 
     /// Whether a record uploaded at `time`, kept after one uploaded at `shown`, is the newer of

@@ -245,7 +245,9 @@ public actor InMemoryScoreStore: ScoreStore {
             indexByKey[key] = roster.count
             keys.append(key)
             roster.append(
-                Player(name: name, points: points, uploadedAt: record.uploadedAt, recordIDs: [record.id]))
+                Player(
+                    name: name, points: points, uploadedAt: record.uploadedAt, recordIDs: [record.id],
+                    key: key))
         }
         changes &+= 1
         return record
@@ -328,7 +330,7 @@ public actor InMemoryScoreStore: ScoreStore {
                 players.append(
                     Player(
                         name: record.name, points: record.points, uploadedAt: record.uploadedAt,
-                        recordIDs: [record.id]))
+                        recordIDs: [record.id], key: key))
             }
         }
         return (players, keys, indexByKey)

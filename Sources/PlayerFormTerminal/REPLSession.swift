@@ -709,7 +709,7 @@ public final class REPLSession {
             let record = try await roster.addTapped()
             let after = roster.playerCount.value
             let key = PlayerName.comparisonKey(record.name)
-            let inView = roster.players.value.contains { PlayerName.comparisonKey($0.name) == key }
+            let inView = roster.players.value.contains { $0.key == key }
             guard !inView else { return }
             if after > before {
                 output.write(RosterView.countLine(count: after, changedOutOfView: after - before))

@@ -48,7 +48,7 @@ final class RosterView: Sendable {
         roster.windowSizeChanged(to: pageSize)
         table = TableBinding<PlayerRowTemplate>(window: roster.window, selection: roster.rowSelected)
         table.changes.observeValues(in: bindings) { [weak self] change in
-            self?.writeChange(TerminalText.escaped(change.description))
+            self?.writeChange(change)
         }
         roster.alerts.observeValues(in: bindings) { [weak self] alert in
             self?.state.withLock { $0.alerted = true }
@@ -96,14 +96,16 @@ final class RosterView: Sendable {
             + (changedOutOfView > 0 ? "added" : "removed") + " out of view)"
     }
 
-    private func writeChange(_ line: String) {
+    /// Writes `change`'s line, escaped, unless changes are not shown now; a change not shown
+    /// costs no work on its text, whose length is the name's.
+    private func writeChange(_ change: TableChange) {
         let written = state.withLock { state -> Bool in
             guard state.showsChanges else { return true }
             guard state.collected != nil else { return false }
-            state.collected!.append(line)
+            state.collected!.append(TerminalText.escaped(change.description))
             return true
         }
-        if !written { output.write(line) }
+        if !written { output.write(TerminalText.escaped(change.description)) }
     }
 
     // MARK: Drawing

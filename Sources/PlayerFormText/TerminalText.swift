@@ -39,21 +39,23 @@ public enum TerminalText {
     /// `text` escaped as ``escaped(_:)``, shortened to at most `maxWidth` columns (at least 1) with
     /// a final `…` when it is wider (see ``width(_:)``).
     ///
-    /// An escape is kept whole or left out with what follows, and so is a wide character.
+    /// An escape is kept whole or left out with what follows, and so is a wide character. Reads
+    /// `text` only as far as `maxWidth` columns reach, however long it is.
     public static func escaped(_ text: String, maxWidth: Int) -> String {
-        let whole = escaped(text)
-        guard width(whole) > maxWidth else { return whole }
         var result = ""
         var used = 0
+        // The part that leaves a column for the `…`, should the rest not fit.
+        var cut = ""
         for character in text {
             var piece = ""
             TextEscaping.append(String(character), notation: .terminal, to: &piece)
             let pieceWidth = width(piece)
-            guard used + pieceWidth < maxWidth else { break }
+            if used + pieceWidth > maxWidth { return cut + "…" }
             result += piece
             used += pieceWidth
+            if used < maxWidth { cut = result }
         }
-        return result + "…"
+        return result
     }
 
     /// How many columns a terminal takes to show `text`, shown as it is (escape it first).

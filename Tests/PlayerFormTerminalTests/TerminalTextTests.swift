@@ -168,6 +168,18 @@ struct TerminalTextTests {
         let long = String(repeating: "a", count: 20) + "\u{200B}bcdef"
         #expect(TerminalText.escaped(long, maxWidth: 24) == String(repeating: "a", count: 20) + "…")
         #expect(TerminalText.escaped(String(repeating: "é", count: 30), maxWidth: 24).count == 24)
+        // Exactly as wide as allowed: whole; one column more: cut, with room for the `…`.
+        #expect(
+            TerminalText.escaped(String(repeating: "b", count: 24), maxWidth: 24)
+                == String(repeating: "b", count: 24))
+        #expect(
+            TerminalText.escaped(String(repeating: "b", count: 25), maxWidth: 24)
+                == String(repeating: "b", count: 23) + "…")
+        // A wide character that would pass the last column is left out with the rest.
+        #expect(TerminalText.escaped("abc名前", maxWidth: 5) == "abc…")
+        // An escape (six columns here) is kept whole or left out: it fills the width, so it goes.
+        #expect(TerminalText.escaped("\u{1B}[31mred", maxWidth: 6) == "…")
+        #expect(TerminalText.escaped("\u{1B}[31mred", maxWidth: 8) == TerminalText.escaped("\u{1B}[") + "…")
     }
 }
 

@@ -169,7 +169,7 @@ public final class RosterViewModel: Sendable {
         selectedNames = selectedStore.readOnly
         selectedPlayers = Property.combineLatest(players, selectedNames).map { players, selected in
             let keys = Set(selected.map(PlayerName.comparisonKey))
-            return players.filter { keys.contains(PlayerName.comparisonKey($0.name)) }
+            return players.filter { keys.contains($0.key) }
         }
         newName = nameStore.readOnly
         newPoints = pointsStore.readOnly
@@ -515,7 +515,7 @@ public final class RosterViewModel: Sendable {
         let (revision, total, players) = (window.revision, window.playerCount, window.players)
         var stillKept: Set<String> = []
         if case .content = kind {
-            let newKeys = Set(players.map { PlayerName.comparisonKey($0.name) })
+            let newKeys = Set(players.map(\.key))
             for (index, key) in old.keys.enumerated() where !newKeys.contains(key) {
                 if try await store.player(named: old.players[index].name) != nil { stillKept.insert(key) }
             }
@@ -552,7 +552,7 @@ public final class RosterViewModel: Sendable {
         _ state: inout Shown, firstIndex: Int, total: Int, players: [Player], revision: UInt64?, moved: Bool,
         stillKept: Set<String>
     ) -> (WindowChange?, Announcement?) {
-        let keys = players.map { PlayerName.comparisonKey($0.name) }
+        let keys = players.map(\.key)
         let changeset = Changeset(
             old: Array(zip(state.keys, state.players)), new: Array(zip(keys, players)), id: { $0.0 },
             hasSameContent: { $0.1 == $1.1 })
@@ -585,7 +585,7 @@ public final class RosterViewModel: Sendable {
         let rows = changeset.apply(
             to: state.rows, from: players,
             insert: { player -> PlayerRowViewModel in
-                let isSelected = selected[PlayerName.comparisonKey(player.name)] != nil
+                let isSelected = selected[player.key] != nil
                 if let row = spare.popLast() {
                     rowUpdates.append { row.reuse(for: player, isSelected: isSelected) }
                     return row
@@ -659,7 +659,7 @@ public final class RosterViewModel: Sendable {
                 players.append(
                     Player(
                         name: record.name, points: record.points, uploadedAt: record.uploadedAt,
-                        recordIDs: [record.id]))
+                        recordIDs: [record.id], key: key))
             }
             let (_, announcement) = commitWindow(
                 &state, firstIndex: 0, total: state.total + 1, players: players, revision: nil, moved: false,

@@ -221,6 +221,40 @@ struct RosterViewModelTests {
 
     // MARK: Refresh
 
+    @Test("the roster tells players apart by the key their store gives, without working it out again")
+    func keysFromTheStore() async throws {
+        /// A store whose players carry keys of their own: "Ann" and "ANN" under different keys;
+        /// after the first reading, "Ann" is gone and "ANN" has new points.
+        actor KeyedStore: ScoreStore {
+            var readings = 0
+            func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
+                throw .deletionUnsupported
+            }
+            func records() async throws(ScoreStoreError) -> [ScoreRecord] { [] }
+            func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
+                readings += 1
+                let time = Date(timeIntervalSince1970: 0)
+                let second = Player(
+                    name: "ANN", points: readings == 1 ? 2 : 3, uploadedAt: time, recordIDs: [], key: "second"
+                )
+                guard readings == 1 else {
+                    return RosterWindow(revision: 2, playerCount: 1, players: [second])
+                }
+                let first = Player(name: "Ann", points: 1, uploadedAt: time, recordIDs: [], key: "first")
+                return RosterWindow(revision: 1, playerCount: 2, players: [first, second])
+            }
+        }
+        let roster = RosterViewModel(store: KeyedStore())
+        _ = try await roster.refresh.apply(())
+        let rows = roster.rows.value
+        #expect(rows.map(\.player.points) == [1, 2])
+        _ = try await roster.refresh.apply(())
+        // The row of the player keyed "second" is the one kept, with its new points.
+        #expect(roster.rows.value.count == 1)
+        #expect(roster.rows.value.first === rows.last)
+        #expect(roster.rows.value.first?.player.points == 3)
+    }
+
     @Test("a refresh goes isLoading false, true, false and announces the players as insertions")
     func refreshLoads() async throws {
         _ = try await store.upload(name: "Colin", points: 100)
