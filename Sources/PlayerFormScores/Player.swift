@@ -21,9 +21,10 @@ public struct Player: Sendable, Hashable, Identifiable, Codable {
     public let uploadedAt: Date
     /// Every record of this player, oldest first; deleting the player deletes them all.
     public let recordIDs: [UUID]
-    /// The name's `PlayerName.comparisonKey(_:)`, worked out once: given by the store that keeps
-    /// it, else when the player is made. A view compares players by it without the Unicode work
-    /// of a key again, whose cost grows with the name's length.
+    /// The name's `PlayerName.comparisonKey(_:)`, worked out once.
+    ///
+    /// Given by the store that keeps it, else worked out when the player is made. A view compares
+    /// players by it without the Unicode work of a key again, whose cost grows with the name.
     public let key: String
 
     /// Creates a player; `key` is the name's comparison key when the caller has it already.
