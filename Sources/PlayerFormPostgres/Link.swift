@@ -332,6 +332,17 @@ actor Link {
         return nil
     }
 
+    /// What the owner of a league grants `user` so that it can keep scores there: the words of a
+    /// refusal for want of a privilege (SQLSTATE 42501).
+    static func grantsNeeded(user: String, schema: String) -> String {
+        let role = "\"" + user.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let place = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "a scorekeeper other than the league's owner needs, from the owner: "
+            + "GRANT USAGE ON SCHEMA \(place) TO \(role); "
+            + "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA \(place) TO \(role); "
+            + "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA \(place) TO \(role)"
+    }
+
     /// A short reason from NIO's connection error.
     private static func reason(_ error: (any Error)?) -> String {
         guard let error else { return "no connection" }
@@ -359,6 +370,11 @@ actor Link {
                 }
                 if state.hasPrefix("57P") || state.hasPrefix("08") {
                     return PostgresStoreError.connectionLost(endpoint: location.endpoint)
+                }
+                if state == "42501" {
+                    return PostgresStoreError.server(
+                        endpoint: location.endpoint, state: state,
+                        message: message + "; " + Self.grantsNeeded(user: location.user, schema: schema))
                 }
                 return PostgresStoreError.server(endpoint: location.endpoint, state: state, message: message)
             case .serverClosedConnection, .clientClosedConnection, .connectionError, .uncleanShutdown:

@@ -27,7 +27,9 @@ struct PlayerFormCommand: AsyncParsableCommand {
             not a regular file or cannot be opened, 73 its folder cannot be made, 74 an I/O \
             error or a full disk, 75 another process kept it locked for 5 seconds. A league on \
             PostgreSQL (--store postgres://...) that cannot be reached ends it with 69, a refused \
-            user with 77, a URL that cannot be read with 64. A --store shaped like the address of \
+            user, or one without the privileges a scorekeeper needs (the message gives the GRANTs), \
+            with 77, a statement the server stopped with 75, another error of the server with 76, \
+            a URL that cannot be read with 64. A --store shaped like the address of \
             a server (another scheme, such as postgress:// or pg://, or a host=... string) is \
             refused with 64 and nothing is created.
             """,

@@ -15,7 +15,7 @@ import PlayerFormTerminal
 /// cannot be opened, 69 (EX_UNAVAILABLE) a server that cannot be reached or went away, 73
 /// (EX_CANTCREAT) a folder that cannot be made, 74 (EX_IOERR) a full disk or an I/O error, 75
 /// (EX_TEMPFAIL) a store locked or a statement timed out, 76 (EX_PROTOCOL) another server error,
-/// 77 (EX_NOPERM) a refused user.
+/// 77 (EX_NOPERM) a refused user, or one without a privilege the league needs.
 enum StoreFailure {
     /// The exit status of a command that fails with `error`.
     static func exitStatus(_ error: ScoreStoreError) -> Int32 {
@@ -25,6 +25,8 @@ enum StoreFailure {
         case .unreachable, .connectionLost, .deletionUnsupported: 69
         case .cannotCreateFolder: 73
         case .storageFull, .io: 74
+        // A privilege the user lacks (SQLSTATE 42501), as a refused user.
+        case .failed(.server, "42501", _): 77
         case .failed(.server, _, _): 76
         case .failed: 74
         case .locked, .timedOut, .cancelled: 75
@@ -52,6 +54,7 @@ enum StoreFailure {
         case .newerSchema, .conflictingRecord, .notFinite: 65
         case .unreachable, .connectionLost: 69
         case .timedOut: 75
+        case .server(_, "42501", _): 77
         case .server: 76
         case .authentication, .passwordRequired: 77
         }

@@ -201,6 +201,30 @@ struct LeagueEndToEndTests {
     }
 
     @Test(
+        "a second scorekeeper without privileges is refused (77) with the GRANTs it needs, and can keep scores once granted them",
+        .enabled(if: serverURL != nil, "PLAYERFORM_TEST_POSTGRES_URL is not set"))
+    func secondScorekeeperGrants() throws {
+        let league = try Self.freshLeague()
+        #expect(try BuiltBinary.run(["--store", league, "-c", "add Ann 1"]).status == 0)
+        let role = "keeper_" + UUID().uuidString.prefix(8).lowercased()
+        _ = try Self.psql(league, "CREATE ROLE \(role) LOGIN")
+        // The same server and database, as the other user.
+        let other = league.replacingOccurrences(of: "://postgres@", with: "://\(role)@")
+        let refused = try BuiltBinary.run(["--store", other, "-c", "add Bob 2"])
+        #expect(refused.status == 77, "\(refused.errors)")
+        #expect(refused.errors.contains("GRANT USAGE ON SCHEMA \"public\" TO \"\(role)\""), "\(refused.errors)")
+        // The GRANTs the message and the README give.
+        _ = try Self.psql(
+            league,
+            "GRANT USAGE ON SCHEMA public TO \(role); "
+                + "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO \(role); "
+                + "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO \(role)")
+        let granted = try BuiltBinary.run(["--store", other, "-c", "add Bob 2", "-c", "delete 1 --yes"])
+        #expect(granted.status == 0, "\(granted.errors)")
+        #expect(try Self.psql(league, "SELECT string_agg(name, ',') FROM player") == "Bob")
+    }
+
+    @Test(
         "a league keeps a name of thousands of characters, and an import keeps every record but one the server refuses",
         .enabled(if: serverURL != nil, "PLAYERFORM_TEST_POSTGRES_URL is not set"))
     func longNamesAndRefusedRecords() throws {
