@@ -212,7 +212,8 @@ struct LeagueEndToEndTests {
         let other = league.replacingOccurrences(of: "://postgres@", with: "://\(role)@")
         let refused = try BuiltBinary.run(["--store", other, "-c", "add Bob 2"])
         #expect(refused.status == 77, "\(refused.errors)")
-        #expect(refused.errors.contains("GRANT USAGE ON SCHEMA \"public\" TO \"\(role)\""), "\(refused.errors)")
+        #expect(
+            refused.errors.contains("GRANT USAGE ON SCHEMA \"public\" TO \"\(role)\""), "\(refused.errors)")
         // The GRANTs the message and the README give.
         _ = try Self.psql(
             league,
