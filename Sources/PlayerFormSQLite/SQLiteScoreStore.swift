@@ -458,7 +458,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     }
 
     /// Makes every player again from the scores, in upload order, with this program's keys.
-    private static func rebuildPlayers(_ db: Database) throws {
+    static func rebuildPlayers(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM player; DELETE FROM roster_block")
         let connection = try Self.connection(of: db)
         let scores = try RawStatement(

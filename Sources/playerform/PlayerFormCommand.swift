@@ -34,7 +34,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             refused with 64 and nothing is created.
             """,
         version: "0.1.0",
-        subcommands: [Validate.self, Import.self, Export.self]
+        subcommands: [Validate.self, Import.self, Export.self, Check.self]
     )
 
     @OptionGroup var rulesFile: RulesFileOption

@@ -306,3 +306,72 @@ extension PlayerFormCommand {
         }
     }
 }
+
+extension PlayerFormCommand {
+    /// `playerform check`: verifies a score database, and with `--repair` rebuilds what is derived.
+    struct Check: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify the score database; with --repair, rebuild the players from the scores.",
+            discussion: """
+                Runs SQLite's integrity check on the score database (--store, as for playerform), \
+                then checks the players, their counts and their places against the scores they are \
+                made from, as a change made with another program (sqlite3) can leave them. With \
+                --repair, the players and their counts are made again from the scores, in one \
+                transaction; the scores are left as they are. A missing store is refused and \
+                nothing is created.
+
+                Exit status: 0 the store is sound (or was repaired); 64 --store names a league, \
+                whose server keeps its own tables; 65 the players disagree with the scores (each \
+                way is said; --repair mends it) or the file is damaged (export what can be read and \
+                import it into a new store); 66 the store cannot be opened or there is none; 75 \
+                another process kept it locked.
+                """
+        )
+
+        @Flag(help: "Rebuild the players and their counts from the scores when they disagree.")
+        var repair = false
+
+        /// The `--store` option and the hidden wait for a lock are the main command's.
+        @ParentCommand var main: PlayerFormCommand
+
+        func run() async throws {
+            let place = try StorePlace(option: main.store, environment: ProcessEnvironment.current())
+            if place.isLeague {
+                throw ValidationError(
+                    "check verifies a score database; a league's tables are kept by its server "
+                        + "(and its derived rows by one transaction each).")
+            }
+            let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds, creating: false)
+            do {
+                let report = try database.check()
+                for line in report.damage { Import.report("\(place.path): damaged: \(line)") }
+                guard report.damage.isEmpty else {
+                    Import.report(
+                        "\(place.path): the file is damaged; export what can be read (playerform export) "
+                            + "and import it into a new store", label: "note: ")
+                    throw ExitCode(65)
+                }
+                for line in report.inconsistencies { Import.report("\(place.path): \(line)") }
+                guard !report.isSound else {
+                    Import.report("\(place.path): sound", label: "note: ")
+                    return
+                }
+                guard repair else {
+                    Import.report(
+                        "\(place.path): the players disagree with the scores; playerform check --repair "
+                            + "makes them again from the scores", label: "note: ")
+                    throw ExitCode(65)
+                }
+                try database.rebuildDerived()
+                let after = try database.check()
+                for line in after.inconsistencies { Import.report("\(place.path): still \(line)") }
+                guard after.isSound else { throw ExitCode(65) }
+                Import.report(
+                    "\(place.path): repaired: the players were made again from the scores", label: "note: ")
+            } catch let error as SQLiteStoreError {
+                Import.report(StoreFailure.words(error))
+                throw ExitCode(StoreFailure.exitStatus(error))
+            }
+        }
+    }
+}

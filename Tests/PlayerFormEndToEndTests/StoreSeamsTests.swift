@@ -125,3 +125,37 @@ struct StoreSeamsTests {
         #expect(Self.contents(of: folder) == ["notes.db"])
     }
 }
+
+/// `playerform check` on a database changed behind the program's back.
+@Suite("playerform check")
+struct StoreCheckTests {
+    @Test(
+        "check finds players that disagree with their scores after rows were deleted with sqlite3; --repair mends them"
+    )
+    func checkAndRepair() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("s.sqlite").path
+        let store = ["--store", path]
+        #expect(
+            try BuiltBinary.run(store + ["-c", "add Ann 1", "-c", "add Bob 2", "-c", "add Cy 3"]).status == 0)
+        let sound = try BuiltBinary.run(store + ["check"])
+        #expect(sound.status == 0)
+        #expect(sound.errorLines == ["note: \(path): sound"])
+        // Behind the program's back: a player row, and the only score of another.
+        let changed = try ProgramRunner.run(
+            "/usr/bin/env",
+            ["sqlite3", path, "DELETE FROM player WHERE name = 'Bob'; DELETE FROM score WHERE name = 'Cy'"])
+        try #require(changed.status == 0)
+        let found = try BuiltBinary.run(store + ["check"])
+        #expect(found.status == 65)
+        #expect(found.errors.contains("players with no score left: 1"), "\(found.errors)")
+        #expect(found.errors.contains("scores of no player: 1"))
+        #expect(found.errors.contains("blocks of the roster whose count of players is wrong: 1"))
+        let repaired = try BuiltBinary.run(store + ["check", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.errors)")
+        #expect(try BuiltBinary.run(store + ["check"]).status == 0)
+        let listed = try BuiltBinary.run(store + ["-c", "players --csv"])
+        #expect(listed.outputLines.dropFirst().map { String($0.prefix(5)) } == ["Ann,1", "Bob,2"])
+    }
+}

@@ -192,13 +192,13 @@ _playerform() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    validate|import|export|help)
+    validate|import|export|check|help)
         # Offer subcommand argument completions
         "_playerform_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'validate import export help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'validate import export check help' -- "${cur}"))
         ;;
     esac
 }
@@ -248,6 +248,14 @@ _playerform_export() {
         return
         ;;
     esac
+}
+
+_playerform_check() {
+    repeating_flags=()
+    non_repeating_flags=(--repair --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __playerform_offer_flags_options 0
 }
 
 _playerform_help() {

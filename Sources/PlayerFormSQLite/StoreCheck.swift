@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+
+/// What `playerform check` found in a score database.
+public struct StoreCheckReport: Sendable, Equatable {
+    /// What SQLite's `PRAGMA integrity_check` said, when it found damage: the file itself is
+    /// damaged, and nothing derived can be trusted or rebuilt from it.
+    public var damage: [String] = []
+    /// Each way the players and their counts, which are derived from the scores, disagree with
+    /// the scores: as a change to the database made by another program leaves them.
+    public var inconsistencies: [String] = []
+
+    /// Whether nothing is wrong.
+    public var isSound: Bool { damage.isEmpty && inconsistencies.isEmpty }
+}
+
+extension SQLiteScoreStore {
+    /// Checks the database: SQLite's integrity check, then the players and the roster's block
+    /// counts against the scores they are made from. Only reads.
+    public func check() throws -> StoreCheckReport {
+        try accessSynchronously { db in
+            var report = StoreCheckReport()
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            if integrity != ["ok"] {
+                report.damage = integrity
+                return report
+            }
+            for (sql, words) in Self.consistencyChecks {
+                let count = try Int.fetchOne(db, sql: sql) ?? 0
+                if count > 0 { report.inconsistencies.append("\(words): \(count)") }
+            }
+            return report
+        }
+    }
+
+    /// Makes the players and the block counts again from the scores, in one transaction, as
+    /// opening a database whose name rule changed does: O(records) once. The scores are left as
+    /// they are.
+    public func rebuildDerived() throws {
+        try accessSynchronously { db in
+            try db.inTransaction(.immediate) {
+                try Self.rebuildPlayers(db)
+                try Self.bumpRevision(db)
+                return .commit
+            }
+        }
+    }
+
+    /// Each check of what is derived from the scores: a statement counting what is wrong, and
+    /// what it counts, in words.
+    static let consistencyChecks: [(String, String)] = [
+        (
+            "SELECT count(*) FROM player AS p WHERE NOT EXISTS (SELECT 1 FROM score WHERE player_id = p.id)",
+            "players with no score left"
+        ),
+        (
+            "SELECT count(*) FROM score AS s WHERE NOT EXISTS (SELECT 1 FROM player WHERE id = s.player_id)",
+            "scores of no player"
+        ),
+        (
+            "SELECT count(*) FROM player AS p WHERE uploads != (SELECT count(*) FROM score WHERE player_id = p.id)",
+            "players whose count of uploads is not their count of scores"
+        ),
+        (
+            """
+            SELECT count(*) FROM player AS p
+            WHERE id != (SELECT min(seq) FROM score WHERE player_id = p.id)
+               OR (name, points, uploaded_at) IS NOT (
+                   SELECT name, points, uploaded_at FROM score WHERE player_id = p.id
+                   ORDER BY uploaded_at DESC, seq DESC LIMIT 1)
+            """,
+            "players who do not show their newest score, or are not placed by their first"
+        ),
+        (
+            """
+            SELECT count(*) FROM (
+                SELECT id >> \(blockShift) AS block, count(*) AS players FROM player GROUP BY 1
+            ) AS counted
+            FULL JOIN roster_block AS kept USING (block)
+            WHERE counted.players IS NOT kept.players
+            """,
+            "blocks of the roster whose count of players is wrong"
+        ),
+    ]
+}
