@@ -15,8 +15,10 @@ public struct StoreCheckReport: Sendable, Equatable {
 }
 
 extension SQLiteScoreStore {
-    /// Checks the database: SQLite's integrity check, then the players and the roster's block
-    /// counts against the scores they are made from. Only reads.
+    /// Checks the database, only reading.
+    ///
+    /// SQLite's integrity check first, then the players and the roster's block counts against
+    /// the scores they are made from.
     public func check() throws -> StoreCheckReport {
         try accessSynchronously { db in
             var report = StoreCheckReport()
@@ -33,9 +35,10 @@ extension SQLiteScoreStore {
         }
     }
 
-    /// Makes the players and the block counts again from the scores, in one transaction, as
-    /// opening a database whose name rule changed does: O(records) once. The scores are left as
-    /// they are.
+    /// Makes the players and the block counts again from the scores, in one transaction.
+    ///
+    /// As opening a database whose name rule changed does: O(records) once. The scores are left
+    /// as they are.
     public func rebuildDerived() throws {
         try accessSynchronously { db in
             try db.inTransaction(.immediate) {
