@@ -20,9 +20,24 @@ pages=.build/plugins/GenerateManual/outputs/playerform
 rm -rf "$pages"
 # A debug build: the plugin builds the package first, and the definitions are the same.
 swift package plugin generate-manual --configuration debug --date "$date" >/dev/null
-cp "$pages/playerform.1" "$out/playerform.1"
-
 bin="$(swift build --show-bin-path)/playerform"
+# The page ends with the REPL's commands, from its own help, then the environment, the files and
+# every exit status (docs/man-sections.mdoc) in place of the parser's one-line EXIT STATUS.
+{
+    sed '/^\.Sh "EXIT STATUS"$/,$d' "$pages/playerform.1"
+    echo ".Sh COMMANDS"
+    echo "The commands of a session, typed at its prompt or given with -c and -f:"
+    echo ".Bl -tag -width 6n"
+    # A backslash is written \e in a man page.
+    "$bin" -c help | sed 's/\\/\\e/g' | awk '
+        /^Commands:/ { next }
+        /^  [^ ]/ { sub(/^  /, ""); print ".It Ic \"" $0 "\""; next }
+        /^      / { sub(/^ +/, ""); print; next }
+        { tail = tail $0 " " }
+        END { print ".El"; print tail }'
+    cat docs/man-sections.mdoc
+} >"$out/playerform.1"
+
 "$bin" --generate-completion-script bash >"$out/completions/playerform.bash"
 "$bin" --generate-completion-script zsh >"$out/completions/_playerform"
 "$bin" --generate-completion-script fish >"$out/completions/playerform.fish"

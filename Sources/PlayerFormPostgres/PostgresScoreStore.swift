@@ -9,7 +9,7 @@ import PostgresNIO
 /// - The schema is its own, versioned in `schema_version` and brought up to date on the first
 ///   connection, under `pg_advisory_xact_lock`, so two clients connecting at once migrate once.
 /// - A player is a row of `player`, keyed by `PlayerName.comparisonKey(_:)` computed here, as
-///   the SQLite store keys it, and unique by the SHA-256 of that key (``digest(_:)``), so that a
+///   the SQLite store keys it, and unique by the SHA-256 of that key (`digest(_:)`), so that a
 ///   key of any length is indexed. Its id is the `seq` of its first record, so the table's
 ///   own order is the roster's (order of first record), and `roster_block` counts the players of
 ///   each block of 4,096 ids. A page is the block that holds its first index, then a range of
