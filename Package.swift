@@ -15,7 +15,6 @@ let package = Package(
         .library(name: "PlayerFormTerminal", targets: ["PlayerFormTerminal"]),
         .library(name: "ReactiveCoreTesting", targets: ["ReactiveCoreTesting"]),
         .library(name: "PlayerFormTesting", targets: ["PlayerFormTesting"]),
-        .library(name: "PlayerFormTerminalTesting", targets: ["PlayerFormTerminalTesting"]),
         .executable(name: "playerform", targets: ["playerform"]),
     ],
     dependencies: [
@@ -106,7 +105,8 @@ let package = Package(
         .target(
             name: "PlayerFormRecords",
             dependencies: ["PlayerFormRules", "PlayerFormJSON", "PlayerFormText", "CByteClasses"]),
-        // The exhaustive view model tester: specs of any view model built on the reactive core.
+        // The exhaustive view model tester, a recorder of signals and properties and a scheduler
+        // that runs when a spec says: specs of any view model built on the reactive core.
         // It brings IssueReportingTestSupport with it, so that in a user's test target a failed
         // `expectNoDifference` fails the running test instead of only printing a line.
         .target(
@@ -115,8 +115,8 @@ let package = Package(
                 "ReactiveCore", .product(name: "CustomDump", package: "swift-custom-dump"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]),
-        // Recorders, controllable doubles and the states of the player form and the roster, for
-        // specs of the view models.
+        // Controllable doubles and the states of the player form and the roster, for specs of the
+        // player view models (the generic recorder and scheduler are ReactiveCoreTesting's).
         .target(
             name: "PlayerFormTesting",
             dependencies: [
@@ -139,7 +139,9 @@ let package = Package(
             ]),
         // Captured output, a Ctrl-C a spec can press, the transcript format of Examples/sessions, the
         // check of a replay against its transcript (a line diff, or re-recording), and line diffs.
-        .target(name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"]),
+        .target(
+            name: "PlayerFormTerminalTesting", dependencies: ["PlayerFormTerminal"],
+            path: "Tests/PlayerFormTerminalTesting"),
         // The executable and composition root: parses arguments, opens the store, starts the REPL
         // or the validator, and owns exit statuses, signals and standard output.
         .executableTarget(
@@ -191,10 +193,11 @@ let package = Package(
             dependencies: [
                 "PlayerFormScores", "PlayerFormStore", "PlayerFormSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            ],
+            path: "Tests/ScoreStoreProbe"),
         .testTarget(
             name: "ReactiveCoreTests",
-            dependencies: ["ReactiveCore", "PlayerFormSystem", "PlayerFormTesting"]),
+            dependencies: ["ReactiveCore", "PlayerFormSystem", "ReactiveCoreTesting"]),
         .testTarget(name: "ReactiveCoreTestingTests", dependencies: ["ReactiveCore", "ReactiveCoreTesting"]),
         .testTarget(
             name: "ReactiveTableTests",
@@ -227,7 +230,7 @@ let package = Package(
             name: "PlayerFormStoreTests",
             dependencies: [
                 "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormStore", "PlayerFormSQLite",
-                "PlayerFormPostgres", "PlayerFormTesting",
+                "PlayerFormPostgres", "PlayerFormTesting", "ReactiveCoreTesting",
                 "ReactiveCore", "ScoreStoreProbe", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
@@ -237,6 +240,7 @@ let package = Package(
             dependencies: [
                 "PlayerFormTerminal", "PlayerFormTerminalTesting", "PlayerFormText", "PlayerForm",
                 "PlayerFormRules", "PlayerFormScores", "ReactiveCore", "ReactiveTable", "PlayerFormTesting",
+                "ReactiveCoreTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

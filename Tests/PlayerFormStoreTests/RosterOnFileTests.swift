@@ -4,6 +4,7 @@ import PlayerFormScores
 import PlayerFormStore
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import Testing
 
 @Suite("A roster on a score file")

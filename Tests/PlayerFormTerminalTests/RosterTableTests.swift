@@ -3,6 +3,7 @@ import PlayerForm
 import PlayerFormScores
 import PlayerFormTerminal
 import PlayerFormTesting
+import ReactiveCoreTesting
 import ReactiveTable
 import Testing
 

@@ -4,6 +4,7 @@ import PlayerFormScores
 import PlayerFormTerminal
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import ReactiveTable
 import Testing
 

@@ -4,6 +4,7 @@ import PlayerFormRules
 import PlayerFormTerminal
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import ReactiveTable
 import Testing
 

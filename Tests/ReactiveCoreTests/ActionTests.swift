@@ -1,7 +1,7 @@
 import Glibc
 import PlayerFormSystem
-import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import Synchronization
 import Testing
 

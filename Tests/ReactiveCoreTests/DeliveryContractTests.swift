@@ -1,6 +1,6 @@
 import Dispatch
-import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
-import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import Synchronization
 import Testing
 

@@ -3,6 +3,7 @@ import PlayerForm
 import PlayerFormScores
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import Testing
 
 func makePlayer(_ name: String, _ points: Double) -> Player {

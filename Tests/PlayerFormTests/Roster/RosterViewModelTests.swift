@@ -5,6 +5,7 @@ import PlayerFormRules
 import PlayerFormScores
 import PlayerFormTesting
 import ReactiveCore
+import ReactiveCoreTesting
 import ReactiveTable
 import Synchronization
 import Testing
