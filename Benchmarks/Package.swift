@@ -25,7 +25,7 @@ let package = Package(
             dependencies: [
                 .product(name: "PlayerForm", package: "PlayerForm"),
                 .product(name: "PlayerFormScores", package: "PlayerForm"),
-                .product(name: "PlayerFormStore", package: "PlayerForm"),
+                .product(name: "PlayerFormSQLite", package: "PlayerForm"),
                 .product(name: "PlayerFormTerminal", package: "PlayerForm"),
                 .product(name: "ReactiveCore", package: "PlayerForm"),
                 .product(name: "ReactiveTable", package: "PlayerForm"),

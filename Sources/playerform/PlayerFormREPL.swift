@@ -45,7 +45,7 @@ public enum PlayerFormREPL {
         public var noPager = false
 
         /// The upload times, in seconds since 1970, that the score file can hold.
-        public static let uploadTimes = FileScoreStore.writableTimes
+        public static let uploadTimes = Timestamp.writable
         /// The upload delays accepted, in milliseconds: up to ten minutes, so that a script,
         /// which has no Ctrl-C to cancel an upload, always finishes.
         public static let uploadDelays = 0...600_000

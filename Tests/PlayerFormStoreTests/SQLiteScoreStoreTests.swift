@@ -119,7 +119,7 @@ struct SQLiteScoreStoreTests {
     )
     func scoreFileRefused() throws {
         let legacy = folder.appendingPathComponent("scores.jsonl").path
-        _ = try FileScoreStore(path: legacy).appendRecord(name: "Colin", points: 100)
+        _ = try LegacyScoreFile(path: legacy).appendRecord(name: "Colin", points: 100)
         let before = try bytes(legacy)
         #expect(throws: SQLiteStoreError.scoreFile(path: legacy)) { try SQLiteScoreStore(path: legacy) }
         #expect(try bytes(legacy) == before)
@@ -450,7 +450,7 @@ struct SQLiteScoreStoreTests {
 
     func legacyFile() throws -> (path: String, kept: [ScoreRecord]) {
         let legacy = folder.appendingPathComponent("old/scores.jsonl").path
-        let old = FileScoreStore(path: legacy)
+        let old = LegacyScoreFile(path: legacy)
         let colin = try old.appendRecord(name: "Colin", points: 100)
         let bob = try old.appendRecord(name: "Bob", points: 120)
         let gone = try old.appendRecord(name: "Gone", points: 1)

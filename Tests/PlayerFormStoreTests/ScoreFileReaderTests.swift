@@ -46,6 +46,23 @@ struct ScoreFileReaderTests {
         #expect(Timestamp.quickMilliseconds("0000-12-31T23:59:59.999Z") == nil, "no year 0")
     }
 
+    @Test("a time in a file beyond the year 9999 is a damaged line, not a crash")
+    func farTimeInFile() throws {
+        let folder = try makeTemporaryFolder()
+        let path = folder.appendingPathComponent("scores.jsonl").path
+        let line =
+            #"{"id":"69A0E07A-2AA3-4079-A27F-CE8465159049","kind":"score","name":"Colin","points":100,"#
+            + #""uploadedAt":"506713-02-07T00:00:00.000Z"}"# + "\n"
+        try Data(line.utf8).write(to: URL(fileURLWithPath: path))
+        let reader = try ScoreFileReader(path: path)
+        #expect(
+            try reader.next()
+                == .problem(
+                    "\(path):1: not a score record (invalid uploadedAt: expected a time in a string, ISO 8601 in "
+                        + #"UTC with milliseconds, such as "2026-11-21T07:13:09.123Z")"#))
+        #expect(try reader.next() == nil)
+    }
+
     @Test("a time of the written form that does not exist is refused, not read as a later one")
     func impossibleTimes() {
         for text in [

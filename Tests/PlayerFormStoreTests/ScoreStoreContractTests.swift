@@ -42,16 +42,6 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         return store
     }
 
-    static let file = StoreKind(name: "FileScoreStore") { now in
-        let path = try makeTemporaryFolder().appendingPathComponent("scores.jsonl").path
-        let rounded: @Sendable () -> Date = { Timestamp.rounded(now()) }
-        return (FileScoreStore(path: path, now: rounded), { FileScoreStore(path: path, now: rounded) })
-    } makeFilled: { records in
-        let path = try makeTemporaryFolder().appendingPathComponent("scores.jsonl").path
-        try scoreLines(records).write(toFile: path, atomically: true, encoding: .utf8)
-        return FileScoreStore(path: path)
-    }
-
     /// `records` as a score file: a JSON object a line, as an export writes them.
     static func scoreLines(_ records: [ScoreRecord]) throws -> String {
         let encoder = JSONEncoder()
@@ -81,11 +71,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         }
     }
 
-    static let all: [StoreKind] = [.inMemory, .sqlite, .file] + (postgres.map { [$0] } ?? [])
-
-    /// The stores a program keeps scores in (the in-memory one stands for them in specs of view
-    /// models): the JSON Lines store of the first version keeps records in the order written.
-    static let keeping: [StoreKind] = [.inMemory, .sqlite] + (postgres.map { [$0] } ?? [])
+    static let all: [StoreKind] = [.inMemory, .sqlite] + (postgres.map { [$0] } ?? [])
 }
 
 /// A clock that reads `times` (seconds since 1970) in turn, then the last one again.
@@ -188,7 +174,7 @@ struct ScoreStoreContractTests {
 
     @Test(
         "a player shows its newest record by time, whatever order records arrive in; records list oldest first",
-        arguments: StoreKind.keeping)
+        arguments: StoreKind.all)
     func newestWins(kind: StoreKind) async throws {
         let time = { (seconds: Double) in Date(timeIntervalSince1970: 1_795_810_000 + seconds) }
         let newer = ScoreRecord(id: UUID(), name: "Ann", points: 9, uploadedAt: time(10))
@@ -213,7 +199,7 @@ struct ScoreStoreContractTests {
 
     @Test(
         "an upload stamped earlier than the player's newest record (a clock set back) is kept but not shown",
-        arguments: StoreKind.keeping)
+        arguments: StoreKind.all)
     func uploadOlderThanShown(kind: StoreKind) async throws {
         let (store, another) = try kind.make(
             ScriptedClock([1_795_810_010, 1_795_810_008, 1_795_810_010]).now)
@@ -228,7 +214,7 @@ struct ScoreStoreContractTests {
 
     @Test(
         "a name far longer than an index entry (100,000 ideographs) is kept, found and deleted",
-        arguments: StoreKind.keeping)
+        arguments: StoreKind.all)
     func longNames(kind: StoreKind) async throws {
         let (store, another) = try kind.make(SteppingClock().now)
         // Ideographs in an order that does not repeat, so that no compression makes the key short.

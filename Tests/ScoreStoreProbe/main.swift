@@ -1,16 +1,4 @@
-// Drives a score file from its own process, for the store specs:
-//
-//   ScoreStoreProbe upload PATH COUNT TAG   uploads COUNT records named TAG-1..., printing
-//                                           "kept ID" as each one is on disk
-//   ScoreStoreProbe upload-forever PATH TAG uploads until killed, printing "kept ID" for each
-//   ScoreStoreProbe tear PATH               writes the first half of a record line, as a writer
-//                                           killed in the middle of its write leaves it, prints
-//                                           "torn" and waits to be killed
-//   ScoreStoreProbe delete PATH ID...       appends a tombstone deleting the records with these ids
-//   ScoreStoreProbe read PATH               prints "records N", then one "problem: ..." per
-//                                           damaged line
-//
-// and on a score database (SQLiteScoreStore):
+// Drives a score database (SQLiteScoreStore) from its own process, for the store specs:
 //
 //   ScoreStoreProbe db-upload PATH COUNT TAG     uploads COUNT records, printing "kept ID" for each
 //   ScoreStoreProbe db-upload-forever PATH TAG   uploads until killed, printing "kept ID" for each
@@ -30,7 +18,6 @@ import Foundation
 import GRDB
 import Glibc
 import PlayerFormSQLite
-import PlayerFormStore
 import Synchronization
 
 /// Writes a line to standard output at once, unbuffered, so a reader sees it before a kill.
@@ -46,13 +33,12 @@ func fail(_ message: String, status: Int32) -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 2 else {
     fail(
-        "usage: ScoreStoreProbe upload|upload-forever|tear|delete|read|db-upload|db-upload-forever|db-watch|db-hold PATH ...",
+        "usage: ScoreStoreProbe db-upload|db-upload-forever|db-watch|db-time|db-hold PATH ...",
         status: 64)
 }
 if let uid = ProcessInfo.processInfo.environment["PROBE_UID"].flatMap(UInt32.init), getuid() == 0 {
     guard setgid(uid) == 0, setuid(uid) == 0 else { fail("cannot switch to user \(uid)", status: 1) }
 }
-let store = FileScoreStore(path: arguments[1])
 
 /// Runs `work` to its end from this synchronous program.
 func wait<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
@@ -148,45 +134,6 @@ do {
             while Glibc.read(STDIN_FILENO, &byte, 1) > 0 {}
             try db.execute(sql: "ROLLBACK")
         }
-    case "upload":
-        guard arguments.count == 4, let count = Int(arguments[2]), count >= 0 else {
-            fail("usage: ScoreStoreProbe upload PATH COUNT TAG", status: 64)
-        }
-        for index in 0..<count {
-            let record = try store.appendRecord(name: "\(arguments[3])-\(index + 1)", points: Double(index))
-            say("kept \(record.id)")
-        }
-    case "upload-forever":
-        guard arguments.count == 3 else { fail("usage: ScoreStoreProbe upload-forever PATH TAG", status: 64) }
-        var index = 0
-        while true {
-            index += 1
-            let record = try store.appendRecord(name: "\(arguments[2])-\(index)", points: Double(index))
-            say("kept \(record.id)")
-        }
-    case "tear":
-        let line = #"{"id":"6F1C2B1E-0000-4000-8000-000000000001","kind":"score","name":"Torn","points":1,"#
-        let descriptor = open(arguments[1], O_WRONLY | O_APPEND | O_CREAT, 0o644)
-        guard descriptor >= 0, flock(descriptor, LOCK_EX) == 0 else {
-            fail("cannot open \(arguments[1])", status: 1)
-        }
-        guard write(descriptor, line, line.utf8.count) == line.utf8.count else {
-            fail("short write", status: 1)
-        }
-        say("torn")
-        var byte: UInt8 = 0
-        _ = Glibc.read(STDIN_FILENO, &byte, 1)
-        fail("the probe was not killed", status: 1)
-    case "delete":
-        let ids = arguments.dropFirst(2).compactMap { UUID(uuidString: $0) }
-        guard ids.count == arguments.count - 2, !ids.isEmpty else {
-            fail("usage: ScoreStoreProbe delete PATH ID...", status: 64)
-        }
-        try store.appendTombstone(ids: ids)
-    case "read":
-        let contents = try store.load()
-        say("records \(contents.records.count)")
-        for problem in contents.problems { say("problem: \(problem)") }
     default:
         fail("unknown command \(arguments[0])", status: 64)
     }

@@ -1,16 +1,16 @@
 // Measures the roster at scale: a window of 40 rows over 1,000,000 in-memory players next to the
 // same window over 1,000 (time to the first page, memory, moving the window, an add, another
-// client's change); a refresh from a score file of 100,000 players; the changeset for one upload
-// into 100,000 rows; and one append to a score file holding 1,000 versus 100,000 records
-// (appending must not depend on the file's size).
+// client's change); a refresh from a score database of 100,000 players; the changeset for one
+// upload into 100,000 rows; and one upload into a database holding 1,000 versus 100,000 records
+// (an upload must not depend on the store's size).
 //
-// Written against the public API of PlayerForm, PlayerFormStore and PlayerFormTerminal. Run it with
+// Written against the public API of PlayerForm, PlayerFormSQLite and PlayerFormTerminal. Run it with
 // Benchmarks/roster.sh, which builds it in release mode; ROSTER_PLAYERS sets the size of the
 // file and changeset sections, WINDOW_PLAYERS the large in-memory roster.
 import Foundation
 import PlayerForm
+import PlayerFormSQLite
 import PlayerFormScores
-import PlayerFormStore
 import PlayerFormTerminal
 import ReactiveCore
 import ReactiveTable
@@ -54,24 +54,22 @@ func format(_ value: Double) -> String {
     String(format: value < 10 ? "%.3f" : "%.1f", value)
 }
 
-/// Writes a score file of `count` uploads, one name each, through the store's own format: one
-/// record is uploaded through the store, and its line is repeated with new ids and names.
-/// Uploading 100,000 records one by one would spend minutes in fsync.
-func writeScoreFile(at path: String, count: Int) throws {
-    let seed = FileScoreStore(path: path)
-    let first = try seed.appendRecord(name: "Player 0", points: 0)
-    let template = try String(contentsOfFile: path, encoding: .utf8)
-    var text = template
-    text.reserveCapacity(template.utf8.count * count)
-    for index in 1..<count {
-        text += template.replacingOccurrences(of: first.id.uuidString, with: UUID().uuidString)
-            .replacingOccurrences(of: "\"Player 0\"", with: "\"Player \(index)\"")
-            .replacingOccurrences(of: "\"points\":0", with: "\"points\":\(index % 10_000)")
+/// A score database of `count` uploads, one name each, loaded through an import of the JSON Lines
+/// an export writes: uploading 100,000 records one by one would spend minutes in fsync.
+func makeDatabase(at path: String, count: Int) throws -> SQLiteScoreStore {
+    let file = path + ".jsonl"
+    var text = ""
+    text.reserveCapacity(count * 110)
+    for index in 0..<count {
+        text +=
+            #"{"id":"\#(UUID().uuidString)","name":"Player \#(index)","points":\#(index % 10_000),"#
+            + #""uploadedAt":"2026-11-21T07:13:09.123Z"}"# + "\n"
     }
-    try text.write(toFile: path, atomically: false, encoding: .utf8)
-    let contents = try seed.load()
-    precondition(
-        contents.records.count == count && contents.problems.isEmpty, "the score file is not as expected")
+    try text.write(toFile: file, atomically: false, encoding: .utf8)
+    let store = try SQLiteScoreStore(path: path)
+    let summary = try store.importFile(at: file)
+    precondition(summary.added == count && summary.problems.isEmpty, "the score database is not as expected")
+    return store
 }
 
 print("roster benchmark: \(players) players, \(ProcessInfo.processInfo.activeProcessorCount) cores")
@@ -160,9 +158,7 @@ stores.removeAll()
 
 // MARK: Refresh of a large roster
 
-let bigFile = folder.appendingPathComponent("big.jsonl").path
-try writeScoreFile(at: bigFile, count: players)
-let bigStore = FileScoreStore(path: bigFile)
+let bigStore = try makeDatabase(at: folder.appendingPathComponent("big.sqlite").path, count: players)
 
 // Memory first, in a process that has not yet freed anything the roster could reuse.
 let residentBefore = residentMiB()
@@ -172,18 +168,11 @@ precondition(measured!.playerCount.value == players)
 let memory = residentMiB() - residentBefore
 measured = nil
 
-var loadTimes: [Double] = []
-var rosterTimes: [Double] = []
 for _ in 0..<4 {
     let roster = RosterViewModel(store: bigStore)
     refreshTimes.append(try await milliseconds { try await roster.refresh.apply(()) })
-    var records: [ScoreRecord] = []
-    loadTimes.append(try milliseconds { records = try bigStore.load().records })
-    rosterTimes.append(milliseconds { _ = Player.roster(from: records) })
 }
-print("refresh, \(players) players from the file: median \(format(median(refreshTimes))) ms (5 runs)")
-print("  of which reading the file: median \(format(median(loadTimes))) ms (4 runs)")
-print("  of which grouping records into players: median \(format(median(rosterTimes))) ms (4 runs)")
+print("refresh, \(players) players from the database: median \(format(median(refreshTimes))) ms (5 runs)")
 print(
     "memory held by a refreshed roster of \(players) players: \(format(memory)) MiB resident, "
         + "\(format(memory * 1_048_576 / Double(players))) bytes per player")
@@ -229,21 +218,21 @@ print(
     "roster add of one player among \(players) (in-memory store, window and changeset included): "
         + "median \(format(median(addTimes))) ms (21 runs)")
 
-// MARK: Appending to a small and a large file
+// MARK: Uploading to a small and a large database
 
-let smallFile = folder.appendingPathComponent("small.jsonl").path
-try writeScoreFile(at: smallFile, count: 1_000)
-let small = FileScoreStore(path: smallFile)
+let small = try makeDatabase(at: folder.appendingPathComponent("small.sqlite").path, count: 1_000)
 var smallTimes: [Double] = []
 var bigTimes: [Double] = []
 for run in 0..<200 {
     // Side by side, alternating, so that both see the same disk and load.
-    smallTimes.append(try milliseconds { _ = try small.appendRecord(name: "Small \(run)", points: 1) })
-    bigTimes.append(try milliseconds { _ = try bigStore.appendRecord(name: "Big \(run)", points: 1) })
+    smallTimes.append(try await milliseconds { _ = try await small.upload(name: "Small \(run)", points: 1) })
+    bigTimes.append(try await milliseconds { _ = try await bigStore.upload(name: "Big \(run)", points: 1) })
 }
 let smallMedian = median(smallTimes)
 let bigMedian = median(bigTimes)
-print("append with fsync, 1,000 records in the file: median \(format(smallMedian)) ms (200 runs)")
 print(
-    "append with fsync, \(players) records in the file: median \(format(bigMedian)) ms (200 runs); "
+    "upload with its commit synced, 1,000 records in the database: median \(format(smallMedian)) ms (200 runs)"
+)
+print(
+    "upload with its commit synced, \(players) records in the database: median \(format(bigMedian)) ms (200 runs); "
         + "ratio to 1,000 \(format(bigMedian / smallMedian))")
