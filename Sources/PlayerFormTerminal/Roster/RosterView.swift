@@ -24,7 +24,14 @@ final class RosterView: Sendable {
         var pageSize = 1
         /// Where change lines go instead of the output, while they are collected.
         var collected: [String]?
+        /// When the store was last read, by the first reading or a catching up.
+        var lastRead: Date?
+        /// Whether the last catching up failed: the page is as of ``lastRead``.
+        var unreachable = false
     }
+
+    /// The clock of ``State/lastRead``.
+    private let now: @Sendable () -> Date
 
     /// The roster this view shows.
     let roster: RosterViewModel
@@ -40,9 +47,13 @@ final class RosterView: Sendable {
     private let state = Mutex(State())
     private let bindings = DisposeBag()
 
-    init(roster: RosterViewModel, output: any TerminalOutput, log: FormEventLog, pageSize: Int) {
+    init(
+        roster: RosterViewModel, output: any TerminalOutput, log: FormEventLog, pageSize: Int,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.roster = roster
         self.output = output
+        self.now = now
         let pageSize = max(1, pageSize)
         state.withLock { $0.pageSize = pageSize }
         roster.windowSizeChanged(to: pageSize)
@@ -59,8 +70,12 @@ final class RosterView: Sendable {
     /// Reads the store for the first time without writing its players as changes; alerts are
     /// still written.
     func load() async {
-        _ = try? await roster.refresh.apply(())
-        state.withLock { $0.showsChanges = true }
+        let read = (try? await roster.refresh.apply(())) != nil
+        let time = now()
+        state.withLock {
+            $0.showsChanges = true
+            if read { $0.lastRead = time }
+        }
     }
 
     /// Whether an alert was written since the last call; resets the flag.
@@ -75,13 +90,38 @@ final class RosterView: Sendable {
     /// lines to show: the changes of rows in view, then a line with the count when players were
     /// added or removed out of view.
     ///
-    /// Reading failures show nothing: the next command reports them.
+    /// A store that cannot be read (a league whose server is down) is said once, with the time
+    /// the page is as of, and once more when it can be read again; ``tableLines()`` says it too
+    /// meanwhile.
     func catchUp() async -> [String] {
         state.withLock { $0.collected = [] }
-        let found = try? await roster.refreshIfStoreChanged()
+        var found: RosterCatchUp?
+        var failure: ScoreStoreError?
+        do {
+            found = try await roster.refreshIfStoreChanged()
+        } catch {
+            failure = error
+        }
+        let time = now()
         var lines = state.withLock { state in
             defer { state.collected = nil }
-            return state.collected ?? []
+            var lines = state.collected ?? []
+            if let failure {
+                if !state.unreachable {
+                    state.unreachable = true
+                    lines.append(
+                        "note: " + TerminalText.escaped(TerminalWords.text(failure))
+                            + "; the roster is as of "
+                            + Self.asOf(state.lastRead))
+                }
+            } else {
+                if state.unreachable {
+                    state.unreachable = false
+                    lines.insert("note: the score store can be read again; the roster is up to date", at: 0)
+                }
+                state.lastRead = time
+            }
+            return lines
         }
         if let found, found.changedOutOfView != 0 {
             lines.append(Self.countLine(count: found.countAfter, changedOutOfView: found.changedOutOfView))
@@ -124,6 +164,8 @@ final class RosterView: Sendable {
             : "\(roster.title): rows \(Self.grouped(first + 1))-\(Self.grouped(first + rows.count)) of "
                 + Self.grouped(total)
         if pages > 1 { title += " (page \(Self.grouped(first / pageSize + 1)) of \(Self.grouped(pages)))" }
+        let (unreachable, lastRead) = state.withLock { ($0.unreachable, $0.lastRead) }
+        if unreachable { title += " as of \(Self.asOf(lastRead)): the score store cannot be read now" }
         let cells = rows.enumerated().map { index, row in
             PlayerTable.Row(
                 number: first + index + 1, name: row.title.value, points: row.pointsText.value,
@@ -301,6 +343,12 @@ final class RosterView: Sendable {
     func isInView(row: Int) -> Bool {
         let first = table.firstIndex
         return (first..<first + table.count).contains(row - 1)
+    }
+
+    /// A time of the last reading as the roster's notes say it: `2026-11-27 20:07:10 UTC`.
+    static func asOf(_ time: Date?) -> String {
+        guard let time else { return "its start (it could not be read)" }
+        return String(Timestamp.text(time).prefix(19)).replacingOccurrences(of: "T", with: " ") + " UTC"
     }
 
     /// `value` with thousands separated by commas: 1,000,000.
