@@ -88,12 +88,12 @@ final class RosterView: Sendable {
 
     /// Reads the page again when the store changed (by this session or another); returns the
     /// lines to show: the changes of rows in view, then a line with the count when players were
-    /// added or removed out of view.
+    /// added or removed out of view, and the notes about the store.
     ///
     /// A store that cannot be read (a league whose server is down) is said once, with the time
     /// the page is as of, and once more when it can be read again; ``tableLines()`` says it too
     /// meanwhile.
-    func catchUp() async -> [String] {
+    func catchUp() async -> CatchUp {
         state.withLock { $0.collected = [] }
         var found: RosterCatchUp?
         var failure: ScoreStoreError?
@@ -103,13 +103,13 @@ final class RosterView: Sendable {
             failure = error
         }
         let time = now()
-        var lines = state.withLock { state in
+        var caught = state.withLock { state in
             defer { state.collected = nil }
-            var lines = state.collected ?? []
+            var caught = CatchUp(lines: state.collected ?? [])
             if let failure {
                 if !state.unreachable {
                     state.unreachable = true
-                    lines.append(
+                    caught.notes.append(
                         "note: " + TerminalText.escaped(TerminalWords.text(failure))
                             + "; the roster is as of "
                             + Self.asOf(state.lastRead))
@@ -117,16 +117,24 @@ final class RosterView: Sendable {
             } else {
                 if state.unreachable {
                     state.unreachable = false
-                    lines.insert("note: the score store can be read again; the roster is up to date", at: 0)
+                    caught.notes.append("note: the score store can be read again; the roster is up to date")
                 }
                 state.lastRead = time
             }
-            return lines
+            return caught
         }
         if let found, found.changedOutOfView != 0 {
-            lines.append(Self.countLine(count: found.countAfter, changedOutOfView: found.changedOutOfView))
+            caught.lines.append(
+                Self.countLine(count: found.countAfter, changedOutOfView: found.changedOutOfView))
         }
-        return lines
+        return caught
+    }
+
+    /// What catching up shows: results (the changes and the count) and notes about the store,
+    /// which go where errors go in a script, so that a listing on standard output stays whole.
+    struct CatchUp: Equatable {
+        var lines: [String] = []
+        var notes: [String] = []
     }
 
     /// The line that says players were added (`changedOutOfView` above 0) or removed out of view:

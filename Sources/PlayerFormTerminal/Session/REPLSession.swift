@@ -402,7 +402,9 @@ public final class REPLSession {
     private func catchUp() async {
         guard let rosterView else { return }
         nextCatchUp = Self.coarseNanoseconds() + Self.catchUpSpacing
-        for line in await rosterView.catchUp() { output.write(line) }
+        let found = await rosterView.catchUp()
+        for note in found.notes { output.writeError(note) }
+        for line in found.lines { output.write(line) }
     }
 
     /// Reads a line; at an interactive prompt, meanwhile checks the store at every idle tick and
@@ -420,9 +422,12 @@ public final class REPLSession {
         let watcher = Task {
             for await _ in ticks {
                 if Task.isCancelled { break }
-                let lines = await rosterView.catchUp()
-                guard !lines.isEmpty else { continue }
-                if !reader.showAbovePrompt(lines) { for line in lines { output.write(line) } }
+                let found = await rosterView.catchUp()
+                guard !found.lines.isEmpty || !found.notes.isEmpty else { continue }
+                if !reader.showAbovePrompt(found.notes + found.lines) {
+                    for note in found.notes { output.writeError(note) }
+                    for line in found.lines { output.write(line) }
+                }
             }
         }
         let input = await reader.read(prompt: prompt)
