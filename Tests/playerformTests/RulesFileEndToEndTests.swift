@@ -24,7 +24,8 @@ struct RulesFileEndToEndTests {
         return Outcome(status: run.status, output: run.output, errors: run.errors)
     }
 
-    /// The README's `players.csv` and `rules.json`, written as the README writes them.
+    /// The `players.csv` and `rules.json` of the article "Validating files of players", written as
+    /// it writes them.
     func readmeFiles() throws -> Scratch {
         let scratch = try Scratch()
         _ = try scratch.file(
@@ -44,10 +45,10 @@ struct RulesFileEndToEndTests {
         1
         """
 
-    @Test("the README's example: validate --config applies the rules file to every record")
+    @Test("the validate article's example: validate --config applies the rules file to every record")
     func readmeExample() throws {
         let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-            "../../README.md")
+            "../../Sources/PlayerFormRecords/PlayerFormRecords.docc/Validating.md")
         #expect(try String(contentsOf: readme, encoding: .utf8).contains(Self.readmeTranscript))
         let scratch = try readmeFiles()
         let outcome = try run(["validate", "--config", "rules.json", "players.csv"], in: scratch.folder)
