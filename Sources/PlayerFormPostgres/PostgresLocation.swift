@@ -58,15 +58,28 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether `text`, not a URL of ``isURL(_:)``, is shaped like the address of a server rather
-    /// than the path of a file: a scheme followed by `:/` (`postgress://...`, `pg://...`,
-    /// `postgres:/x`, `postgresql+asyncpg://...`, `http://...`), or a libpq keyword string
-    /// (`host=... dbname=...`).
+    /// than the path of a file.
+    ///
+    /// A text that begins with `/`, `./`, `../` or `~` is a path. Any other is an address when,
+    /// blanks at its start aside, it holds `://` anywhere (`postgress://...`, `jdbc:postgresql://...`,
+    /// `Postgres ://...`, a scheme in look-alike letters), has a scheme followed by `:/`
+    /// (`postgres:/x`, `file:/x`), begins with `postgres:`, `postgresql:`, `pg:`, `file:` or
+    /// `:memory:` (SQLite's in-memory and URI names, which keep nothing or not where a user thinks),
+    /// or is a libpq keyword string (`host=... dbname=...`).
     ///
     /// Such a text is refused rather than taken as a file name, which would keep the scores in a
     /// file the user does not know of, with any password in the name of a folder.
     public static func looksLikeAddress(_ text: String) -> Bool {
         if isURL(text) { return false }
-        let bytes = Array(text.utf8)
+        let trimmed = Substring(text).drop(while: { $0.isWhitespace })
+        for path in ["/", "./", "../", "~"] where trimmed.hasPrefix(path) { return false }
+        if trimmed.contains("://") { return true }
+        let lowered = trimmed.lowercased()
+        for prefix in ["postgres:", "postgresql:", "pg:", "file:", ":memory:"] where lowered.hasPrefix(prefix)
+        {
+            return true
+        }
+        let bytes = Array(trimmed.utf8)
         // RFC 3986: a scheme is a letter, then letters, digits, +, - and .
         if let first = bytes.first, isLetter(first),
             let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
@@ -75,7 +88,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         {
             return true
         }
-        return keywordString(text)
+        return keywordString(String(trimmed))
     }
 
     /// Whether `text` begins with a keyword of libpq's connection strings and `=`.
@@ -227,36 +240,42 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public static func masking(_ text: String) -> String {
         if keywordString(text) { return maskingKeywordPassword(text) }
         let masked = maskingUserInfo(text)
-        // A password may also be a parameter (`?password=...`), as libpq reads it.
+        // A password may also be a parameter (`?password=...`, `&sslpassword=...`).
         guard let mark = masked.firstIndex(of: "?") else { return masked }
         let parameters = masked[masked.index(after: mark)...].split(
             separator: "&", omittingEmptySubsequences: false
         )
         .map { parameter in
-            parameter.lowercased().hasPrefix("password=") ? "password=***" : String(parameter)
+            guard let equals = parameter.firstIndex(of: "="),
+                parameter[..<equals].lowercased().contains("pass")
+            else { return String(parameter) }
+            return parameter[...equals] + "***"
         }
         return masked[...mark] + parameters.joined(separator: "&")
     }
 
-    /// `text` with the password between `user:` and `@` replaced by `***`.
+    /// `text` with what stands between the `:` after a user and the last `@` replaced by `***`:
+    /// after `scheme://`, `scheme:/` or `scheme:`. Up to the last `@` of the whole text: a password
+    /// that holds a `/` or a `?` (not encoded, so the URL does not parse) is masked too; masking
+    /// more than the password is harmless.
     private static func maskingUserInfo(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let rest = text[schemeEnd.upperBound...]
-        // Up to the last @ of the whole text: a password that holds a / or a ? (not encoded, so
-        // the URL does not parse) is masked too; masking more than the password is harmless.
-        guard let at = rest.lastIndex(of: "@"), let colon = rest[..<at].firstIndex(of: ":") else {
+        guard let at = text.lastIndex(of: "@"), let schemeEnd = text[..<at].firstIndex(of: ":") else {
             return text
         }
-        return String(text[..<rest.index(after: colon)]) + "***" + String(text[at...])
+        let authority = text[text.index(after: schemeEnd)..<at].drop(while: { $0 == "/" })
+        guard let colon = authority.firstIndex(of: ":") else { return text }
+        return String(text[...colon]) + "***" + String(text[at...])
     }
 
-    /// A libpq keyword string with the value of its `password` keyword as `***`.
+    /// A libpq keyword string with the value of each keyword that holds `pass` as `***`.
     private static func maskingKeywordPassword(_ text: String) -> String {
         var result = ""
         var rest = Substring(text)
-        while let range = rest.range(of: "password", options: .caseInsensitive) {
-            result += rest[..<range.upperBound]
-            rest = rest[range.upperBound...]
+        while let range = rest.range(of: "pass", options: .caseInsensitive) {
+            // The keyword runs on to its `=`, if it is one.
+            let keywordEnd = rest[range.upperBound...].prefix(while: { $0.isLetter || $0 == "_" }).endIndex
+            result += rest[..<keywordEnd]
+            rest = rest[keywordEnd...]
             let spaces = rest.prefix(while: { $0 == " " })
             guard rest.dropFirst(spaces.count).first == "=" else { continue }
             let afterEquals = rest.dropFirst(spaces.count + 1).drop(while: { $0 == " " })

@@ -246,12 +246,18 @@ public final class ScoreFileReader {
             let number = lineNumber
             // A byte order mark, as some editors and spreadsheets write, is not part of the line.
             if number == 1, line.starts(with: [0xEF, 0xBB, 0xBF]) { line = line.dropFirst(3) }
-            if number == 1, line.starts(with: [0xFF, 0xFE]) || line.starts(with: [0xFE, 0xFF]) {
+            if number == 1,
+                line.starts(with: [0xFF, 0xFE]) || line.starts(with: [0xFE, 0xFF])
+                    || line.starts(with: [0, 0, 0xFE, 0xFF])
+            {
+                let wide = line.starts(with: [0xFF, 0xFE, 0, 0]) || line.starts(with: [0, 0, 0xFE, 0xFF])
+                let encoding = wide ? "UTF-32" : "UTF-16"
                 atEnd = true
                 start = buffer.count
                 return .problem(
-                    "\(path): is UTF-16 text, not UTF-8; nothing was read. Convert it first: "
-                        + "iconv -f UTF-16 -t UTF-8 \(path) > converted\(Self.extensionOf(path))")
+                    "\(path): is \(encoding) text, not UTF-8; nothing was read. Convert it first: "
+                        + "iconv -f \(encoding) -t UTF-8 \(Self.shellQuoted(path)) > converted\(Self.extensionOf(path))"
+                )
             }
             if deletionsOnly && !Self.contains(line, Self.deletionMark) {
                 if stopsDeletionPass() { return nil }
@@ -264,6 +270,13 @@ public final class ScoreFileReader {
                     format = .jsonl
                 } else if readHeader(line) {
                     format = .csv
+                    continue
+                } else if line.contains(where: {
+                    $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: ";") || $0 == 0x09
+                }) {
+                    // Fields, but not the header a roster needs: CSV with a wrong header, said once.
+                    format = .csv
+                    if let item = csvItem(line, number: number) { return item }
                     continue
                 } else {
                     undetectedLines += 1
@@ -307,10 +320,49 @@ public final class ScoreFileReader {
             return .problem(
                 "\(path):\(number): not a score record (not UTF-8 text; a spreadsheet that saves as "
                     + "Windows-1252 writes such bytes: convert the file with "
-                    + "iconv -f cp1252 -t utf-8 \(path) > converted\(Self.extensionOf(path)) and import that)"
+                    + "iconv -f cp1252 -t utf-8 \(Self.shellQuoted(path)) > converted\(Self.extensionOf(path)) and import "
+                    + "that)"
             )
         }
         return .problem("\(path):\(number): not a score record (not UTF-8 text, as line \(first))")
+    }
+
+    /// `path` as a shell reads it back in a command to paste: in single quotes unless it is
+    /// made of letters, digits and `/._-` only.
+    static func shellQuoted(_ path: String) -> String {
+        let plain = path.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (0x30...0x39).contains(byte)
+                || "/._-".utf8.contains(byte)
+        }
+        return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Whether `text` is a decimal number as JSON writes one, a leading `+` allowed: not
+    /// hexadecimal, `inf` or `nan`, which `Double.init` would also read.
+    static func isDecimal(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            bytes = bytes.dropFirst()
+        }
+        func digits() -> Int {
+            let count = bytes.prefix(while: { (0x30...0x39).contains($0) }).count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        var count = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            count += digits()
+        }
+        guard count > 0 else { return false }
+        if let e = bytes.first, e | 0x20 == UInt8(ascii: "e") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                bytes = bytes.dropFirst()
+            }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     /// Whether `line` is UTF-8: at once when it is ASCII.
@@ -329,7 +381,10 @@ public final class ScoreFileReader {
 
     /// A record without an id: an upload at `uploadedAt`, else at the time the file was last
     /// changed, with an id made from the player's comparison key, the points and the time.
-    private func upload(name: String, points: Double, uploadedAt: Date?) -> Item {
+    private func upload(name: String, points: Double, uploadedAt: Date?, line number: Int) -> Item {
+        if name.allSatisfy(\.isWhitespace) {
+            return .problem("\(path):\(number): not a score record (a record without an id needs a name)")
+        }
         let time = uploadedAt ?? rosterTime
         return .record(
             ScoreRecord(
@@ -347,7 +402,7 @@ public final class ScoreFileReader {
             case .record(let record): return .record(record)
             case .deletion(let ids): return .deletion(ids)
             case .upload(let name, let points, let time):
-                return upload(name: name, points: points, uploadedAt: time)
+                return upload(name: name, points: points, uploadedAt: time, line: number)
             }
         } catch let error as StoredLine.LineError {
             return .problem("\(path):\(number): not a score record (\(error.description))")
@@ -417,7 +472,7 @@ public final class ScoreFileReader {
         {
             pointsText = pointsText.replacingOccurrences(of: ",", with: ".")
         }
-        guard let points = Double(pointsText), points.isFinite else {
+        guard Self.isDecimal(pointsText), let points = Double(pointsText), points.isFinite else {
             return .problem(
                 "\(path):\(number): not a score record (invalid points: expected a finite number)")
         }
@@ -430,7 +485,7 @@ public final class ScoreFileReader {
             time = date
         }
         let name = fields[columns.name]
-        guard let id else { return upload(name: name, points: points, uploadedAt: time) }
+        guard let id else { return upload(name: name, points: points, uploadedAt: time, line: number) }
         guard let time else {
             return .problem(
                 "\(path):\(number): not a score record (a record with an id needs its uploadedAt)")

@@ -146,6 +146,41 @@ struct ImportDamageAndRostersTests {
                 && latin.errors.contains("iconv -f cp1252"))
     }
 
+    @Test(
+        "a roster's points are decimal numbers as validate reads them, and a record without an id needs a name"
+    )
+    func strictRosterRecords() throws {
+        let folder = try Self.folder(["r.csv": Data("name,points\nHex,0x10\n ,5\nInf,inf\nAnn,+7.5e0\n".utf8)]
+        )
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("r.csv").path
+        let run = try BuiltBinary.run(store(folder) + ["import", file])
+        #expect(run.status == 65)
+        #expect(
+            run.errorLines == [
+                "\(file):2: not a score record (invalid points: expected a finite number)",
+                "\(file):3: not a score record (a record without an id needs a name)",
+                "\(file):4: not a score record (invalid points: expected a finite number)",
+                "note: \(file): 1 record added, 0 already kept, 3 not imported",
+            ])
+    }
+
+    @Test("a wrong header on standard input is said once; a hint names the file in quotes a shell reads back")
+    func headerOnceOnStandardInputAndQuotedHint() throws {
+        let folder = try Self.folder([
+            "my roster;x.csv": Data("name,points\nRen".utf8) + Data([0xE9]) + Data(",5\n".utf8)
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let piped = try BuiltBinary.run(
+            store(folder) + ["import", "-"], input: Data("Player,Score\nAnn,5\nBob,6\nCy,7\n".utf8))
+        #expect(piped.status == 65)
+        #expect(piped.errorLines.count == 2, "\(piped.errors)")
+        #expect(piped.errorLines.first?.contains("must name the columns name and points") == true)
+        let file = folder.appendingPathComponent("my roster;x.csv").path
+        let latin = try BuiltBinary.run(store(folder) + ["import", file])
+        #expect(latin.errors.contains("iconv -f cp1252 -t utf-8 '\(file)'"), "\(latin.errors)")
+    }
+
     @Test("validate reads CSV header titles in any case, with spaces around them")
     func validateHeaderCase() throws {
         let run = try BuiltBinary.run(

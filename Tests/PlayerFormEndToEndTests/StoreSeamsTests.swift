@@ -11,6 +11,12 @@ struct StoreSeamsTests {
         "postgress://ann:secret@host/league", "pg://ann:secret@host/league", "postgres:/league",
         "postgresql+asyncpg://ann:secret@host/league", "host=localhost dbname=league password=secret",
         "HTTP://example.com/scores", "file:/tmp/scores.sqlite", "postgre://ann@host/league?password=secret",
+        // Blanks before it, a scheme inside another, none at all, look-alike letters, SQLite's own names.
+        "  postgress://ann:secret@host/league", "\tpg://ann:secret@host",
+        "jdbc:postgresql://host/league?password=secret",
+        "postgres:ann:secret@host/league", "p\u{043E}stgres://ann:secret@host/league",
+        "Postgres ://ann:secret@host/db",
+        "postgress:/ann:secret@host/db", ":memory:", "file::memory:",
     ]
 
     /// The files and folders in `folder`, recursively.
@@ -42,6 +48,18 @@ struct StoreSeamsTests {
         }
         #expect(runs[3].errors.contains("PLAYERFORM_STORE"))
         #expect(Self.contents(of: work).isEmpty, "nothing is created: \(Self.contents(of: work))")
+    }
+
+    @Test(
+        "a league URL with a parameter this program does not read is refused with every password parameter masked"
+    )
+    func passwordParametersMasked() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try BuiltBinary.run(
+            ["--store", "postgres://ann@127.0.0.1:1/db?sslpassword=secret", "export"], directory: folder)
+        #expect(run.status == 64, "\(run.errors)")
+        #expect(run.errors.contains("sslpassword=***") && !run.errors.contains("secret"), "\(run.errors)")
     }
 
     @Test("a league URL's scheme is read in any case: Postgres:// is a league, not a file")
