@@ -254,8 +254,9 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         return masked[...mark] + parameters.joined(separator: "&")
     }
 
-    /// `text` with what stands between the `:` after a user and the last `@` replaced by `***`:
-    /// after `scheme://`, `scheme:/` or `scheme:`. Up to the last `@` of the whole text: a password
+    /// `text` with what stands between the `:` after a user and the last `@` replaced by `***`.
+    ///
+    /// After `scheme://`, `scheme:/` or `scheme:`. Up to the last `@` of the whole text: a password
     /// that holds a `/` or a `?` (not encoded, so the URL does not parse) is masked too; masking
     /// more than the password is harmless.
     private static func maskingUserInfo(_ text: String) -> String {
