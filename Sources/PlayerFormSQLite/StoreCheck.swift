@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PlayerFormRules
 
 /// What `playerform check` found in a score database.
 public struct StoreCheckReport: Sendable, Equatable {
@@ -27,6 +28,13 @@ extension SQLiteScoreStore {
                 report.damage = integrity
                 return report
             }
+            // The key of a score's name, to find a score kept under another player's key.
+            db.add(
+                function: DatabaseFunction("playerform_key", argumentCount: 1, pure: true) { values in
+                    Data.fromDatabaseValue(values[0]).map {
+                        PlayerName.comparisonKey(String(decoding: $0, as: UTF8.self))
+                    }
+                })
             for (sql, words) in Self.consistencyChecks {
                 let count = try Int.fetchOne(db, sql: sql) ?? 0
                 if count > 0 { report.inconsistencies.append("\(words): \(count)") }
@@ -73,6 +81,13 @@ extension SQLiteScoreStore {
                    ORDER BY uploaded_at DESC, seq DESC LIMIT 1)
             """,
             "players who do not show their newest score, or are not placed by their first"
+        ),
+        (
+            """
+            SELECT count(*) FROM score AS s JOIN player AS p ON p.id = s.player_id
+            WHERE playerform_key(CAST(s.name AS BLOB)) IS NOT p.key
+            """,
+            "scores whose name is another player's"
         ),
         (
             """

@@ -175,5 +175,14 @@ struct StoreCheckTests {
         #expect(try BuiltBinary.run(store + ["check"]).status == 0)
         let listed = try BuiltBinary.run(store + ["-c", "players --csv"])
         #expect(listed.outputLines.dropFirst().map { String($0.prefix(5)) } == ["Ann,1", "Bob,2"])
+        // A score renamed behind the program's back belongs to another player now.
+        let renamed = try ProgramRunner.run(
+            "/usr/bin/env", ["sqlite3", path, "UPDATE score SET name = 'Zed' WHERE name = 'Bob'"])
+        try #require(renamed.status == 0)
+        let misplaced = try BuiltBinary.run(store + ["check"])
+        #expect(misplaced.status == 65)
+        #expect(misplaced.errors.contains("scores whose name is another player's: 1"), "\(misplaced.errors)")
+        #expect(try BuiltBinary.run(store + ["check", "--repair"]).status == 0)
+        #expect(try BuiltBinary.run(store + ["-c", "players --csv"]).output.contains("Zed,2"))
     }
 }
