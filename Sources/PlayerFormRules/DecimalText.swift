@@ -25,6 +25,37 @@ public enum DecimalText {
         return powers[exponent]
     }
 
+    /// Whether `text` is a decimal literal.
+    ///
+    /// An optional sign, digits with an optional fraction (`12`, `-3.5`, `.5`), and an optional
+    /// exponent (`1e3`); not `NaN`, `inf`, `0x10` or `12abc`, which `Double.init` would also read.
+    /// The grammar of the numbers typed at the REPL and of the points of a roster `import` reads.
+    public static func isLiteral(_ text: String) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { (0x30...0x39).contains($0) }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            bytes = bytes.dropFirst()
+        }
+        var mantissa = digits()
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            mantissa += digits()
+        }
+        guard mantissa > 0 else { return false }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                bytes = bytes.dropFirst()
+            }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
+    }
+
     /// The value of `text`, a decimal number made of an optional sign, digits with an optional
     /// fraction, and an optional exponent, whose grammar the caller has checked (JSON's, CSV's, or
     /// the numbers typed at the REPL).

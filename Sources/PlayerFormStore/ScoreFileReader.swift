@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlayerFormRules
 import PlayerFormScores
 import PlayerFormSystem
 
@@ -337,34 +338,6 @@ public final class ScoreFileReader {
         return plain && !path.isEmpty ? path : "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    /// Whether `text` is a decimal number as JSON writes one, a leading `+` allowed: not
-    /// hexadecimal, `inf` or `nan`, which `Double.init` would also read.
-    static func isDecimal(_ text: String) -> Bool {
-        var bytes = Substring(text).utf8[...]
-        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-            bytes = bytes.dropFirst()
-        }
-        func digits() -> Int {
-            let count = bytes.prefix(while: { (0x30...0x39).contains($0) }).count
-            bytes = bytes.dropFirst(count)
-            return count
-        }
-        var count = digits()
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            count += digits()
-        }
-        guard count > 0 else { return false }
-        if let e = bytes.first, e | 0x20 == UInt8(ascii: "e") {
-            bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
-                bytes = bytes.dropFirst()
-            }
-            guard digits() > 0 else { return false }
-        }
-        return bytes.isEmpty
-    }
-
     /// Whether `line` is UTF-8: at once when it is ASCII.
     static func isUTF8(_ line: ArraySlice<UInt8>) -> Bool {
         line.withUnsafeBufferPointer { bytes in
@@ -472,7 +445,7 @@ public final class ScoreFileReader {
         {
             pointsText = pointsText.replacingOccurrences(of: ",", with: ".")
         }
-        guard Self.isDecimal(pointsText), let points = Double(pointsText), points.isFinite else {
+        guard DecimalText.isLiteral(pointsText), let points = Double(pointsText), points.isFinite else {
             return .problem(
                 "\(path):\(number): not a score record (invalid points: expected a finite number)")
         }

@@ -79,7 +79,7 @@ struct ScriptSpeedPathTests {
 /// A number read as the REPL read it before it shared the records' reading: the literal checked,
 /// then the standard library's `Double(_:)`, with -0 as 0.
 private func standardLibraryNumber(_ text: String) throws(CommandError) -> Double {
-    guard CommandParser.isDecimalLiteral(text), let value = Double(text) else {
+    guard DecimalText.isLiteral(text), let value = Double(text) else {
         throw CommandError(
             "\(TerminalText.quoted(text)) is not a number; type a decimal number such as 12, -3.5 or 1e3.")
     }

@@ -150,7 +150,7 @@ public enum CommandParser {
     /// - Throws: ``CommandError`` for anything else (`NaN`, `inf`, `0x10`, `12abc`) and for
     ///   numbers too large for a Double (`1e999`).
     public static func number(_ text: String) throws(CommandError) -> Double {
-        guard isDecimalLiteral(text) else {
+        guard DecimalText.isLiteral(text) else {
             throw CommandError(
                 "\(TerminalText.quoted(text)) is not a number; type a decimal number such as 12, -3.5 or 1e3."
             )
@@ -394,33 +394,6 @@ public enum CommandParser {
             )
         }
         return row
-    }
-
-    /// `[+-]? (digits (. digits?)? | . digits) ([eE] [+-]? digits)?`, in ASCII only.
-    static func isDecimalLiteral(_ text: String) -> Bool {
-        var bytes = Substring(text).utf8[...]
-        func digits() -> Int {
-            let count = bytes.prefix { (0x30...0x39).contains($0) }.count
-            bytes = bytes.dropFirst(count)
-            return count
-        }
-        if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-            bytes = bytes.dropFirst()
-        }
-        var mantissa = digits()
-        if bytes.first == UInt8(ascii: ".") {
-            bytes = bytes.dropFirst()
-            mantissa += digits()
-        }
-        guard mantissa > 0 else { return false }
-        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-            bytes = bytes.dropFirst()
-            if let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
-                bytes = bytes.dropFirst()
-            }
-            guard digits() > 0 else { return false }
-        }
-        return bytes.isEmpty
     }
 
     private static func hint(for word: String) -> String {
