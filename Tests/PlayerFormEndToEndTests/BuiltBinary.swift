@@ -17,6 +17,18 @@ enum BuiltBinary {
         return folder
     }
 
+    /// The default place of the scores under a data folder in `folder`, made, as `XDG_DATA_HOME`
+    /// names it: the folder, the score file of earlier versions there, and the database's path.
+    static func defaultPlace(in folder: URL) throws -> (data: URL, legacyFile: URL, database: String) {
+        let data = folder.appendingPathComponent("data")
+        try FileManager.default.createDirectory(
+            at: data.appendingPathComponent("playerform"), withIntermediateDirectories: true)
+        return (
+            data, data.appendingPathComponent("playerform/scores.jsonl"),
+            data.appendingPathComponent("playerform/scores.sqlite").path
+        )
+    }
+
     /// Runs the executable with `arguments`, `input` on standard input (a pipe), and waits, in
     /// `directory` when given.
     ///

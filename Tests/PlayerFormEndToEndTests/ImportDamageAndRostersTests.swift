@@ -46,13 +46,9 @@ struct ImportDamageAndRostersTests {
     func legacyDamagedFirstLine() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("data")
-        try FileManager.default.createDirectory(
-            at: data.appendingPathComponent("playerform"), withIntermediateDirectories: true)
-        let old = data.appendingPathComponent("playerform/scores.jsonl")
+        let (data, old, database) = try BuiltBinary.defaultPlace(in: folder)
         try Data((Self.damage + "\n" + Self.record1 + "\n").utf8).write(to: old)
         let environment = ["XDG_DATA_HOME": data.path]
-        let database = data.appendingPathComponent("playerform/scores.sqlite").path
         // An earlier version imported the file, kept nothing of it, and noted it as done.
         let made = try ProgramRunner.run(
             "/usr/bin/env", ["sqlite3", database, "SELECT 1"], environment: nil)

@@ -193,10 +193,7 @@ struct RosterEndToEndTests {
     func legacyImport() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let data = folder.appendingPathComponent("data")
-        try FileManager.default.createDirectory(
-            at: data.appendingPathComponent("playerform"), withIntermediateDirectories: true)
-        let old = data.appendingPathComponent("playerform/scores.jsonl")
+        let (data, old, database) = try BuiltBinary.defaultPlace(in: folder)
         let lines = [
             #"{"id":"6F1C2B1E-0000-4000-8000-000000000001","kind":"score","name":"Colin","points":100,"#
                 + #""uploadedAt":"2026-11-21T07:13:09.123Z"}"#,
@@ -207,7 +204,6 @@ struct RosterEndToEndTests {
         let text = lines.joined(separator: "\n") + "\n"
         try Data(text.utf8).write(to: old)
         let environment = ["XDG_DATA_HOME": data.path]
-        let database = data.appendingPathComponent("playerform/scores.sqlite").path
 
         let first = try BuiltBinary.run(
             input: Data("players\ndelete 1 --yes\n".utf8), environment: environment)
