@@ -20,29 +20,6 @@ struct ScriptSpeedPathTests {
         }
     }
 
-    @Test("a command run at once writes and returns what running its parsed invocation does")
-    func performedAsInvoked() async {
-        await propertyCheck(count: 300, input: generatedScripts) { lines in
-            let quick = SessionUnderTest()
-            let general = SessionUnderTest()
-            for line in lines {
-                let bytes = Array(line.utf8)
-                let quickResult: REPLSession.StepResult
-                switch quick.session.startLine(bytes) {
-                case .finished(let result): quickResult = result
-                case .pending(let rest): quickResult = await rest(quick.session)
-                }
-                // Blank lines and comments are ignored before any command is looked for.
-                let firstVisible = line.first { $0 != " " && $0 != "\t" }
-                let generalResult =
-                    firstVisible == nil || firstVisible == "#"
-                    ? .ignored : await general.session.runInvoked(line)
-                #expect(quickResult == generalResult, "\(line)")
-            }
-            #expect(quick.output.lines == general.output.lines, "\(lines)")
-        }
-    }
-
     @Test("a number typed at the REPL is read as the standard library reads it, to the bit")
     func typedNumbers() async {
         await propertyCheck(count: 3000, input: generatedNumberText) { text in checkNumber(text) }
@@ -88,20 +65,6 @@ private func standardLibraryNumber(_ text: String) throws(CommandError) -> Doubl
             "\(TerminalText.quoted(text)) is too large; numbers must lie between -1.79e308 and 1.79e308.")
     }
     return value == 0 ? 0 : value
-}
-
-/// A session of a form and a roster in memory, whose output is kept.
-private struct SessionUnderTest {
-    let output = CapturedOutput()
-    let session: REPLSession
-
-    init() {
-        // One clock for both sessions, so that their uploads show the same times.
-        let store = InMemoryScoreStore(now: { Date(timeIntervalSince1970: 1_700_000_000) })
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
-        session = REPLSession(
-            form: form, roster: roster, reader: ScriptedLineReader(bytes: []), output: output)
-    }
 }
 
 /// Levenshtein distance, the textbook way.
@@ -154,26 +117,6 @@ private let generatedWord = Gen.element(of: [
     "n", "a", "m", "e", "u", "p", "s", "h", "o", "w", "x", "é", "\\", "i",
 ])
 .map { $0 ?? "" }.array(of: 0...8).map { $0.joined() }
-
-/// Command lines: every command word (in either case, mistyped, or none), with arguments that
-/// each command accepts or refuses, blanks, comments and quoted names.
-private let commandWords = [
-    "name", "up", "down", "points", "step", "min", "max", "upload", "reset", "show", "players", "add",
-    "select", "delete", "refresh", "rules", "source", "\\i", "pager", "help", "quit", "exit", "NAME", "Show",
-    "nmae", "shwo", "", "#", "xyz",
-]
-private let commandArguments = [
-    "", "3", "-1", "0.5", "1e3", "20000", "NaN", "--json", "--yes", "--all", "--csv", "Dana", "darn",
-    "\"  Ann \"",
-    "\"a\\u{1B}b\"", "\"open", "2 x", "on", "off", "/nonexistent/file", "Bob 120", "99999999999999999999",
-]
-
-private let generatedScripts = zip(
-    Gen.element(of: commandWords).map { $0 ?? "" }, Gen.element(of: commandArguments).map { $0 ?? "" },
-    Gen.element(of: ["", " ", "\t", "  "]).map { $0 ?? "" }
-)
-.map { word, argument, blank in blank + word + (argument.isEmpty ? "" : " " + argument) + blank }
-.array(of: 1...12)
 
 @Suite("Refusals: the kept text is the text worded afresh")
 struct RefusalTextTests {

@@ -21,11 +21,9 @@ extension CommandCatalog {
         let usesRoster: Bool
         private let governingRule: @Sendable (RulesInForce) -> String?
         private let argumentCompletions: @Sendable (_ before: [Substring], _ word: String) -> [String]
-        private let read: @Sendable (CommandArguments) throws(CommandError) -> Reading
-        private let perform: @Sendable (REPLSession, CommandArguments) throws(CommandError) -> Performance
-
-        /// What ``read`` makes of a line: the command, and its handler bound to its arguments.
-        private typealias Reading = (command: Command, run: (REPLSession) async -> REPLSession.StepResult)
+        private let read: @Sendable (CommandArguments) throws(CommandError) -> any Sendable
+        private let perform:
+            @Sendable (REPLSession, CommandArguments, _ deferred: Bool) throws(CommandError) -> Performance
 
         /// Declares a command whose arguments `arguments` reads into an `Arguments`.
         /// - Parameters:
@@ -37,16 +35,14 @@ extension CommandCatalog {
         ///   - completes: what completes the word being typed after the arguments `before`.
         ///   - pagesOutput: its output may be longer than a screen.
         ///   - arguments: reads the rest of the line, or says what was wrong and what is accepted.
-        ///   - command: the command the arguments make, as ``CommandParser/parse(_:)`` returns it.
         ///   - handler: what runs it.
-        init<Arguments>(
+        init<Arguments: Sendable>(
             _ name: String, aliases: [String] = [], usage: String, summary: String,
             rule: @escaping @Sendable (RulesInForce) -> String? = { _ in nil },
             completes: @escaping @Sendable (_ before: [Substring], _ word: String) -> [String] = { _, _ in []
             },
             pagesOutput: Bool = false,
             arguments: @escaping @Sendable (CommandArguments) throws(CommandError) -> Arguments,
-            command: @escaping @Sendable (Arguments) -> Command,
             run handler: Handler<Arguments>
         ) {
             self.name = name
@@ -56,37 +52,25 @@ extension CommandCatalog {
             self.governingRule = rule
             self.argumentCompletions = completes
             self.pagesOutput = pagesOutput
+            self.read = { (text: CommandArguments) throws(CommandError) -> any Sendable in try arguments(text)
+            }
             switch handler {
             case .immediate(let body):
                 usesRoster = false
-                read = { (text: CommandArguments) throws(CommandError) -> Reading in
+                perform = { (session, text, deferred) throws(CommandError) -> Performance in
                     let parsed = try arguments(text)
-                    return (command(parsed), { session in body(session, parsed) })
-                }
-                perform = {
-                    (session: REPLSession, text: CommandArguments) throws(CommandError) -> Performance in
-                    .finished(body(session, try arguments(text)))
+                    if deferred { return .pending { session in body(session, parsed) } }
+                    return .finished(body(session, parsed))
                 }
             case .session(let body):
                 usesRoster = false
-                read = { (text: CommandArguments) throws(CommandError) -> Reading in
-                    let parsed = try arguments(text)
-                    return (command(parsed), { session in await body(session, parsed) })
-                }
-                perform = { (_: REPLSession, text: CommandArguments) throws(CommandError) -> Performance in
+                perform = { (_, text, _) throws(CommandError) -> Performance in
                     let parsed = try arguments(text)
                     return .pending { session in await body(session, parsed) }
                 }
             case .roster(let body):
                 usesRoster = true
-                read = { (text: CommandArguments) throws(CommandError) -> Reading in
-                    let parsed = try arguments(text)
-                    return (
-                        command(parsed),
-                        { session in await session.onRoster { view in await body(session, view, parsed) } }
-                    )
-                }
-                perform = { (_: REPLSession, text: CommandArguments) throws(CommandError) -> Performance in
+                perform = { (_, text, _) throws(CommandError) -> Performance in
                     let parsed = try arguments(text)
                     return .pending { session in
                         await session.onRoster { view in await body(session, view, parsed) }
@@ -99,11 +83,11 @@ extension CommandCatalog {
         convenience init(
             _ name: String, aliases: [String] = [], usage: String, summary: String,
             rule: @escaping @Sendable (RulesInForce) -> String? = { _ in nil },
-            command: Command, run handler: Handler<Void>
+            run handler: Handler<Void>
         ) {
             self.init(
                 name, aliases: aliases, usage: usage, summary: summary, rule: rule,
-                arguments: CommandParser.noArguments, command: { _ in command }, run: handler)
+                arguments: CommandParser.noArguments, run: handler)
         }
 
         /// The rule of the form that governs the command, as `rules` has it now; nil when no
@@ -117,23 +101,24 @@ extension CommandCatalog {
             argumentCompletions(before, word)
         }
 
-        /// Reads the command's arguments.
+        /// The command's arguments as read from `arguments`, for specs of the parser and of the
+        /// table: a value of the type the entry's handler takes.
         /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
-        func invocation(_ arguments: CommandArguments) throws(CommandError) -> Invocation {
-            let reading = try read(arguments)
-            return Invocation(entry: self, command: reading.command, run: reading.run)
+        func arguments(_ arguments: CommandArguments) throws(CommandError) -> any Sendable {
+            try read(arguments)
         }
 
         /// Reads the command's arguments and runs it in `session` as far as it runs without waiting.
         ///
-        /// A command whose handler is immediate runs to the end, with nothing allocated for it;
-        /// for any other, what is left to await is returned. Nothing runs when the arguments are
+        /// A command whose handler is immediate runs to the end, with nothing allocated for it,
+        /// unless `deferred` (its output is to go through the pager, which must begin first); for
+        /// any other, what is left to await is returned. Nothing runs when the arguments are
         /// refused.
         /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
-        func perform(_ arguments: CommandArguments, in session: REPLSession) throws(CommandError)
-            -> Performance
+        func perform(_ arguments: CommandArguments, in session: REPLSession, deferred: Bool = false)
+            throws(CommandError) -> Performance
         {
-            try perform(session, arguments)
+            try perform(session, arguments, deferred)
         }
     }
 
@@ -165,14 +150,4 @@ struct CommandArguments: Sendable {
     let word: String
     /// The rest of the line without blanks at its ends; empty when there is nothing more.
     let text: String
-}
-
-/// A line read as a command, ready to run.
-struct Invocation {
-    /// The command's entry in the table.
-    let entry: CommandCatalog.Entry
-    /// The command as parsed.
-    let command: Command
-    /// Runs the command's handler with its arguments.
-    let run: (REPLSession) async -> REPLSession.StepResult
 }

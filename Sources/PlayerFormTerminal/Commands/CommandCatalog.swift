@@ -13,7 +13,7 @@ public enum CommandCatalog {
                 "Set the name to the rest of the line; quote it to keep leading or trailing spaces"
                 + " (name \"\" clears it). Without TEXT, show the name.",
             rule: { $0.nameRule },
-            arguments: CommandParser.optionalName, command: Command.name,
+            arguments: CommandParser.optionalName,
             run: .immediate { session, text in session.editName(text) }),
         Entry(
             "up", usage: "up [N]",
@@ -22,7 +22,7 @@ public enum CommandCatalog {
                 + " uses one point update; pressing stops at the maximum, and fails when no update is"
                 + " left or a press is refused, saying how many presses counted.",
             rule: { $0.pressRule },
-            arguments: CommandParser.pressCount, command: Command.up,
+            arguments: CommandParser.pressCount,
             run: .immediate { session, times in session.pressUp(times: times) }),
         Entry(
             "down", usage: "down [N]",
@@ -31,7 +31,7 @@ public enum CommandCatalog {
                 + " uses one point update; pressing stops at the minimum, and fails when no update is"
                 + " left or a press is refused, saying how many presses counted.",
             rule: { $0.pressRule },
-            arguments: CommandParser.pressCount, command: Command.down,
+            arguments: CommandParser.pressCount,
             run: .immediate { session, times in session.pressDown(times: times) }),
         Entry(
             "points", usage: "points [N]",
@@ -39,7 +39,7 @@ public enum CommandCatalog {
                 "Set the stepper to N (kept within min and max); a change of the points uses one point"
                 + " update. Without N, show the points.",
             rule: { $0.pointsRule },
-            arguments: CommandParser.optionalNumber, command: Command.points,
+            arguments: CommandParser.optionalNumber,
             run: .immediate { session, value in session.setPoints(value) }),
         Entry(
             "step", usage: "step N",
@@ -48,22 +48,22 @@ public enum CommandCatalog {
                 + " exactly the step; one whose result would need more than 15 significant digits,"
                 + " or would not change them at all, is refused.",
             rule: { $0.stepperRule },
-            arguments: CommandParser.oneNumber, command: Command.step,
+            arguments: CommandParser.oneNumber,
             run: .immediate { session, value in session.changeStep(to: value) }),
         Entry(
             "min", usage: "min N", summary: "Change the lowest valid number of points.",
             rule: { $0.stepperRule },
-            arguments: CommandParser.oneNumber, command: Command.min,
+            arguments: CommandParser.oneNumber,
             run: .immediate { session, value in session.changeMin(to: value) }),
         Entry(
             "max", usage: "max N", summary: "Change the highest valid number of points.",
             rule: { $0.stepperRule },
-            arguments: CommandParser.oneNumber, command: Command.max,
+            arguments: CommandParser.oneNumber,
             run: .immediate { session, value in session.changeMax(to: value) }),
         Entry(
             "upload", usage: "upload", summary: "Upload the name and points (Ctrl-C cancels).",
             rule: { $0.uploadRule },
-            command: .upload, run: .session { session, _ in await session.upload() }),
+            run: .session { session, _ in await session.upload() }),
         Entry(
             "reset", usage: "reset",
             summary:
@@ -71,12 +71,12 @@ public enum CommandCatalog {
                 + " Spent point updates and uploads are not given back, so with no update left the"
                 + " stepper stays hidden.",
             rule: { $0.resetRule },
-            command: .reset, run: .immediate { session, _ in session.reset() }),
+            run: .immediate { session, _ in session.reset() }),
         Entry(
             "show", usage: "show [--json]",
             summary: "Draw the whole form; with --json, print it as one JSON object on one line.",
             pagesOutput: true,
-            arguments: CommandParser.jsonFlag, command: Command.show(json:),
+            arguments: CommandParser.jsonFlag,
             run: .immediate { session, json in session.show(json: json) }),
         Entry(
             "players", usage: "players [N | --page N | --all | --json | --csv]",
@@ -88,7 +88,7 @@ public enum CommandCatalog {
                 + " name starting with = + - or @ gets a leading ' so that spreadsheets show it as text)."
                 + " Ctrl-C stops --all, --json and --csv before their next page; so does quitting the pager.",
             pagesOutput: true,
-            arguments: CommandParser.playersRequest, command: Command.players,
+            arguments: CommandParser.playersRequest,
             run: .roster { session, view, request in await session.showPlayers(request, in: view) }),
         Entry(
             "add", usage: "add NAME POINTS",
@@ -96,14 +96,14 @@ public enum CommandCatalog {
                 "Add a player to the roster, or new points for a player in it, by the form's rules;"
                 + " quote the name to keep spaces at its ends (add \"Ann Lee\" 120).",
             rule: { $0.addRule },
-            arguments: CommandParser.nameAndPoints, command: { .add(name: $0.name, points: $0.points) },
+            arguments: CommandParser.nameAndPoints,
             run: .roster { session, view, player in
                 await session.add(name: player.name, points: player.points, to: view)
             }),
         Entry(
             "select", usage: "select N",
             summary: "Select or deselect the player in row N of the roster, on any page.",
-            arguments: CommandParser.row, command: Command.select(row:),
+            arguments: CommandParser.row,
             run: .roster { session, view, row in await session.select(row: row, in: view) }),
         Entry(
             "delete", usage: "delete N [--yes]",
@@ -112,13 +112,12 @@ public enum CommandCatalog {
                 + " terminal it asks first,"
                 + " unless --yes is given; in a script --yes is required.",
             arguments: CommandParser.rowAndConfirmation,
-            command: { .delete(row: $0.row, confirmed: $0.confirmed) },
             run: .roster { session, view, delete in
                 await session.delete(row: delete.row, confirmed: delete.confirmed, in: view)
             }),
         Entry(
             "refresh", usage: "refresh", summary: "Read the score store again and show what changed.",
-            command: .refresh, run: .roster { session, view, _ in await session.refresh(view) }),
+            run: .roster { session, view, _ in await session.refresh(view) }),
         Entry(
             "rules", usage: "rules [--json]",
             summary:
@@ -126,14 +125,14 @@ public enum CommandCatalog {
                 + " is left, the forbidden names, and where the rules came from; with --json, as one JSON"
                 + " object on one line.",
             pagesOutput: true,
-            arguments: CommandParser.jsonFlag, command: Command.rules(json:),
+            arguments: CommandParser.jsonFlag,
             run: .immediate { session, json in session.showRules(json: json) }),
         Entry(
             "source", aliases: ["\\i"], usage: "source FILE",
             summary:
                 "Run the commands in FILE, one a line, as if typed (also: \\i FILE). Errors name the"
                 + " file and line (FILE:LINE:); a file may source others, up to 16 deep.",
-            arguments: CommandParser.path, command: Command.source,
+            arguments: CommandParser.path,
             run: .session { session, path in await session.source(path) }),
         Entry(
             "pager", usage: "pager [on | off]",
@@ -141,22 +140,22 @@ public enum CommandCatalog {
                 "At a terminal, output longer than the screen goes through $PAGER (default less -FRX);"
                 + " pager off writes it directly, pager on pages again, pager alone says which. Scripts"
                 + " never page.",
-            arguments: CommandParser.onOrOff, command: Command.pager,
+            arguments: CommandParser.onOrOff,
             run: .immediate { session, on in session.setPager(on) }),
         Entry(
             "help", usage: "help [COMMAND]",
             summary: "List the commands, or explain one and the rule of the form that governs it.",
             completes: { before, word in before.isEmpty ? CommandCatalog.completions(of: word) : [] },
             pagesOutput: true,
-            arguments: CommandParser.helpTopic, command: Command.help,
+            arguments: CommandParser.helpTopic,
             run: .immediate { session, topic in session.help(topic) }),
         Entry(
             "quit", aliases: ["\\q"], usage: "quit", summary: "End the session (also: exit, \\q, Ctrl-D).",
-            command: .quit, run: .immediate { _, _ in .quit }),
+            run: .immediate { _, _ in .quit }),
         // Listed and completed in its own right, as shells have it.
         Entry(
             "exit", usage: "exit", summary: "End the session (also: quit, \\q, Ctrl-D).",
-            command: .quit, run: .immediate { _, _ in .quit }),
+            run: .immediate { _, _ in .quit }),
     ]
 
     /// Every command word.

@@ -1,29 +1,25 @@
 import PlayerFormRules
 import PlayerFormText
 
-/// Reads one line of input as a ``Command``.
+/// Reads one line of input as a command of ``CommandCatalog`` and its arguments.
 ///
 /// The parser knows the syntax of commands only; whether a value is acceptable for the form is
 /// for the view model to say.
 ///
 /// ```swift
-/// try CommandParser.parse("up 3")          // .up(3)
-/// try CommandParser.parse("name \" Ann \"")  // .name(" Ann ")
-/// try CommandParser.parse("points 1e999")  // throws: too large
+/// try CommandParser.read("up 3")            // the entry of up, and 3
+/// try CommandParser.read("name \" Ann \"")  // the entry of name, and " Ann "
+/// try CommandParser.read("points 1e999")    // throws: too large
 /// ```
 public enum CommandParser {
-    /// Parses `line`, which must not be blank.
+    /// Reads `line`, which must not be blank: the entry of the command its first word names, and
+    /// the arguments that entry's handler is given.
     /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
-    public static func parse(_ line: String) throws(CommandError) -> Command {
-        try invocation(of: line).command
-    }
-
-    /// Reads `line` as the command of its first word, by that command's entry in
-    /// ``CommandCatalog``.
-    /// - Throws: ``CommandError`` saying what was wrong and what is accepted.
-    static func invocation(of line: String) throws(CommandError) -> Invocation {
+    static func read(_ line: String) throws(CommandError) -> (
+        entry: CommandCatalog.Entry, arguments: any Sendable
+    ) {
         let (entry, arguments) = try command(of: line)
-        return try entry.invocation(arguments)
+        return (entry, try entry.arguments(arguments))
     }
 
     /// The entry of the command that `line`'s first word names, and the arguments for it, not yet
@@ -400,4 +396,18 @@ public enum CommandParser {
         guard let suggestion = CommandCatalog.suggestion(for: word) else { return "" }
         return " Did you mean \(suggestion)?"
     }
+}
+
+/// What `players` shows.
+public enum PlayersRequest: Equatable, Sendable {
+    /// The page the roster is on (`players`).
+    case currentPage
+    /// Page N, counting from 1 (`players N`, `players --page N`).
+    case page(Int)
+    /// Every row, read a page at a time (`players --all`).
+    case all
+    /// The whole roster as one JSON array on one line, read a page at a time (`players --json`).
+    case json
+    /// The whole roster as CSV with a header row, read a page at a time (`players --csv`).
+    case csv
 }

@@ -454,32 +454,22 @@ public final class REPLSession {
         if firstVisible == nil || firstVisible == UInt8(ascii: "#") { return .finished(.ignored) }
         do {
             let (entry, arguments) = try CommandParser.command(of: text)
-            if paging != nil, !pagerOff, entry.pagesOutput {
-                return .pending { session in await session.runInvoked(text) }
+            guard let paging, !pagerOff, entry.pagesOutput else {
+                return try entry.perform(arguments, in: self)
             }
-            return try entry.perform(arguments, in: self)
+            // The pager begins before the command writes anything.
+            let performance = try entry.perform(arguments, in: self, deferred: true)
+            guard case .pending(let run) = performance else { return performance }
+            return .pending { session in
+                paging.begin()
+                let result = await run(session)
+                for note in paging.end() { session.output.writeError("note: " + note) }
+                return result
+            }
         } catch {
             log.error(error.message)
             return .finished(.failed)
         }
-    }
-
-    /// Runs a line that is not blank or a comment by its parsed ``Invocation``, through the pager
-    /// when the command's output may be long: the general way, which ``startLine(_:)`` takes for
-    /// paged output and which does the same for every other command.
-    func runInvoked(_ text: String) async -> StepResult {
-        let invocation: Invocation
-        do {
-            invocation = try CommandParser.invocation(of: text)
-        } catch {
-            log.error(error.message)
-            return .failed
-        }
-        guard let paging, !pagerOff, invocation.entry.pagesOutput else { return await invocation.run(self) }
-        paging.begin()
-        let result = await invocation.run(self)
-        for note in paging.end() { output.writeError("note: " + note) }
-        return result
     }
 
     /// A line's bytes as text; nil when they are not valid UTF-8.
