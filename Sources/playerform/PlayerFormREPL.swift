@@ -171,20 +171,6 @@ public enum PlayerFormREPL {
         }
     }
 
-    /// Ends a script's session, after which the process ends.
-    ///
-    /// Closes a SQLite store, whose last connection checkpoints the WAL and removes the `-wal`
-    /// file, then keeps `objects` (the view models and the session, which hold the store) until
-    /// the process ends instead of releasing their rows, properties and observers one by one just
-    /// before it does (about half a millisecond). Another store, or one that does not close, is
-    /// released as usual.
-    /// - Returns: `status`.
-    static func endingProcess(_ status: Int32, store: any ScoreStore, keeping objects: [AnyObject]) -> Int32 {
-        guard let database = store as? SQLiteScoreStore, (try? database.close()) != nil else { return status }
-        for object in objects + [database] { _ = Unmanaged.passRetained(object) }
-        return status
-    }
-
     /// The view models and the session of a script, on `store`: commands from standard input,
     /// unless `-c` and `-f` give them.
     static func scriptSession(
@@ -203,9 +189,6 @@ public enum PlayerFormREPL {
     /// Runs a session on standard input and output and returns the exit status: 0 when every
     /// command succeeded (always at a terminal), 1 when a scripted command failed or standard
     /// output could not be written.
-    ///
-    /// The last thing a process does: a scripted session closes a SQLite store and keeps the view
-    /// models until the process ends (see ``endingProcess(_:store:keeping:)``).
     public static func run(_ options: Options, environment: [String: String]) async -> Int32 {
         let interactive = isatty(0) == 1 && isatty(1) == 1
         let output = StandardOutput(buffered: !interactive)
@@ -219,7 +202,7 @@ public enum PlayerFormREPL {
             case .success(let opened): store = opened
             case .failure(let failure): return failure.exitStatus
             }
-            let (form, roster, session) = scriptSession(
+            let (_, _, session) = scriptSession(
                 options: options, store: store, output: output, delay: delay)
             FlushOnSignal.sessionRuns(true)
             let status =
@@ -227,8 +210,7 @@ public enum PlayerFormREPL {
                 ? await session.run().exitStatus : await session.run(scripts: options.scripts).exitStatus
             FlushOnSignal.sessionRuns(false)
             FlushOnSignal.endIfRequested { output.flush() }
-            return endingProcess(
-                output.writeFailed ? 1 : status, store: store, keeping: [form, roster, session])
+            return output.writeFailed ? 1 : status
         }
         // At a terminal the store opens first: a league may ask for a password there.
         let store: any ScoreStore

@@ -16,37 +16,13 @@ struct ValidateLine: AsyncParsableCommand {
 
 extension PlayerFormCommand {
     /// Parses the command line, refuses options given to the wrong command, and runs.
-    ///
-    /// The commonest lines skip the parser, whose start-up costs about a millisecond (it reflects
-    /// on every option): the session's and validate's options written plainly (``QuickLine``), and
-    /// `--version` alone, which prints the version as the parser would.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let session = QuickLine.session(arguments) {
-            do {
-                try await runSession(session)
-            } catch {
-                exit(reporting: error, root: PlayerFormCommand.self)
-            }
-            return
-        }
-        if arguments == ["--version"] {
-            print(configuration.version)
-            return
-        }
         if arguments.first == Validate._commandName {
-            if let line = QuickLine.validate(Array(arguments.dropFirst())) {
-                do {
-                    try Validate.run(line)
-                } catch {
-                    exit(reporting: error, root: ValidateLine.self)
-                }
-                return
-            }
             await run(ValidateLine.self, arguments, refusingValidate: false)
-            return
+        } else {
+            await run(PlayerFormCommand.self, arguments, refusingValidate: true)
         }
-        await run(PlayerFormCommand.self, arguments, refusingValidate: true)
     }
 
     /// Parses `arguments` under `root` and runs the command they name, exiting as

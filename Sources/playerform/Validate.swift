@@ -44,35 +44,14 @@ extension PlayerFormCommand {
 
         @OptionGroup var rulesFile: RulesFileOption
 
-        /// The values of validate's options, from the parser or ``QuickLine``.
-        struct Arguments: Equatable {
-            var files: [String] = []
-            var inputFormat: InputFormat?
-            var format = OutputFormat.text
-            var quiet = false
-            var configPath: String?
-        }
-
-        /// The values the parser read.
-        var arguments: Arguments {
-            Arguments(
-                files: files, inputFormat: inputFormat, format: format, quiet: quiet,
-                configPath: rulesFile.path)
-        }
-
         func run() async throws {
-            try Self.run(arguments)
-        }
-
-        /// Validates what `arguments` ask for; throws the exit status when it is not 0.
-        static func run(_ arguments: Arguments) throws {
             // Before any input is read; a file such as <(...) can be read only once.
-            let rules = try RulesFileOption.rules(path: arguments.configPath)
+            let rules = try RulesFileOption.rules(path: rulesFile.path)
             Interrupt.install()
             var run = ValidationRun(
-                inputs: arguments.files, format: arguments.inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
-                style: arguments.format == .json ? .json : .text, quiet: arguments.quiet, rules: rules)
-            show(progressMeter(quiet: arguments.quiet), on: &run)
+                inputs: files, format: inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
+                style: format == .json ? .json : .text, quiet: quiet, rules: rules)
+            Self.show(Self.progressMeter(quiet: quiet), on: &run)
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))
             if status != .valid { throw ExitCode(status.rawValue) }
         }
