@@ -127,7 +127,8 @@ struct PlayerFormCommand: AsyncParsableCommand {
             busyTimeout: busyTimeoutMilliseconds.map { .milliseconds($0) } ?? .seconds(5),
             uploadTime: uploadTime.map { Date(timeIntervalSince1970: $0) })
         options.scripts = Self.scripts(
-            commands: commands, files: files, order: Self.scriptOrder(Array(CommandLine.arguments.dropFirst())))
+            commands: commands, files: files,
+            order: Self.scriptOrder(Array(CommandLine.arguments.dropFirst())))
         options.echo = echo
         options.noPager = noPager
         options.greeting =
