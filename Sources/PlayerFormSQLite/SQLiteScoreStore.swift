@@ -589,11 +589,6 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         try await write { db in try Self.delete(ids: ids, in: db) }
     }
 
-    /// Every record, with no problems: a database is read whole or not at all.
-    public func read() async throws(ScoreStoreError) -> ScoreReading {
-        ScoreReading(records: try await records())
-    }
-
     /// The number of players: the sum of the block counts.
     public func playerCount() async throws(ScoreStoreError) -> Int {
         try await read { db in try Self.count(db) }

@@ -21,21 +21,6 @@ public struct ScoreRecord: Sendable, Equatable, Hashable, Codable {
     }
 }
 
-/// What a store could read: every record it kept, and each part it could not read.
-public struct ScoreReading: Sendable, Equatable {
-    /// Every record that could be read, oldest first.
-    public var records: [ScoreRecord]
-    /// Each part of the store that could not be read, with where it is; empty when everything
-    /// was read.
-    public var problems: [ScoreStoreProblem]
-
-    /// Creates a reading.
-    public init(records: [ScoreRecord], problems: [ScoreStoreProblem] = []) {
-        self.records = records
-        self.problems = problems
-    }
-}
-
 /// A window of the roster as one reading: the store's revision and player count, and the players
 /// asked for, all at one moment.
 public struct RosterWindow: Sendable, Equatable {
@@ -68,9 +53,6 @@ public protocol ScoreStore: Sendable {
     /// Removes the records with these identifiers; identifiers the store does not keep are ignored.
     /// Returns only once the removal is kept.
     func delete(ids: [UUID]) async throws(ScoreStoreError)
-    /// Every record that can be read, with each part that cannot, so that a damaged store still
-    /// yields what it holds.
-    func read() async throws(ScoreStoreError) -> ScoreReading
 
     // MARK: The roster's questions
     //
@@ -103,21 +85,12 @@ public protocol ScoreStore: Sendable {
     /// moment, so that they agree, and for a store across a network in one request. A roster reads
     /// its window this way. Added with a default that asks the three in turn.
     func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow
-    /// Each part of the store that cannot be read, as ``read()`` reports them, for a roster that
-    /// reads a window of players and not every record. Added with a default: a store that cannot
-    /// be partly damaged has none.
-    func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem]
 }
 
 extension ScoreStore {
     /// Refuses: a store that does not implement deletion keeps everything.
     public func delete(ids: [UUID]) async throws(ScoreStoreError) {
         throw .deletionUnsupported
-    }
-
-    /// The records, with no problems: a store that cannot be partly damaged reads all or fails.
-    public func read() async throws(ScoreStoreError) -> ScoreReading {
-        ScoreReading(records: try await records())
     }
 
     /// Counts the players of every record.
@@ -152,11 +125,6 @@ extension ScoreStore {
         guard let (_, player) = try await player(named: name) else { return nil }
         try await delete(ids: player.recordIDs)
         return player
-    }
-
-    /// None: a store is read whole or not at all unless it says otherwise.
-    public func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
-        []
     }
 
     /// A hash of every record: correct, and O(records).

@@ -2,8 +2,6 @@
 public enum ScoreStorePlace: Sendable, Hashable {
     /// A SQLite score database at this path.
     case database(path: String)
-    /// A score file (JSON Lines) at this path.
-    case file(path: String)
     /// A PostgreSQL server at this endpoint (`host:port/database`, never a password).
     case server(endpoint: String)
 }
@@ -65,14 +63,4 @@ public enum ScoreStoreError: Error, Hashable, Sendable {
     /// Any other failure the layer below reported: its code (a SQLSTATE; empty when it has none)
     /// and its message.
     case failed(ScoreStorePlace, code: String, message: String)
-}
-
-/// A part of a store that could not be read, where it is and why; everything else was read.
-///
-/// A front end says it in its own words, position first (`FILE:LINE: …`).
-public enum ScoreStoreProblem: Sendable, Hashable {
-    /// A complete line is not a record, with what was wrong; it is skipped.
-    case notARecord(ScoreStorePlace, line: Int, reason: String)
-    /// The last line ends part-way, as a crash in the middle of a write leaves it; it is skipped.
-    case tornLine(ScoreStorePlace, line: Int)
 }

@@ -13,13 +13,6 @@ struct InMemoryScoreStoreTests {
         #expect(try await store.records() == [bob])
     }
 
-    @Test("reading gives every record and no problems")
-    func read() async throws(ScoreStoreError) {
-        let store = InMemoryScoreStore()
-        let colin = try await store.upload(name: "Colin", points: 100)
-        #expect(try await store.read() == ScoreReading(records: [colin], problems: []))
-    }
-
     @Test("a store that does not implement deletion refuses it")
     func deletionUnsupported() async {
         struct KeepsEverything: ScoreStore {

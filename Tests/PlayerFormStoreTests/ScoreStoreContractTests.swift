@@ -169,7 +169,6 @@ struct ScoreStoreContractTests {
         #expect(colin.name == "Colin" && colin.points == 100)
         #expect(try await store.records() == [colin, ana])
         #expect(try await another().records() == [colin, ana])
-        #expect(try await store.read() == ScoreReading(records: [colin, ana], problems: []))
     }
 
     @Test(

@@ -6,21 +6,20 @@ import Testing
 
 @testable import PlayerFormTerminal
 
-/// A store that holds records already, and whose readings report the damage it is given.
-actor DamagedStore: ScoreStore {
+/// A store that holds records already, and whose readings of the roster's window fail after the
+/// first few.
+actor HeldStore: ScoreStore {
     private var kept: [ScoreRecord]
-    private let problems: [ScoreStoreProblem]
     private let readsBeforeFailing: Int
     private var reads = 0
 
-    /// A store holding `names`; its readings report `problems`, and every reading after the
-    /// first `readsBeforeFailing` fails.
-    init(names: [(String, Double)], problems: [ScoreStoreProblem] = [], readsBeforeFailing: Int = .max) {
+    /// A store holding `names`; every reading of a window after the first `readsBeforeFailing`
+    /// fails.
+    init(names: [(String, Double)], readsBeforeFailing: Int = .max) {
         self.readsBeforeFailing = readsBeforeFailing
         kept = names.map {
             ScoreRecord(id: UUID(), name: $0.0, points: $0.1, uploadedAt: Date(timeIntervalSince1970: 0))
         }
-        self.problems = problems
     }
 
     func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
@@ -32,17 +31,16 @@ actor DamagedStore: ScoreStore {
 
     func records() async throws(ScoreStoreError) -> [ScoreRecord] { kept }
 
-    func read() async throws(ScoreStoreError) -> ScoreReading {
-        ScoreReading(records: kept, problems: try await problems())
-    }
-
-    /// Each refresh asks once; the asking after the first `readsBeforeFailing` fails.
-    func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
+    /// Each refresh reads one window; the reading after the first `readsBeforeFailing` fails.
+    func rosterWindow(from offset: Int, limit: Int) async throws(ScoreStoreError) -> RosterWindow {
         reads += 1
         if reads > readsBeforeFailing {
-            throw .io(.file(path: "scores.jsonl"), access: .read, reason: "Input/output error")
+            throw .io(.database(path: "scores.sqlite"), access: .read, reason: "Input/output error")
         }
-        return problems
+        let players = Player.roster(from: kept)
+        return RosterWindow(
+            revision: UInt64(kept.count), playerCount: players.count,
+            players: Array(players.dropFirst(offset).prefix(limit)))
     }
 
     func delete(ids: [UUID]) async throws(ScoreStoreError) {
@@ -82,7 +80,7 @@ struct RosterSessionTests {
 
     @Test("the roster is read once at start without printing it; players draws it")
     func silentStart() async {
-        let store = DamagedStore(names: [("Ann", 5), ("Bob", 120)])
+        let store = HeldStore(names: [("Ann", 5), ("Bob", 120)])
         #expect(await run(store, "players\n") == .succeeded)
         #expect(
             output.lines.map(timeless)
@@ -114,7 +112,7 @@ struct RosterSessionTests {
 
     @Test("select runs the roster's selection action with the row's view model")
     func select() async {
-        let store = DamagedStore(names: [("Ann", 5), ("Bob", 120)])
+        let store = HeldStore(names: [("Ann", 5), ("Bob", 120)])
         let (session, roster) = session(
             store, reader: ScriptedLineReader(text: "select 2\nselect 2\nselect 3\n"))
         #expect(await session.run() == .failed)
@@ -139,7 +137,7 @@ struct RosterSessionTests {
 
     @Test("in a script, delete without --yes is refused and deletes nothing")
     func scriptedDeleteNeedsYes() async {
-        let store = DamagedStore(names: [("Ann", 5)])
+        let store = HeldStore(names: [("Ann", 5)])
         #expect(await run(store, "delete 1\nplayers\n") == .failed)
         #expect(
             output.lines.map(timeless) == [
@@ -151,7 +149,7 @@ struct RosterSessionTests {
 
     @Test("at a terminal, delete asks Delete NAME? [y/N] and deletes only on yes")
     func interactiveDelete() async throws {
-        let store = DamagedStore(names: [("Ann", 5), ("Bob", 120)])
+        let store = HeldStore(names: [("Ann", 5), ("Bob", 120)])
         let reader = PlaybackReader(
             lines: ["delete 1", "n", "delete 1", "", "delete 2", "Y"], interactive: true)
         #expect(await session(store, reader: reader).session.run() == .succeeded)
@@ -162,35 +160,26 @@ struct RosterSessionTests {
         #expect(try await store.records().map(\.name) == ["Ann"])
     }
 
-    @Test("damaged lines found at start are errors without a line number; the session goes on")
-    func damagedAtStart() async {
-        let store = DamagedStore(
-            names: [("Ann", 5)],
-            problems: [.notARecord(.file(path: "scores.jsonl"), line: 2, reason: "not valid JSON")])
-        #expect(await run(store, "players\nrefresh\n") == .failed)
-        #expect(
-            output.lines.map(timeless) == [
-                .error(
-                    "error: Some scores could not be read: scores.jsonl:2: not a score record (not valid JSON); the line is skipped"
-                ),
-                .out("Players: rows 1-1 of 1"),
-            ] + tableLines([(1, "Ann", "5", false)]).map { .out($0) } + [
-                .error(
-                    "line 2: Some scores could not be read: scores.jsonl:2: not a score record (not valid JSON); the line is skipped"
-                )
-            ])
-    }
-
     @Test("a store that cannot be read fails refresh with an error; the roster keeps what it shows")
     func unreadable() async {
-        let store = DamagedStore(names: [("Ann", 5)], readsBeforeFailing: 1)
+        let store = HeldStore(names: [("Ann", 5)], readsBeforeFailing: 1)
         #expect(await run(store, "refresh\nplayers\nadd Bob 1\n") == .failed)
+        let shown = output.lines.map { line -> CapturedOutput.Line in
+            switch line {
+            case .out(let text): .out(timeless(text))
+            case .error(let text): .error(timeless(text))
+            }
+        }
         #expect(
-            output.lines.map(timeless) == [
+            shown == [
                 .error(
-                    "line 1: Could not read the scores: scores.jsonl: cannot read the file: Input/output error"
+                    "note: scores.sqlite: cannot read the score database: Input/output error; the roster is as"
+                        + " of 1970-01-01 00:00:00 UTC"),
+                .error(
+                    "line 1: Could not read the scores: scores.sqlite: cannot read the score database: Input/output error"
                 ),
-                .out("Players: rows 1-1 of 1"),
+                .out(
+                    "Players: rows 1-1 of 1 as of 1970-01-01 00:00:00 UTC: the score store cannot be read now"),
             ] + tableLines([(1, "Ann", "5", false)]).map { .out($0) } + [.out("+ 2 Bob 1")])
     }
 
@@ -207,7 +196,7 @@ struct RosterSessionTests {
     @Test("names in change lines, the table and the question are escaped")
     func escaped() async {
         // A name with control characters cannot be added; a store written before may hold one.
-        let store = DamagedStore(names: [("a\u{1B}[2Jb", 5)])
+        let store = HeldStore(names: [("a\u{1B}[2Jb", 5)])
         let reader = PlaybackReader(
             lines: ["add a\u{1B}[2Jc 5", "players", "delete 1", "y"], interactive: true)
         #expect(await session(store, reader: reader).session.run() == .succeeded)
@@ -224,7 +213,7 @@ struct RosterSessionTests {
 
     @Test("players --json prints one array with name, points, uploadedAt and selected")
     func json() async {
-        let store = DamagedStore(names: [("Ann", 5), ("Zoë \"Z\"", 0.5)])
+        let store = HeldStore(names: [("Ann", 5), ("Zoë \"Z\"", 0.5)])
         #expect(await run(store, "select 2\nplayers --json\n") == .succeeded)
         #expect(
             output.results.last

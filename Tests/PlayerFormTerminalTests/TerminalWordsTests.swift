@@ -7,7 +7,6 @@ import Testing
 @Suite("The terminal's words for store errors, roster alerts and form messages")
 struct TerminalWordsTests {
     static let database = ScoreStorePlace.database(path: "scores.sqlite")
-    static let file = ScoreStorePlace.file(path: "scores.jsonl")
     static let server = ScoreStorePlace.server(endpoint: "db.example:5432/league")
 
     @Test(
@@ -26,12 +25,12 @@ struct TerminalWordsTests {
                 "scores.sqlite: cannot use the score database: Input/output error"
             ),
             (
-                .io(file, access: .read, reason: "Is a directory"),
-                "scores.jsonl: cannot read the file: Is a directory"
+                .io(database, access: .read, reason: "Is a directory"),
+                "scores.sqlite: cannot read the score database: Is a directory"
             ),
             (
-                .permissionDenied(file, access: .write),
-                "scores.jsonl: permission denied: the file may not be written"
+                .permissionDenied(database, access: .write),
+                "scores.sqlite: permission denied: the score database may not be written"
             ),
             (
                 .corrupt(database, reason: "malformed"),
@@ -78,17 +77,6 @@ struct TerminalWordsTests {
         ])
     func storeErrors(_ error: ScoreStoreError, _ words: String) {
         #expect(TerminalWords.text(error) == words)
-    }
-
-    @Test("a part of a store that cannot be read is said position first, and so is its alert")
-    func problems() {
-        #expect(
-            TerminalWords.text(ScoreStoreProblem.notARecord(Self.file, line: 2, reason: "not valid JSON"))
-                == "scores.jsonl:2: not a score record (not valid JSON); the line is skipped")
-        #expect(
-            TerminalWords.text(RosterAlert.damagedStore(.tornLine(Self.file, line: 9)))
-                == "Some scores could not be read: scores.jsonl:9: the last line is incomplete, as a crash while "
-                + "writing leaves it; it is skipped")
     }
 
     @Test("a roster alert says what failed and the store's error in its words")

@@ -8,8 +8,6 @@ import PlayerFormScores
 public enum RosterAlert: Sendable, Equatable {
     /// The store could not be read at all; the roster still shows what it showed before.
     case readFailed(ScoreStoreError)
-    /// Part of the store could not be read; every record that could be read is shown.
-    case damagedStore(ScoreStoreProblem)
     /// Adding a player failed.
     case addFailed(name: String, error: ScoreStoreError)
     /// Deleting a player failed; the player is still in the roster.

@@ -188,20 +188,9 @@ public final class RosterViewModel: Sendable {
         refresh = Action { () async throws -> [Player] in
             guard let current = roster.value else { return [] }
             loading.value = true
-            let problems: [ScoreStoreProblem]
             do throws(ScoreStoreError) {
-                problems = try await store.problems()
                 // As in SwiftGoal, the changes are announced after isLoading returns to false.
-                let announced = Mutex(false)
-                try await current.reload(.content) {
-                    loading.value = false
-                    let first = announced.withLock { announced in
-                        defer { announced = true }
-                        return !announced
-                    }
-                    guard first else { return }
-                    for problem in problems { alertsInput.send(.damagedStore(problem)) }
-                }
+                try await current.reload(.content) { loading.value = false }
             } catch {
                 loading.value = false
                 throw RosterViewModel.alerting(error, .readFailed(error), to: alertsInput)

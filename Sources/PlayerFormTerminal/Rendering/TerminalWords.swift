@@ -74,23 +74,10 @@ public enum TerminalWords {
         }
     }
 
-    /// What part of a store could not be read, position first: `scores.jsonl:2: not a score
-    /// record (not valid JSON); the line is skipped`.
-    public static func text(_ problem: ScoreStoreProblem) -> String {
-        switch problem {
-        case .notARecord(let place, let line, let reason):
-            position(place, line) + "not a score record (\(reason)); the line is skipped"
-        case .tornLine(let place, let line):
-            position(place, line)
-                + "the last line is incomplete, as a crash while writing leaves it; it is skipped"
-        }
-    }
-
     /// The roster's alert as a sentence, such as `Could not add Bob: …`.
     public static func text(_ alert: RosterAlert) -> String {
         switch alert {
         case .readFailed(let error): "Could not read the scores: " + text(error)
-        case .damagedStore(let problem): "Some scores could not be read: " + text(problem)
         case .addFailed(let name, let error): "Could not add \(name): " + text(error)
         case .deleteFailed(let name, let error): "Could not delete \(name): " + text(error)
         case .noSuchPlayer(let name): RosterError.noSuchPlayer(name: name).description
@@ -111,16 +98,8 @@ public enum TerminalWords {
     /// name in the sentence.
     private static func prefix(_ place: ScoreStorePlace) -> String {
         switch place {
-        case .database(let path), .file(let path): "\(path): "
+        case .database(let path): "\(path): "
         case .server: ""
-        }
-    }
-
-    /// `PATH:LINE: ` of a line in a store on disk; the server and the line for a server.
-    private static func position(_ place: ScoreStorePlace, _ line: Int) -> String {
-        switch place {
-        case .database(let path), .file(let path): "\(path):\(line): "
-        case .server(let endpoint): "\(endpoint): line \(line): "
         }
     }
 
@@ -128,7 +107,6 @@ public enum TerminalWords {
     private static func noun(_ place: ScoreStorePlace) -> String {
         switch place {
         case .database: "the score database"
-        case .file: "the file"
         case .server(let endpoint): "the PostgreSQL server at \(endpoint)"
         }
     }

@@ -30,10 +30,6 @@ public struct DelayedScoreStore: ScoreStore {
         try await base.delete(ids: ids)
     }
 
-    /// The wrapped store's `read()`, at once.
-    public func read() async throws(ScoreStoreError) -> ScoreReading {
-        try await base.read()
-    }
 }
 
 extension DelayedScoreStore {
@@ -74,8 +70,4 @@ extension DelayedScoreStore {
         try await base.rosterWindow(from: offset, limit: limit)
     }
 
-    /// The wrapped store's `problems()`, at once.
-    public func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
-        try await base.problems()
-    }
 }

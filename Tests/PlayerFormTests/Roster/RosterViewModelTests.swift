@@ -10,18 +10,16 @@ import ReactiveTable
 import Synchronization
 import Testing
 
-/// An in-memory store whose operations can be made to fail, and whose reads can report damage.
+/// An in-memory store whose operations can be made to fail.
 private actor ScriptedStore: ScoreStore {
     let kept = InMemoryScoreStore()
     var readFailure: ScoreStoreError?
     var uploadFailure: ScoreStoreError?
     var deleteFailure: ScoreStoreError?
-    var problems: [ScoreStoreProblem] = []
 
     func failReads(_ error: ScoreStoreError?) { readFailure = error }
     func failUploads(_ error: ScoreStoreError?) { uploadFailure = error }
     func failDeletes(_ error: ScoreStoreError?) { deleteFailure = error }
-    func reportProblems(_ problems: [ScoreStoreProblem]) { self.problems = problems }
 
     func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         if let uploadFailure { throw uploadFailure }
@@ -38,14 +36,6 @@ private actor ScriptedStore: ScoreStore {
         try await kept.delete(ids: ids)
     }
 
-    func read() async throws(ScoreStoreError) -> ScoreReading {
-        ScoreReading(records: try await records(), problems: problems)
-    }
-
-    func problems() async throws(ScoreStoreError) -> [ScoreStoreProblem] {
-        if let readFailure { throw readFailure }
-        return problems
-    }
 }
 
 /// An in-memory store that notes which of the roster's questions it is asked, in order.
@@ -317,7 +307,7 @@ struct RosterViewModelTests {
         let roster = try await refreshedRoster()
         let alerts = Recorder(roster.alerts)
         let loading = Recorder(roster.isLoading)
-        let denied = ScoreStoreError.permissionDenied(.file(path: "scores.jsonl"), access: .read)
+        let denied = ScoreStoreError.permissionDenied(.database(path: "scores.sqlite"), access: .read)
         await store.failReads(denied)
         await #expect(throws: ActionError.self) { try await roster.refresh.apply(()) }
         #expect(alerts.values == [.readFailed(denied)])
@@ -340,22 +330,6 @@ struct RosterViewModelTests {
         #expect(throws: ActionError.self) { try result.get() }
         #expect(alerts.values == [])
         #expect(loading.values == [false, true, false])
-    }
-
-    @Test("a refresh of a damaged store shows what it could read and alerts once per problem")
-    func refreshDamaged() async throws {
-        _ = try await store.upload(name: "Colin", points: 100)
-        let file = ScoreStorePlace.file(path: "scores.jsonl")
-        let problems: [ScoreStoreProblem] = [
-            .notARecord(file, line: 2, reason: "not valid JSON"), .tornLine(file, line: 3),
-        ]
-        await store.reportProblems(problems)
-        let roster = RosterViewModel(store: store)
-        let alerts = Recorder(roster.alerts)
-        try await roster.refresh.apply(())
-        #expect(roster.players.value.map(\.name) == ["Colin"])
-        #expect(
-            alerts.values == [.damagedStore(problems[0]), .damagedStore(problems[1])])
     }
 
     // MARK: Adding
@@ -475,7 +449,7 @@ struct RosterViewModelTests {
     func deleteFailure() async throws {
         let roster = try await refreshedRoster()
         let alerts = Recorder(roster.alerts)
-        let readOnly = ScoreStoreError.permissionDenied(.file(path: "scores.jsonl"), access: .write)
+        let readOnly = ScoreStoreError.permissionDenied(.database(path: "scores.sqlite"), access: .write)
         await store.failDeletes(readOnly)
         await #expect(throws: ActionError.self) { try await roster.delete.apply("Alice") }
         #expect(alerts.values == [.deleteFailed(name: "Alice", error: readOnly)])
