@@ -179,7 +179,8 @@ struct RosterSessionTests {
                     "line 1: Could not read the scores: scores.sqlite: cannot read the score database: Input/output error"
                 ),
                 .out(
-                    "Players: rows 1-1 of 1 as of 1970-01-01 00:00:00 UTC: the score store cannot be read now"),
+                    "Players: rows 1-1 of 1 as of 1970-01-01 00:00:00 UTC: the score store cannot be read now"
+                ),
             ] + tableLines([(1, "Ann", "5", false)]).map { .out($0) } + [.out("+ 2 Bob 1")])
     }
 
