@@ -9,7 +9,6 @@ let package = Package(
         .library(name: "PlayerFormRules", targets: ["PlayerFormRules"]),
         .library(name: "PlayerFormScores", targets: ["PlayerFormScores"]),
         .library(name: "PlayerForm", targets: ["PlayerForm"]),
-        .library(name: "PlayerFormStore", targets: ["PlayerFormStore"]),
         .library(name: "PlayerFormSQLite", targets: ["PlayerFormSQLite"]),
         .library(name: "PlayerFormPostgres", targets: ["PlayerFormPostgres"]),
         .library(name: "PlayerFormTerminal", targets: ["PlayerFormTerminal"]),
@@ -73,18 +72,19 @@ let package = Package(
         .target(
             name: "PlayerForm",
             dependencies: ["ReactiveCore", "ReactiveTable", "PlayerFormRules", "PlayerFormScores"]),
-        // The score store on disk: an append-only JSON Lines file shared by several processes.
+        // Import and export of score files over any score store: the readers of score files (the
+        // JSON Lines of earlier versions, exports, spreadsheet rosters) and the writer of exports.
         .target(
-            name: "PlayerFormStore",
+            name: "PlayerFormTransfer",
             dependencies: [
-                "PlayerFormScores", "PlayerFormRules", "PlayerFormSystem",
+                "PlayerFormScores", "PlayerFormRules", "PlayerFormSystem", "PlayerFormText",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The score store in a SQLite database (through GRDB): the executable's default.
         .target(
             name: "PlayerFormSQLite",
             dependencies: [
-                "PlayerFormScores", "PlayerFormStore", "PlayerFormSystem", "PlayerFormText",
+                "PlayerFormScores", "PlayerFormSystem", "PlayerFormText",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
@@ -153,8 +153,8 @@ let package = Package(
                 "PlayerFormRecords",
                 "PlayerFormPostgres",
                 "PlayerFormSQLite",
-                "PlayerFormStore",
                 "PlayerFormSystem",
+                "PlayerFormTransfer",
                 "PlayerFormTerminal",
                 "PlayerFormText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -191,7 +191,7 @@ let package = Package(
         .executableTarget(
             name: "ScoreStoreProbe",
             dependencies: [
-                "PlayerFormScores", "PlayerFormStore", "PlayerFormSQLite",
+                "PlayerFormScores", "PlayerFormSQLite",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/ScoreStoreProbe"),
@@ -229,7 +229,7 @@ let package = Package(
         .testTarget(
             name: "PlayerFormStoreTests",
             dependencies: [
-                "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormStore", "PlayerFormSQLite",
+                "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormTransfer", "PlayerFormSQLite",
                 "PlayerFormPostgres", "PlayerFormTesting", "ReactiveCoreTesting",
                 "ReactiveCore", "ScoreStoreProbe", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -250,7 +250,7 @@ let package = Package(
             name: "playerformTests",
             dependencies: [
                 "playerform", "PlayerFormRecords", "PlayerFormRules", "PlayerFormScores", "PlayerFormSQLite",
-                "PlayerFormPostgres", "BuiltBinaryTesting",
+                "PlayerFormPostgres", "PlayerFormTransfer", "BuiltBinaryTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]),
         // Runs the built `playerform` binary: scripted mode, and interactive mode under tmux.

@@ -6,7 +6,11 @@ import PostgresNIO
 /// server's errors turned into ``PostgresStoreError``s.
 actor Link {
     /// Thrown by a write that changed nothing: its transaction is rolled back, the revision stays.
-    struct Unchanged: Error {}
+    struct Unchanged: Error {
+        /// What the write returns, when it has something to say (counts of what it found kept);
+        /// nil to return what `write`'s `unchanged` gives.
+        var result: (any Sendable)? = nil
+    }
 
     /// Thrown out of a failed write: the connection is dropped, closing it in the background, so
     /// that the next operation starts a fresh session rather than one in a failed transaction.
@@ -91,9 +95,9 @@ actor Link {
                 let result = try await work(connection)
                 try await connection.perform("COMMIT", logger: Self.logger)
                 return result
-            } catch is Unchanged {
+            } catch let nothing as Unchanged {
                 try await connection.perform("ROLLBACK", logger: Self.logger)
-                return unchanged()
+                return nothing.result as? T ?? unchanged()
             } catch {
                 // A fresh session is the surest way out of a failed transaction: the next
                 // operation connects again.

@@ -90,22 +90,21 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             id: makeID(), name: name, points: points, uploadedAt: Timestamp.rounded(now()))
         return try await typed {
             do {
-                _ = try await keep(record)
+                try await insert(record)
             } catch PostgresStoreError.connectionLost {
                 // The record may or may not have been kept: send it again; its id keeps it once.
-                _ = try await keep(record)
+                try await insert(record)
             }
             return record
         }
     }
 
-    /// Keeps `record` unless a record with its id is kept; returns whether it was new.
+    /// Keeps `record` unless a record with its id is kept.
     /// - Throws: ``PostgresStoreError/conflictingRecord(id:)`` when a different record has its id.
-    public func keep(_ record: ScoreRecord) async throws -> Bool {
-        guard record.points.isFinite else { throw PostgresStoreError.notFinite(points: record.points) }
+    private func insert(_ record: ScoreRecord) async throws {
         let milliseconds = Timestamp.milliseconds(record.uploadedAt)
         let key = PlayerName.comparisonKey(record.name)
-        return try await link.write { connection in
+        _ = try await link.write { connection in
             try await Self.insert(
                 record, key: key, milliseconds: milliseconds, on: connection, logger: Link.logger)
         } unchanged: {
@@ -113,45 +112,105 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
     }
 
-    /// What ``keep(batch:)`` did with each record of a batch.
-    public struct BatchResult: Sendable, Equatable {
-        /// Records that were new.
-        public var added = 0
-        /// Records already kept with the same content.
-        public var alreadyKept = 0
-        /// Records whose id is kept with other content: not kept.
-        public var conflicts: [UUID] = []
-
-        /// Nothing done yet.
-        public init() {}
-    }
-
-    /// Keeps the records of `batch` that are new, in one transaction; a record whose id is kept
-    /// (with the same content) is skipped, one whose id is kept with other content is reported.
-    public func keep(batch: [ScoreRecord]) async throws -> BatchResult {
-        if let bad = batch.first(where: { !$0.points.isFinite }) {
-            throw PostgresStoreError.notFinite(points: bad.points)
+    /// Keeps the records of `batch` as they are, and applies its deletions in order, in one
+    /// transaction; see ``ScoreStore/keep(_:)``.
+    ///
+    /// When the server refuses a record (which undoes the transaction), the batch is kept again a
+    /// record at a time, each in a transaction of its own, and only the refused ones are left out
+    /// (``KeptBatch/refused``).
+    public func keep(_ batch: RecordBatch) async throws(ScoreStoreError) -> KeptBatch {
+        if let bad = batch.records.first(where: { !$0.points.isFinite }) {
+            throw .notFinite(points: bad.points)
         }
-        let items = batch.map {
-            ($0, PlayerName.comparisonKey($0.name), Timestamp.milliseconds($0.uploadedAt))
-        }
-        return try await link.write { connection in
-            var result = BatchResult()
-            for (record, key, milliseconds) in items {
-                do {
-                    _ = try await Self.insert(
-                        record, key: key, milliseconds: milliseconds, on: connection, logger: Link.logger)
-                    result.added += 1
-                } catch is Link.Unchanged {
-                    result.alreadyKept += 1
-                } catch PostgresStoreError.conflictingRecord {
-                    result.conflicts.append(record.id)
+        do {
+            return try await typed {
+                try await link.write { connection in
+                    try await Self.keep(batch, on: connection)
+                } unchanged: {
+                    KeptBatch()
                 }
             }
-            return result
-        } unchanged: {
-            BatchResult()
+        } catch .failed(.server, let code, _) where code != Self.insufficientPrivilege {
+            return try await keepOneByOne(batch)
         }
+    }
+
+    /// The SQLSTATE of a privilege the user lacks: every record would be refused alike, so the
+    /// import ends with it.
+    static let insufficientPrivilege = "42501"
+
+    /// 1,000 records per transaction: a league import's progress and Ctrl-C are never more than a
+    /// second away.
+    public var keepBatchSize: Int { 1_000 }
+
+    /// Keeps `batch` in the open transaction; throws `Link.Unchanged` when nothing changed.
+    private static func keep(_ batch: RecordBatch, on connection: PostgresConnection) async throws
+        -> KeptBatch
+    {
+        var result = KeptBatch()
+        var position = 0
+        var next = 0
+        // The deletions in order with the records (RecordBatch.forEach, which cannot await).
+        while position <= batch.count {
+            while next < batch.deletions.count, batch.deletions[next].position == position {
+                result.deleted += try await delete(ids: batch.deletions[next].ids, on: connection)
+                next += 1
+            }
+            guard position < batch.count else { break }
+            let record = batch.records[position]
+            do {
+                _ = try await insert(
+                    record, key: batch.keys[position],
+                    milliseconds: Timestamp.milliseconds(record.uploadedAt),
+                    on: connection, logger: Link.logger)
+                result.added += 1
+            } catch is Link.Unchanged {
+                result.alreadyKept += 1
+            } catch PostgresStoreError.conflictingRecord {
+                result.conflicting.append(position)
+            }
+            position += 1
+        }
+        guard result.added > 0 || result.deleted > 0 else { throw Link.Unchanged(result: result) }
+        return result
+    }
+
+    /// Keeps `batch` a record (and a deletion) at a time, each in a transaction of its own.
+    private func keepOneByOne(_ batch: RecordBatch) async throws(ScoreStoreError) -> KeptBatch {
+        var result = KeptBatch()
+        var position = 0
+        var next = 0
+        while position <= batch.count {
+            while next < batch.deletions.count, batch.deletions[next].position == position {
+                var deletion = RecordBatch()
+                deletion.delete(batch.deletions[next].ids)
+                result.deleted += try await keep(deletion).deleted
+                next += 1
+            }
+            guard position < batch.count else { break }
+            var one = RecordBatch()
+            one.append(batch.records[position], key: batch.keys[position])
+            let single = one
+            do {
+                let kept = try await typed {
+                    try await link.write { connection in
+                        try await Self.keep(single, on: connection)
+                    } unchanged: {
+                        KeptBatch()
+                    }
+                }
+                result.added += kept.added
+                result.alreadyKept += kept.alreadyKept
+                if !kept.conflicting.isEmpty { result.conflicting.append(position) }
+            } catch .failed(.server, let code, let message) where code != Self.insufficientPrivilege {
+                result.refused.append(
+                    .init(
+                        position: position,
+                        error: .failed(.server(endpoint: location.endpoint), code: code, message: message)))
+            }
+            position += 1
+        }
+        return result
     }
 
     static func insert(
@@ -228,15 +287,15 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     public func delete(ids: [UUID]) async throws(ScoreStoreError) {
         guard !ids.isEmpty else { return }
         try await write { connection in
-            guard try await Self.delete(ids: ids, on: connection) else { throw Link.Unchanged() }
+            guard try await Self.delete(ids: ids, on: connection) > 0 else { throw Link.Unchanged() }
         } unchanged: {
             ()
         }
     }
 
     /// Removes the records with `ids` in the open transaction and brings their players up to
-    /// date, as the SQLite store does; returns whether anything was removed.
-    static func delete(ids: [UUID], on connection: PostgresConnection) async throws -> Bool {
+    /// date, as the SQLite store does; returns how many records were removed.
+    static func delete(ids: [UUID], on connection: PostgresConnection) async throws -> Int {
         let logger = Link.logger
         var affected: [Int64: Int] = [:]
         for id in ids {
@@ -275,7 +334,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             try await count(players: -1, inBlockOf: playerID, on: connection)
             try await count(players: 1, inBlockOf: first, on: connection)
         }
-        return !affected.isEmpty
+        return affected.values.reduce(0, +)
     }
 
     /// Removes a player and (by cascade) its scores, and takes it off its block's count.
@@ -447,8 +506,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     var notificationsHeard: Int { link.feed.heardCount }
 
     /// How many records the league keeps.
-    public func recordCount() async throws -> Int {
-        try await link.run { connection in
+    public func recordCount() async throws(ScoreStoreError) -> Int {
+        try await run { connection in
             var count: Int64 = 0
             for try await value in try await connection.query(
                 "SELECT count(*) FROM score", logger: Link.logger

@@ -3,7 +3,6 @@ import GRDB
 import GRDBSQLite
 import PlayerFormRules
 import PlayerFormScores
-import PlayerFormStore
 import Synchronization
 
 /// The score store in a SQLite database, shared safely by several processes.
@@ -314,7 +313,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
             // migration, which leaves the database as it was, saying which score it is.
             db.add(
                 function: DatabaseFunction("playerform_uuid_bytes", argumentCount: 1, pure: true) { values in
-                    String.fromDatabaseValue(values[0]).flatMap(RecordID.uuid)
+                    String.fromDatabaseValue(values[0]).flatMap { UUID(uuidString: $0) }
                 })
             if let bad = try Row.fetchOne(
                 db, sql: "SELECT seq, id FROM score WHERE playerform_uuid_bytes(id) IS NULL LIMIT 1")
@@ -739,14 +738,11 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         var record: ScoreRecord
         var key: String
         var milliseconds: Int64
-        /// The line of the file the record was read from; 0 for an upload.
-        var line: Int
 
-        init(_ record: ScoreRecord, line: Int = 0) {
+        init(_ record: ScoreRecord, key: String? = nil) {
             self.record = record
-            key = PlayerName.comparisonKey(record.name)
+            self.key = key ?? PlayerName.comparisonKey(record.name)
             milliseconds = Timestamp.milliseconds(record.uploadedAt)
-            self.line = line
         }
     }
 

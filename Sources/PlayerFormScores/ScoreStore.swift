@@ -54,6 +54,30 @@ public protocol ScoreStore: Sendable {
     /// Returns only once the removal is kept.
     func delete(ids: [UUID]) async throws(ScoreStoreError)
 
+    // MARK: Import and export
+    //
+    // Written once over this protocol (PlayerFormTransfer's ScoreImport and ScoreExport), for
+    // every store.
+
+    /// Keeps the records of `batch` as they are, ids and times included, as an import does, and
+    /// returns only once they are kept (one transaction for a store that has them).
+    ///
+    /// A record whose id is kept with the same name, points and time is left as it is, so that
+    /// keeping the same records twice changes nothing; one whose id is kept with other content is
+    /// not kept, and its position is returned. A player shows its newest record, as for uploads.
+    /// Added with a default that refuses with ``ScoreStoreError/importUnsupported``.
+    func keep(_ batch: RecordBatch) async throws(ScoreStoreError) -> KeptBatch
+    /// How many records one ``keep(_:)`` should carry: as many as one transaction of the store
+    /// takes well. Added with a default of 1,000.
+    var keepBatchSize: Int { get }
+    /// Every record, oldest first as ``records()`` lists them, handed to `body` a page at a time
+    /// from one reading of the store, so that memory does not grow with it; `body` returns false
+    /// to stop. Added with a default that hands over ``records()`` as one page.
+    func exportRecords(_ body: @escaping @Sendable ([ScoreRecord]) -> Bool) async throws(ScoreStoreError)
+    /// The number of records kept, for an export's progress. Added with a default that counts
+    /// ``records()``.
+    func recordCount() async throws(ScoreStoreError) -> Int
+
     // MARK: The roster's questions
     //
     // A roster shows a window of players, so a store answers for that window alone. A player is
@@ -91,6 +115,26 @@ extension ScoreStore {
     /// Refuses: a store that does not implement deletion keeps everything.
     public func delete(ids: [UUID]) async throws(ScoreStoreError) {
         throw .deletionUnsupported
+    }
+
+    /// Refuses: a store that does not implement it keeps uploads only.
+    public func keep(_ batch: RecordBatch) async throws(ScoreStoreError) -> KeptBatch {
+        throw .importUnsupported
+    }
+
+    /// 1,000 records.
+    public var keepBatchSize: Int { 1_000 }
+
+    /// The number of ``records()``.
+    public func recordCount() async throws(ScoreStoreError) -> Int {
+        try await records().count
+    }
+
+    /// ``records()``, as one page.
+    public func exportRecords(_ body: @escaping @Sendable ([ScoreRecord]) -> Bool)
+        async throws(ScoreStoreError)
+    {
+        _ = body(try await records())
     }
 
     /// Counts the players of every record.
@@ -205,8 +249,44 @@ public actor InMemoryScoreStore: ScoreStore {
     /// Keeps a record of `name` and `points`, stamped with the store's clock and a new id.
     public func upload(name: String, points: Double) async throws(ScoreStoreError) -> ScoreRecord {
         let record = ScoreRecord(id: makeID(), name: name, points: points, uploadedAt: now())
+        add(record, key: PlayerName.comparisonKey(name))
+        changes &+= 1
+        return record
+    }
+
+    /// Keeps the records of `batch` whose ids are new, and applies its deletions in order; a
+    /// player shows its newest record.
+    public func keep(_ batch: RecordBatch) async throws(ScoreStoreError) -> KeptBatch {
+        if let bad = batch.records.first(where: { !$0.points.isFinite }) {
+            throw .notFinite(points: bad.points)
+        }
+        var byID = Dictionary(kept.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var result = KeptBatch()
+        var deletions: [UUID] = []
+        batch.forEach { position, record, key in
+            if let known = byID[record.id] {
+                if known == record { result.alreadyKept += 1 } else { result.conflicting.append(position) }
+                return
+            }
+            byID[record.id] = record
+            add(record, key: key)
+            result.added += 1
+        } deletion: { ids in
+            let gone = Set(ids)
+            let before = kept.count
+            kept.removeAll { gone.contains($0.id) }
+            for id in ids { byID[id] = nil }
+            result.deleted += before - kept.count
+            deletions += ids
+        }
+        if !deletions.isEmpty { (roster, keys, indexByKey) = Self.group(kept) }
+        if result.added > 0 || result.deleted > 0 { changes &+= 1 }
+        return result
+    }
+
+    /// Adds `record`, whose name has `key`, to the records and to its player.
+    private func add(_ record: ScoreRecord, key: String) {
         kept.append(record)
-        let key = PlayerName.comparisonKey(name)
         if let index = indexByKey[key] {
             roster[index] = roster[index].updated(with: record)
         } else {
@@ -214,11 +294,9 @@ public actor InMemoryScoreStore: ScoreStore {
             keys.append(key)
             roster.append(
                 Player(
-                    name: name, points: points, uploadedAt: record.uploadedAt, recordIDs: [record.id],
-                    key: key))
+                    name: record.name, points: record.points, uploadedAt: record.uploadedAt,
+                    recordIDs: [record.id], key: key))
         }
-        changes &+= 1
-        return record
     }
 
     /// Every record kept, oldest first: by time, records of the same time in the order kept.

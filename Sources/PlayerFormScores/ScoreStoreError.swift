@@ -25,6 +25,8 @@ public enum ScoreStoreAccess: Sendable, Hashable {
 public enum ScoreStoreError: Error, Hashable, Sendable {
     /// The store keeps records but cannot delete them.
     case deletionUnsupported
+    /// The store keeps uploads but cannot keep records as they are (an import).
+    case importUnsupported
     /// The operation was cancelled (Ctrl-C, a cancelled task) before it finished; nothing that
     /// was not already reported as kept is kept.
     case cancelled

@@ -13,16 +13,15 @@ extension PlayerFormREPL {
 
     /// Opens the store of `options`: the shared league when ``Options/storePath`` is a
     /// `postgres://` URL (connected and migrated here, so that a server that cannot be reached is
-    /// reported at once), else the SQLite database as ``openStore(_:now:)`` opens it.
+    /// reported at once), else the SQLite database as ``openStore(_:creating:now:)`` opens it.
     /// - Returns: the store, or the exit status after a message on standard error, which shows
     ///   no password.
     public static func openAnyStore(
-        _ options: Options, environment: [String: String], now: @escaping @Sendable () -> Date = { Date() }
+        _ options: Options, environment: [String: String], creating: Bool = true,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) async -> Result<any ScoreStore, StoreUnavailable> {
         guard PostgresLocation.isURL(options.storePath) else {
-            return openStore(options, now: now).map { $0 as any ScoreStore }.mapError {
-                StoreUnavailable(exitStatus: StoreFailure.exitStatus($0))
-            }
+            return await openStore(options, creating: creating, now: now).map { $0 as any ScoreStore }
         }
         switch await openLeague(options.storePath, environment: environment, now: now) {
         case .success(let store): return .success(store)

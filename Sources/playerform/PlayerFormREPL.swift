@@ -4,9 +4,9 @@ import PlayerForm
 import PlayerFormRules
 import PlayerFormSQLite
 import PlayerFormScores
-import PlayerFormStore
 import PlayerFormTerminal
 import PlayerFormText
+import PlayerFormTransfer
 
 /// Starts the REPL for the executable: picks interactive or scripted mode from standard input,
 /// chooses colours, the history file and the score file, and runs a session.
@@ -72,14 +72,12 @@ public enum PlayerFormREPL {
     public static let storeVariable = "PLAYERFORM_STORE"
 
     /// The score database: `option` (`--store`) when given, else `PLAYERFORM_STORE` when set,
-    /// else the default place for
-    /// `environment` (`StoreLocation.databasePath(environment:)`).
-    /// - Throws: `StoreError.noDataDirectory` when there is no option and no default place.
-    public static func storePath(option: String?, environment: [String: String]) throws(StoreError) -> String
-    {
+    /// else the default place for `environment` (``StoreLocation/databasePath(environment:)``);
+    /// nil when there is no option and no default place.
+    static func storePath(option: String?, environment: [String: String]) -> String? {
         if let option { return option }
         if let chosen = environment[storeVariable], !chosen.isEmpty { return chosen }
-        return try StoreLocation.databasePath(environment: environment)
+        return StoreLocation.databasePath(environment: environment)
     }
 
     /// Opens the score database of `options`, and imports the score file of earlier versions
@@ -90,14 +88,7 @@ public enum PlayerFormREPL {
     /// nothing is created.
     public static func openStore(
         _ options: Options, creating: Bool = true, now: @escaping @Sendable () -> Date = { Date() }
-    ) -> Result<SQLiteScoreStore, SQLiteStoreError> {
-        // News (a wait for a lock, an import) and errors, in the program's one style.
-        let note: @Sendable (String) -> Void = { line in
-            StandardError.write("note: " + TerminalText.escaped(line) + "\n")
-        }
-        let report: @Sendable (String) -> Void = { line in
-            StandardError.write("error: " + TerminalText.escaped(line) + "\n")
-        }
+    ) async -> Result<SQLiteScoreStore, StoreUnavailable> {
         let store: SQLiteScoreStore
         do {
             // A signal to a script stops a wait for a lock as Ctrl-C does at a terminal, and so
@@ -107,30 +98,64 @@ public enum PlayerFormREPL {
                 stopWaiting: { FlushOnSignal.isRequested || Interrupt.isRequested }, creating: creating)
         } catch {
             report(StoreFailure.words(error))
-            return .failure(error)
+            return .failure(StoreUnavailable(exitStatus: StoreFailure.exitStatus(error)))
         }
         guard let legacy = options.legacyStorePath else { return .success(store) }
         do {
-            if let summary = try store.importLegacyFileOnce(at: legacy) {
-                // Each damaged line by its place (the first ten), so it can be looked at.
-                for problem in summary.problems.prefix(10) {
-                    StandardError.write(TerminalText.escaped(problem) + "\n")
-                }
-                let skipped =
-                    summary.problems.isEmpty ? "" : "; \(summary.problems.count) damaged lines skipped"
-                note(
-                    "imported \(summary.added) \(summary.added == 1 ? "score" : "scores") from \(legacy) into \(options.storePath)\(skipped); "
-                        + "the old file is left as it was")
-            }
-        } catch let error as SQLiteStoreError {
-            report("could not import the old score file: " + StoreFailure.words(error))
-            return .failure(error)
+            try await importLegacyFileOnce(at: legacy, into: store)
         } catch {
-            // The old file cannot be read: its error names it.
+            // The old file cannot be read, or the database written: the error names which.
             report("could not import the old score file: " + StoreFailure.words(error))
-            return .failure(.ioError(path: legacy, reason: StoreFailure.words(error)))
+            // An old file that cannot be read ends the program as an I/O error (74), as before
+            // there was a database.
+            let status = error is ScoreFileError ? 74 : StoreFailure.exitStatus(any: error)
+            return .failure(StoreUnavailable(exitStatus: status))
         }
         return .success(store)
+    }
+
+    /// Imports the JSON Lines score file of earlier versions at `legacyPath` into `store`, once.
+    ///
+    /// It is imported when it exists and the database has not imported it before; what it
+    /// imported is said on standard error. The file is only read.
+    /// - Returns: what the import did; nil when there was nothing to do.
+    @discardableResult
+    static func importLegacyFileOnce(at legacyPath: String, into store: SQLiteScoreStore) async throws
+        -> ImportSummary?
+    {
+        guard FileManager.default.fileExists(atPath: legacyPath) else { return nil }
+        if let imported = try await store.legacyImport() {
+            // Versions before line-by-line reading took a file whose first line was damaged for
+            // CSV and kept none of its records: such a file is imported once more.
+            guard !imported.hasSuffix(readByLine), ScoreFileReader.firstLineIsDamaged(legacyPath) else {
+                return nil
+            }
+        }
+        let summary = try await ScoreImport.importFile(at: legacyPath, into: store)
+        try await store.markLegacyImport(legacyPath + readByLine)
+        // Each damaged line by its place (the first ten), so it can be looked at.
+        for problem in summary.problems.prefix(10) {
+            StandardError.write(TerminalText.escaped(problem) + "\n")
+        }
+        let skipped = summary.problems.isEmpty ? "" : "; \(summary.problems.count) damaged lines skipped"
+        note(
+            "imported \(summary.added) \(summary.added == 1 ? "score" : "scores") from \(legacyPath) into "
+                + "\(store.path)\(skipped); the old file is left as it was")
+        return summary
+    }
+
+    /// What the database's `meta.legacy_import` ends with when the file was read a line at a
+    /// time, each damaged line costing that line only.
+    static let readByLine = "\u{1F}by line"
+
+    /// News on standard error (a wait for a lock, an import), in the program's one style.
+    @Sendable static func note(_ line: String) {
+        StandardError.write("note: " + TerminalText.escaped(line) + "\n")
+    }
+
+    /// An error on standard error, in the program's one style.
+    @Sendable static func report(_ line: String) {
+        StandardError.write("error: " + TerminalText.escaped(line) + "\n")
     }
 
     /// Rows of `players` that fit the terminal with the title and the prompt, or the default page

@@ -3,10 +3,12 @@ import Foundation
 import Glibc
 import PlayerFormPostgres
 import PlayerFormSQLite
-import PlayerFormStore
+import PlayerFormScores
 import PlayerFormSystem
 import PlayerFormTerminal
 import PlayerFormText
+import PlayerFormTransfer
+import Synchronization
 
 /// Where the scores are: the `--store` option, else the default database, with the score file of
 /// earlier versions to import once in that case.
@@ -18,15 +20,14 @@ struct StorePlace {
     ///   looks like the address of a server but is not a league URL this program reads: such a
     ///   text is never taken as a file name.
     init(option: String?, environment: [String: String]) throws {
-        do {
-            path = try PlayerFormREPL.storePath(option: option, environment: environment)
-            let chosen = option ?? environment[PlayerFormREPL.storeVariable].flatMap { $0.isEmpty ? nil : $0 }
-            legacyPath = chosen == nil ? try StoreLocation.defaultPath(environment: environment) : nil
-        } catch {
+        guard let path = PlayerFormREPL.storePath(option: option, environment: environment) else {
             throw ValidationError(
                 "Cannot tell where to keep scores: neither XDG_DATA_HOME nor HOME is an absolute path. "
                     + "Pass --store <file>, such as --store ~/scores.sqlite.")
         }
+        self.path = path
+        let chosen = option ?? environment[PlayerFormREPL.storeVariable].flatMap { $0.isEmpty ? nil : $0 }
+        legacyPath = chosen == nil ? StoreLocation.legacyPath(environment: environment) : nil
         if PostgresLocation.looksLikeAddress(path) {
             let source = option == nil ? PlayerFormREPL.storeVariable : "--store"
             throw ValidationError(
@@ -40,26 +41,42 @@ struct StorePlace {
     /// Whether the store is a league on PostgreSQL rather than a score database.
     var isLeague: Bool { PostgresLocation.isURL(path) }
 
-    /// Opens the database, or ends the command with the error's exit status after its message.
+    /// Opens the store, the league or the database, or ends the command with the error's exit
+    /// status after its message.
     ///
     /// A command that only reads passes `creating: false`: a missing database is then refused
     /// (66) instead of created empty.
-    func open(busyTimeout: Int?, creating: Bool = true) throws -> SQLiteScoreStore {
-        let options = PlayerFormREPL.Options(
+    func open(busyTimeout: Int?, creating: Bool = true) async throws -> any ScoreStore {
+        switch await PlayerFormREPL.openAnyStore(
+            options(busyTimeout: busyTimeout), environment: ProcessEnvironment.current(), creating: creating)
+        {
+        case .success(let store): return store
+        case .failure(let failure): throw ExitCode(failure.exitStatus)
+        }
+    }
+
+    /// Opens the score database, or ends the command with the error's exit status after its
+    /// message; as ``open(busyTimeout:creating:)``, for a command of the database alone.
+    func openDatabase(busyTimeout: Int?, creating: Bool = true) async throws -> SQLiteScoreStore {
+        switch await PlayerFormREPL.openStore(options(busyTimeout: busyTimeout), creating: creating) {
+        case .success(let store): return store
+        case .failure(let failure): throw ExitCode(failure.exitStatus)
+        }
+    }
+
+    private func options(busyTimeout: Int?) -> PlayerFormREPL.Options {
+        PlayerFormREPL.Options(
             storePath: path, legacyStorePath: legacyPath,
             busyTimeout: busyTimeout.map { .milliseconds($0) } ?? .seconds(5))
-        switch PlayerFormREPL.openStore(options, creating: creating) {
-        case .success(let store): return store
-        case .failure(let error): throw ExitCode(StoreFailure.exitStatus(error))
-        }
     }
 }
 
 /// Shows how far a long import or export has come, on standard error when it is a terminal, at
 /// most four times a second: records done, the rate, the part done and the time left.
 ///
-/// Silent in scripts.
-final class ProgressMeter {
+/// Silent in scripts. Used by one task at a time: a command, and the pages of an export that its
+/// store hands over one after another while the command waits.
+final class ProgressMeter: @unchecked Sendable {
     private let verb: String
     private let total: Int?
     private let enabled: Bool
@@ -167,50 +184,69 @@ extension PlayerFormCommand {
 
         func run() async throws {
             let place = try StorePlace(option: main.store, environment: ProcessEnvironment.current())
-            if place.isLeague {
-                return try await LeagueTransfer.importFiles(files, into: place.path)
-            }
-            let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds)
+            let store = try await place.open(busyTimeout: main.busyTimeoutMilliseconds)
             // The first Ctrl-C stops the import after the record in hand, keeping what was read.
             Interrupt.install()
             var status: Int32 = 0
             for file in files {
                 let meter = ProgressMeter(verb: "importing \(file):", total: nil)
                 do {
-                    let summary = try database.importFile(
-                        at: file, progress: { done, fraction in meter.update(done, fraction: fraction) },
+                    let summary = try await ScoreImport.importFile(
+                        at: file, into: store,
+                        progress: { done, fraction in meter.update(done, fraction: fraction) },
                         shouldStop: { Interrupt.isRequested })
                     meter.finish()
-                    // Each problem starts with the file and line it concerns.
-                    for problem in summary.problems { Self.report(problem, label: "") }
-                    var line = "\(file): "
-                    if summary.stopped { line += "stopped by Ctrl-C: " }
-                    line +=
-                        "\(summary.added) \(summary.added == 1 ? "record" : "records") added, "
-                        + "\(summary.alreadyKept) already kept"
-                    if summary.deleted > 0 { line += ", \(summary.deleted) deleted" }
-                    if !summary.problems.isEmpty { line += ", \(summary.problems.count) not imported" }
-                    if summary.stopped {
-                        line +=
-                            ScoreFileReader.canBeReadAgain(file)
-                            ? "; importing the file again adds the rest"
-                            : "; the rest of the input was not imported"
-                    }
-                    Self.report(line, label: "note: ")
-                    if !summary.problems.isEmpty { status = max(status, 65) }
+                    Self.report(summary, of: file)
+                    if summary.notImported > 0 { status = max(status, 65) }
                     if Interrupt.isRequested { throw ExitCode(ValidationExit.interrupted.rawValue) }
-                } catch let error as SQLiteStoreError {
-                    meter.finish()
-                    Self.report(StoreFailure.words(error))
-                    throw ExitCode(StoreFailure.exitStatus(error))
-                } catch let error as StoreError {
+                } catch let error as ScoreFileError {
                     // The file cannot be opened or read; the other files are still imported.
                     meter.finish()
                     Self.report(StoreFailure.words(error))
                     status = max(status, StoreFailure.exitStatus(error))
+                } catch let error as ScoreStoreError {
+                    meter.finish()
+                    Self.report(StoreFailure.words(error))
+                    throw ExitCode(StoreFailure.exitStatus(error))
                 }
             }
             if status != 0 { throw ExitCode(status) }
+        }
+
+        /// Says what the import of `file` did: each line not imported, by its place, then a note
+        /// with the counts.
+        static func report(_ summary: ImportSummary, of file: String) {
+            // Each problem starts with the file and line it concerns.
+            for problem in summary.problems { report(problem, label: "") }
+            for conflict in summary.conflicts {
+                report(
+                    "\(file):\(conflict.line): "
+                        + StoreFailure.words(ScoreStoreError.conflictingRecord(id: conflict.id.uuidString)),
+                    label: "")
+            }
+            for refusal in summary.refused {
+                let why =
+                    if case .failed(.server, let code, let message) = refusal.error {
+                        "the league refused the record (\(code): \(message))"
+                    } else {
+                        StoreFailure.words(refusal.error)
+                    }
+                report("\(file):\(refusal.line): " + why, label: "")
+            }
+            var line = "\(file): "
+            if summary.stopped { line += "stopped by Ctrl-C: " }
+            line +=
+                "\(summary.added) \(summary.added == 1 ? "record" : "records") added, "
+                + "\(summary.alreadyKept) already kept"
+            if summary.deleted > 0 { line += ", \(summary.deleted) deleted" }
+            if summary.notImported > 0 { line += ", \(summary.notImported) not imported" }
+            if summary.stopped {
+                line +=
+                    ScoreFileReader.canBeReadAgain(file)
+                    ? "; importing the file again adds the rest"
+                    : "; the rest of the input was not imported"
+            }
+            report(line, label: "note: ")
         }
 
         /// Writes `line` on standard error in the program's style: `error: ` for an error (the
@@ -254,33 +290,36 @@ extension PlayerFormCommand {
 
         func run() async throws {
             let place = try StorePlace(option: main.store, environment: ProcessEnvironment.current())
-            if place.isLeague {
-                return try await LeagueTransfer.export(place.path, csv: format == .csv)
-            }
-            let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds, creating: false)
+            let store = try await place.open(busyTimeout: main.busyTimeoutMilliseconds, creating: false)
             let showsProgress = isatty(STDERR_FILENO) == 1
             let meter = ProgressMeter(
-                verb: "exporting", total: showsProgress ? try? database.recordCount() : nil)
+                verb: "exporting", total: showsProgress ? try? await store.recordCount() : nil)
+            let failure = Mutex<OutputError?>(nil)
             do {
-                _ = try database.export(
-                    format: format == .csv ? .csv : .jsonl, progress: { meter.update($0) }
-                ) {
-                    chunk in
-                    try Self.writeAll(chunk)
+                let (_, complete) = try await ScoreExport.export(
+                    store, format: format == .csv ? .csv : .jsonl, progress: { meter.update($0) }
+                ) { chunk in
+                    do throws(OutputError) {
+                        try Self.writeAll(chunk)
+                        return true
+                    } catch {
+                        failure.withLock { $0 = error }
+                        return false
+                    }
                 }
                 meter.finish()
-            } catch let error as SQLiteStoreError {
+                if !complete, let error = failure.withLock({ $0 }) {
+                    Import.report("cannot write the export: \(error.reason)")
+                    throw ExitCode(74)
+                }
+            } catch let error as ScoreStoreError {
                 meter.finish()
                 Import.report(StoreFailure.words(error))
                 throw ExitCode(StoreFailure.exitStatus(error))
-            } catch let error as OutputError {
-                meter.finish()
-                Import.report("cannot write the export: \(error.reason)")
-                throw ExitCode(74)
             }
         }
 
-        struct OutputError: Error {
+        struct OutputError: Error, Sendable {
             var reason: String
         }
 
@@ -298,7 +337,7 @@ extension PlayerFormCommand {
         /// Whether standard output is a terminal, where names are shown escaped.
         private static let toTerminal = isatty(STDOUT_FILENO) == 1
 
-        static func writeAll(_ bytes: [UInt8]) throws {
+        static func writeAll(_ bytes: [UInt8]) throws(OutputError) {
             let bytes = toTerminal ? shownOnTerminal(bytes) : bytes
             if let failure = Descriptor.writeAll(bytes, to: STDOUT_FILENO) {
                 throw OutputError(reason: SystemError.text(failure))
@@ -341,7 +380,8 @@ extension PlayerFormCommand {
                     "check verifies a score database; a league's tables are kept by its server "
                         + "(and its derived rows by one transaction each).")
             }
-            let database = try place.open(busyTimeout: main.busyTimeoutMilliseconds, creating: false)
+            let database = try await place.openDatabase(
+                busyTimeout: main.busyTimeoutMilliseconds, creating: false)
             do {
                 let report = try database.check()
                 for line in report.damage { Import.report("\(place.path): damaged: \(line)") }

@@ -1,8 +1,8 @@
 import PlayerFormPostgres
 import PlayerFormSQLite
 import PlayerFormScores
-import PlayerFormStore
 import PlayerFormTerminal
+import PlayerFormTransfer
 
 /// The exit status and the words of each failure of a store, for the commands other than the REPL.
 ///
@@ -22,7 +22,7 @@ enum StoreFailure {
         switch error {
         case .notFinite, .conflictingRecord, .corrupt, .notAStore, .newerSchema: 65
         case .cannotOpen, .permissionDenied: 66
-        case .unreachable, .connectionLost, .deletionUnsupported: 69
+        case .unreachable, .connectionLost, .deletionUnsupported, .importUnsupported: 69
         case .cannotCreateFolder: 73
         case .storageFull, .io: 74
         // A privilege the user lacks (SQLSTATE 42501), as a refused user.
@@ -61,7 +61,7 @@ enum StoreFailure {
     }
 
     /// The exit status of an import whose file cannot be opened or read: 66 (EX_NOINPUT).
-    static func exitStatus(_ error: StoreError) -> Int32 { 66 }
+    static func exitStatus(_ error: ScoreFileError) -> Int32 { 66 }
 
     /// What went wrong, in the words the REPL uses for the same error.
     static func words(_ error: ScoreStoreError) -> String {
@@ -79,8 +79,20 @@ enum StoreFailure {
     }
 
     /// Why a score file could not be read, naming it.
-    static func words(_ error: StoreError) -> String {
+    static func words(_ error: ScoreFileError) -> String {
         error.description
+    }
+
+    /// The exit status of a command that fails with `error` of any layer: that of its own kind
+    /// above, else 74 (an I/O error).
+    static func exitStatus(any error: any Error) -> Int32 {
+        switch error {
+        case let error as ScoreStoreError: exitStatus(error)
+        case let error as SQLiteStoreError: exitStatus(error)
+        case let error as PostgresStoreError: exitStatus(error)
+        case let error as ScoreFileError: exitStatus(error)
+        default: 74
+        }
     }
 
     /// What went wrong, for an error of any layer: the words of its own kind above, else the
@@ -90,7 +102,7 @@ enum StoreFailure {
         case let error as ScoreStoreError: words(error)
         case let error as SQLiteStoreError: words(error)
         case let error as PostgresStoreError: words(error)
-        case let error as StoreError: words(error)
+        case let error as ScoreFileError: words(error)
         default: "\(error)"
         }
     }

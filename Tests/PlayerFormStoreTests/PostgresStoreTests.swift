@@ -387,30 +387,6 @@ struct PostgresStoreTests {
         try await expectKeptAcrossMigration(store, ids: ids)
     }
 
-    @Test("a record kept again by its id is kept once; one with the same id and other content is refused")
-    func idempotentUpload() async throws {
-        let store = store()
-        let record = ScoreRecord(
-            id: UUID(), name: "Colin", points: 100, uploadedAt: Date(timeIntervalSince1970: 1_763_712_000.5))
-        #expect(try await store.keep(record) == true)
-        let revision = try await store.revision()
-        #expect(try await store.keep(record) == false)
-        #expect(try await store.revision() == revision)
-        #expect(try await store.records() == [record])
-        #expect(try await store.players(from: 0, limit: 5).map(\.recordIDs) == [[record.id]])
-        let changed = ScoreRecord(id: record.id, name: "Colin", points: 7, uploadedAt: record.uploadedAt)
-        await #expect(throws: PostgresStoreError.conflictingRecord(id: record.id.uuidString)) {
-            try await store.keep(changed)
-        }
-        let batch = try await store.keep(batch: [
-            record, changed,
-            ScoreRecord(
-                id: UUID(), name: "colin", points: 1, uploadedAt: record.uploadedAt),
-        ])
-        #expect(batch.added == 1 && batch.alreadyKept == 1 && batch.conflicts == [record.id])
-        #expect(try await store.playerCount() == 1)
-    }
-
     @Test("many clients uploading at once lose nothing, double nothing, and keep one player per name")
     func concurrentUploads() async throws {
         let clients = (0..<8).map { _ in store() }

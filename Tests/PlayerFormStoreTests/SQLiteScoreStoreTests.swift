@@ -3,7 +3,7 @@ import GRDB
 import Glibc
 import PlayerFormRules
 import PlayerFormScores
-import PlayerFormStore
+import PlayerFormTransfer
 import Synchronization
 import Testing
 
@@ -466,32 +466,20 @@ struct SQLiteScoreStoreTests {
     @Test(
         "importing a score file of earlier versions keeps its records, applies its deletions, and reports damage"
     )
-    func importLegacy() throws {
+    func importLegacy() async throws {
         let (legacy, kept) = try legacyFile()
         let before = try bytes(legacy)
         let store = try SQLiteScoreStore(path: path)
-        let summary = try store.importFile(at: legacy)
+        let summary = try await ScoreImport.importFile(at: legacy, into: store)
         #expect(summary.added == 3)
         #expect(summary.deleted == 1)
         #expect(summary.problems == ["\(legacy):4: not a score record (not valid JSON)"])
         #expect(try store.allRecordsSynchronously() == kept)
         #expect(try bytes(legacy) == before)
 
-        let again = try store.importFile(at: legacy)
+        let again = try await ScoreImport.importFile(at: legacy, into: store)
         #expect(again.added == 0 && again.alreadyKept == 3 && again.deleted == 1)
         #expect(try store.allRecordsSynchronously() == kept)
-    }
-
-    @Test("the old default file is imported once: a player deleted afterwards does not come back")
-    func legacyOnce() async throws {
-        let (legacy, kept) = try legacyFile()
-        let store = try SQLiteScoreStore(path: path)
-        #expect(try store.importLegacyFileOnce(at: legacy)?.added == 3)
-        #expect(try await store.records() == kept)
-        _ = try await store.deletePlayer(named: "Colin")
-        #expect(try store.importLegacyFileOnce(at: legacy) == nil)
-        #expect(try await SQLiteScoreStore(path: path).records() == Array(kept.dropFirst()))
-        #expect(try SQLiteScoreStore(path: path + ".2").importLegacyFileOnce(at: legacy + ".missing") == nil)
     }
 
     @Test("an import from a pipe named by a path, such as /dev/stdin or <(...), reads its records once")
@@ -511,7 +499,7 @@ struct SQLiteScoreStoreTests {
         close(ends[1])
         defer { close(ends[0]) }
         // Opening the path opens the pipe anew: what one reading takes, another does not see.
-        let summary = try store.importFile(at: "/proc/self/fd/\(ends[0])")
+        let summary = try await ScoreImport.importFile(at: "/proc/self/fd/\(ends[0])", into: store)
         #expect(summary.added == 2 && summary.deleted == 1 && summary.problems.isEmpty)
         #expect(try await store.records().map(\.id) == [kept])
     }
@@ -526,13 +514,13 @@ struct SQLiteScoreStoreTests {
         }
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
         var received = 0
-        let summary = try store.importFile(
-            at: file, progress: { count, _ in received = count }, shouldStop: { received > 0 })
+        let summary = try await ScoreImport.importFile(
+            at: file, into: store, progress: { count, _ in received = count }, shouldStop: { received > 0 })
         #expect(summary.stopped)
         #expect(summary.added >= 2_000 && summary.added < 30_000 && summary.alreadyKept == 0)
         #expect(try await store.playerCount() == summary.added)
 
-        let again = try store.importFile(at: file)
+        let again = try await ScoreImport.importFile(at: file, into: store)
         #expect(!again.stopped)
         #expect(again.added == 30_000 - summary.added && again.alreadyKept == summary.added)
         #expect(try await store.playerCount() == 30_000)
@@ -557,8 +545,8 @@ struct SQLiteScoreStoreTests {
         }
         var received = 0
         let deadline = ContinuousClock.now + .seconds(20)
-        let summary = try store.importFile(
-            at: "/proc/self/fd/\(ends[0])", progress: { count, _ in received = count },
+        let summary = try await ScoreImport.importFile(
+            at: "/proc/self/fd/\(ends[0])", into: store, progress: { count, _ in received = count },
             shouldStop: { received >= 5 || ContinuousClock.now > deadline })
         #expect(summary.stopped)
         #expect(summary.added == 5)
@@ -573,13 +561,10 @@ struct SQLiteScoreStoreTests {
         let line =
             #"{"id":"\#(colin.id.uuidString)","name":"Colin","points":5,"uploadedAt":"2026-01-01T00:00:00.000Z"}"#
         try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: file))
-        let summary = try store.importFile(at: file)
+        let summary = try await ScoreImport.importFile(at: file, into: store)
         #expect(summary.added == 0)
-        #expect(
-            summary.problems == [
-                "\(file):1: a different record with the id \(colin.id.uuidString) is already stored; "
-                    + "the record is not kept"
-            ])
+        #expect(summary.conflicts.map(\.line) == [1] && summary.conflicts.map(\.id) == [colin.id])
+        #expect(summary.problems.isEmpty)
         #expect(try await store.records() == [colin])
     }
 
@@ -593,8 +578,8 @@ struct SQLiteScoreStoreTests {
             #"{"id":"\#(UUID().uuidString)","name":"Ann","points":7,"uploadedAt":"2026-01-01T00:00:01.000Z"}"#,
         ]
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file))
-        let summary = try store.importFile(at: file)
-        #expect(summary.added == 1 && summary.problems.count == 1)
+        let summary = try await ScoreImport.importFile(at: file, into: store)
+        #expect(summary.added == 1 && summary.conflicts.count == 1 && summary.problems.isEmpty)
         let players = try await store.players(from: 0, limit: 10)
         #expect(players.map(\.name) == ["Colin", "Ann"])
         #expect(try await store.playerCount() == 2)
@@ -625,13 +610,13 @@ struct SQLiteScoreStoreTests {
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: file))
         var seen: [Int] = []
-        let summary = try store.importFile(at: file) { done, _ in seen.append(done) }
+        let summary = try await ScoreImport.importFile(at: file, into: store) { done, _ in seen.append(done) }
         #expect(summary.added == 24_998 && summary.alreadyKept == 1)
         #expect(summary.problems == ["\(file):12346: not a score record (not valid JSON)"])
         #expect(seen.last == 25_000 && seen == seen.sorted())
         #expect(try store.allRecordsSynchronously().map(\.id) == [early.id] + ids)
         #expect(try await store.playerCount() == 7_001)
-        let again = try store.importFile(at: file)
+        let again = try await ScoreImport.importFile(at: file, into: store)
         #expect(again.added == 0 && again.alreadyKept == 24_999)
     }
 
@@ -646,11 +631,17 @@ struct SQLiteScoreStoreTests {
         }
         kept.append(try await store.upload(name: "Big", points: 1e300))
         var text: [UInt8] = []
-        #expect(try store.export(format: format) { text += $0 } == kept.count)
+        let collected = Mutex<[UInt8]>([])
+        let written = try await ScoreExport.export(store, format: format) { chunk in
+            collected.withLock { $0 += chunk }
+            return true
+        }
+        #expect(written == (kept.count, true))
+        text = collected.withLock { $0 }
         let file = folder.appendingPathComponent("export.\(format.rawValue)").path
         try Data(text).write(to: URL(fileURLWithPath: file))
         let copy = try SQLiteScoreStore(path: folder.appendingPathComponent("copy.sqlite").path)
-        let summary = try copy.importFile(at: file)
+        let summary = try await ScoreImport.importFile(at: file, into: copy)
         #expect(summary.problems == [])
         #expect(try await copy.records() == kept)
         #expect(try await copy.players(from: 0, limit: 10) == store.players(from: 0, limit: 10))
@@ -667,7 +658,7 @@ struct SQLiteScoreStoreTests {
         let tombstone =
             #"{"deletedAt":"2026-11-21T07:20:00.000Z","ids":["\#(second.id.uuidString)"],"kind":"delete"}"#
         try Data((tombstone + "\n").utf8).write(to: URL(fileURLWithPath: file))
-        #expect(try store.importFile(at: file).deleted == 1)
+        #expect(try await ScoreImport.importFile(at: file, into: store).deleted == 1)
         #expect(try await store.players(from: 0, limit: 10).map(\.name) == ["Nul\u{0}a"])
         #expect(try await store.deletePlayer(named: "nul\u{0}a")?.name == first.name)
         #expect(try await store.playerCount() == 0)
@@ -695,7 +686,9 @@ struct SQLiteScoreStoreTests {
             }
             #expect(reason.contains("deleted or replaced"))
         }
-        #expect(throws: SQLiteStoreError.self) { _ = try store.export(format: .jsonl) { _ in } }
+        await #expect(throws: ScoreStoreError.self) {
+            _ = try await ScoreExport.export(store, format: .jsonl) { _ in true }
+        }
         if how == "replaced" {
             #expect(try await SQLiteScoreStore(path: path).records().map(\.name) == ["Other"])
         }

@@ -2,7 +2,7 @@ import Foundation
 import PlayerFormScores
 import Testing
 
-@testable import PlayerFormStore
+@testable import PlayerFormTransfer
 
 @Suite("Reading score files quickly")
 struct ScoreFileReaderTests {

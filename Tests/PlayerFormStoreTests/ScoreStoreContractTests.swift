@@ -2,7 +2,7 @@ import Foundation
 import PlayerFormPostgres
 import PlayerFormSQLite
 import PlayerFormScores
-import PlayerFormStore
+import PlayerFormTransfer
 import Synchronization
 import Testing
 
@@ -38,7 +38,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
         let file = folder.appendingPathComponent("records.jsonl").path
         try scoreLines(records).write(toFile: file, atomically: true, encoding: .utf8)
         let store = try SQLiteScoreStore(path: folder.appendingPathComponent("scores.sqlite").path)
-        _ = try store.importFile(at: file)
+        _ = try await ScoreImport.importFile(at: file, into: store)
         return store
     }
 
@@ -66,7 +66,7 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
             let store = PostgresScoreStore(
                 location: try PostgresLocation(url: url), password: nil,
                 schema: PostgresTestServer.freshSchema())
-            _ = try await store.keep(batch: records)
+            _ = try await store.keep(RecordBatch(records))
             return store
         }
     }
@@ -159,6 +159,74 @@ struct ScoreStoreContractTests {
         for index in [0, 2_047, 2_048, 4_095, roster.count - 1] {
             #expect(try await store.player(named: roster[index].name)?.index == index)
         }
+    }
+
+    @Test(
+        "records kept as they are: again by id changes nothing, other content under a kept id is refused",
+        arguments: StoreKind.all)
+    func keepIsIdempotentByID(kind: StoreKind) async throws {
+        let (store, another) = try kind.make(SteppingClock().now)
+        let colin = ScoreRecord(
+            id: UUID(), name: "Colin", points: 100, uploadedAt: Date(timeIntervalSince1970: 1_700_000_000.5))
+        let ann = ScoreRecord(
+            id: UUID(), name: "Ann", points: 5, uploadedAt: Date(timeIntervalSince1970: 1_700_000_001))
+        let first = try await store.keep(RecordBatch([colin, ann]))
+        #expect(first.added == 2 && first.alreadyKept == 0 && first.conflicting.isEmpty)
+        let revision = try await store.revision()
+        let again = try await store.keep(RecordBatch([colin, ann]))
+        #expect(again.added == 0 && again.alreadyKept == 2, "keeping the same records twice changes nothing")
+        #expect(try await store.revision() == revision)
+        // A newer upload of the same player, then the old records once more: still nothing changes.
+        let newer = try await store.upload(name: "colin", points: 7)
+        let third = try await store.keep(RecordBatch([colin]))
+        #expect(third.added == 0 && third.alreadyKept == 1)
+        #expect(try await another().records() == [colin, ann, newer])
+        #expect(try await store.player(named: "Colin")?.player.points == 7)
+        #expect(try await store.player(named: "Colin")?.player.recordIDs == [colin.id, newer.id])
+        let changed = ScoreRecord(id: colin.id, name: "Colin", points: 1, uploadedAt: colin.uploadedAt)
+        let stranger = ScoreRecord(
+            id: UUID(), name: "Dee", points: 2, uploadedAt: Date(timeIntervalSince1970: 1_700_000_002))
+        let conflict = try await store.keep(RecordBatch([changed, stranger]))
+        #expect(conflict.added == 1 && conflict.conflicting == [0])
+        #expect(try await store.records() == [colin, ann, stranger, newer])
+    }
+
+    @Test(
+        "a batch's deletions apply in order with its records, and say how many records they removed",
+        arguments: StoreKind.all)
+    func keepDeletesInOrder(kind: StoreKind) async throws {
+        let (store, _) = try kind.make(SteppingClock().now)
+        let bob = try await store.upload(name: "Bob", points: 1)
+        let late = ScoreRecord(
+            id: UUID(), name: "Bob", points: 9, uploadedAt: bob.uploadedAt.addingTimeInterval(60))
+        var batch = RecordBatch()
+        batch.delete([bob.id, UUID()])
+        batch.append(late)
+        batch.delete([UUID()])
+        let kept = try await store.keep(batch)
+        #expect(kept.added == 1 && kept.deleted == 1)
+        #expect(try await store.records() == [late])
+        #expect(try await store.players(from: 0, limit: 5).map(\.recordIDs) == [[late.id]])
+    }
+
+    @Test("an export hands over every record, oldest first, and stops when asked", arguments: StoreKind.all)
+    func exportInPages(kind: StoreKind) async throws {
+        let (store, _) = try kind.make(SteppingClock().now)
+        var uploaded: [ScoreRecord] = []
+        for index in 0..<2_500 { uploaded.append(try await store.upload(name: "P\(index % 40)", points: 1)) }
+        let pages = Mutex<[[ScoreRecord]]>([])
+        try await store.exportRecords { page in
+            pages.withLock { $0.append(page) }
+            return true
+        }
+        #expect(pages.withLock { $0.flatMap { $0 } } == uploaded)
+        let stopped = Mutex(0)
+        try await store.exportRecords { page in
+            stopped.withLock { $0 += 1 }
+            return false
+        }
+        #expect(stopped.withLock { $0 } == 1, "a page after the one that said stop")
+        #expect(try await store.recordCount() == 2_500)
     }
 
     @Test("an upload is kept and read back, oldest first", arguments: StoreKind.all)

@@ -18,6 +18,8 @@ public enum TerminalWords {
         switch error {
         case .deletionUnsupported:
             "this score store cannot delete records"
+        case .importUnsupported:
+            "this score store cannot import records"
         case .cancelled:
             "the operation was cancelled"
         case .notFinite(let points):

@@ -78,8 +78,8 @@ public final class ScoreFileReader {
     static let linesBeforeFormat = 100
 
     /// Opens the file at `path` (`-` is standard input).
-    /// - Throws: ``StoreError`` naming the file when it cannot be opened.
-    public init(path: String) throws(StoreError) {
+    /// - Throws: ``ScoreFileError`` naming the file when it cannot be opened.
+    public init(path: String) throws(ScoreFileError) {
         self.path = path
         format = Self.format(ofName: path)
         var changed = Date()
@@ -94,7 +94,7 @@ public final class ScoreFileReader {
             descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else {
                 let code = errno
-                if code == EACCES { throw .permissionDenied(path: path, access: .read) }
+                if code == EACCES { throw .permissionDenied(path: path) }
                 throw .unreadable(path: path, reason: SystemError.text(code))
             }
             let regular = fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
@@ -130,19 +130,21 @@ public final class ScoreFileReader {
     /// cannot be read twice.
     ///
     /// An import skips these records instead of adding and then removing them.
-    public static func deletedIDs(in path: String) throws(StoreError) -> Set<UUID> {
+    public static func deletedIDs(in path: String) throws(ScoreFileError) -> Set<UUID> {
         try deletedIDs(in: path, shouldStop: { false }) ?? []
     }
 
     /// ``deletedIDs(in:)``, asking `shouldStop` before each line and each MiB scanned; nil once it
     /// says yes.
-    public static func deletedIDs(in path: String, shouldStop: () -> Bool) throws(StoreError) -> Set<UUID>? {
+    public static func deletedIDs(in path: String, shouldStop: () -> Bool) throws(ScoreFileError) -> Set<
+        UUID
+    >? {
         guard canBeReadAgain(path) else { return [] }
         guard let mentions = try mentionsDeletion(path, shouldStop: shouldStop) else { return nil }
         guard mentions else { return [] }
         let reader = try ScoreFileReader(path: path)
         reader.deletionsOnly = true
-        return try withoutActuallyEscaping(shouldStop) { shouldStop throws(StoreError) in
+        return try withoutActuallyEscaping(shouldStop) { shouldStop throws(ScoreFileError) in
             var stopped = false
             reader.stopsDeletionPass = {
                 stopped = shouldStop()
@@ -181,7 +183,9 @@ public final class ScoreFileReader {
     /// files of earlier versions) costs one fast read before its import.
     ///
     /// Nil once `shouldStop`, asked before each MiB, says yes.
-    private static func mentionsDeletion(_ path: String, shouldStop: () -> Bool) throws(StoreError) -> Bool? {
+    private static func mentionsDeletion(_ path: String, shouldStop: () -> Bool) throws(ScoreFileError)
+        -> Bool?
+    {
         let reader = try ScoreFileReader(path: path)
         let mark = deletionMark
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -235,8 +239,8 @@ public final class ScoreFileReader {
     }
 
     /// The next item, or nil at the end of the file.
-    /// - Throws: ``StoreError`` when reading fails.
-    public func next() throws(StoreError) -> Item? {
+    /// - Throws: ``ScoreFileError`` when reading fails.
+    public func next() throws(ScoreFileError) -> Item? {
         while var line = try nextLine() {
             if let first = overlongRecord {
                 overlongRecord = nil
@@ -509,7 +513,7 @@ public final class ScoreFileReader {
 
     /// The next line without its line break; a CSV line whose quoted field goes on past a line
     /// break takes the next line too.
-    private func nextLine() throws(StoreError) -> ArraySlice<UInt8>? {
+    private func nextLine() throws(ScoreFileError) -> ArraySlice<UInt8>? {
         var searchFrom = start
         var quotes = 0
         while true {
@@ -577,7 +581,7 @@ public final class ScoreFileReader {
 
     /// Passes over the record being read, longer than ``maximumRecordBytes``, to its end without
     /// keeping it: the next line break, or in CSV the next one outside quotes.
-    private func passOverLongRecord() throws(StoreError) {
+    private func passOverLongRecord() throws(ScoreFileError) {
         overlongRecord = lineNumber + 1
         // In CSV a line break inside a quoted field does not end the record: quotes are counted
         // from the record's start, and the record ends at a line break after an even number.

@@ -1,15 +1,6 @@
 import Foundation
 import PlayerFormScores
 
-/// Record identifiers as text.
-public enum RecordID {
-    /// The UUID of `text` (8-4-4-4-12 hexadecimal digits, either case); as `UUID(uuidString:)`,
-    /// without its `sscanf`.
-    public static func uuid(_ text: String) -> UUID? {
-        ScoreLineParser.uuid(text)
-    }
-}
-
 /// Reads the common score line quickly: a flat JSON object whose values are strings and numbers,
 /// with the keys `id`, `name`, `points`, `uploadedAt` and, optionally, `kind` ("score").
 ///
