@@ -81,7 +81,10 @@ public final class PlayerViewModel: Sendable {
     private let observations = DisposeBag()
 
     /// Creates a form with `rules`, uploading to `store`.
-    public init(rules: PlayerRules = .defaults, store: any ScoreStore) {
+    ///
+    /// Each upload waits `uploadDelay` first, as the sample's did (it took a second), so that a
+    /// person sees it under way and can cancel it: a cancelled wait uploads nothing.
+    public init(rules: PlayerRules = .defaults, store: any ScoreStore, uploadDelay: Duration = .zero) {
         configuredRules = rules
         nameStore = MutableProperty(rules.name)
         pointsStore = MutableProperty(rules.points)
@@ -125,6 +128,10 @@ public final class PlayerViewModel: Sendable {
             guard issues.isEmpty else { throw PlayerRefusal.invalid(issues) }
             let record: ScoreRecord
             do throws(ScoreStoreError) {
+                if uploadDelay > .zero {
+                    try? await Task.sleep(for: uploadDelay)
+                    if Task.isCancelled { throw .cancelled }
+                }
                 record = try await store.upload(name: request.name, points: request.points)
             } catch .cancelled {
                 messagesInput.send(.uploadCancelled(name: request.name))

@@ -238,6 +238,29 @@ struct PlayerUploadTests {
         tester.finish()
     }
 
+    @Test("an upload waits its delay first, as the sample's did; cancelling the wait uploads nothing")
+    func delayedUploadCancelled() async throws {
+        let store = InMemoryScoreStore()
+        let form = PlayerViewModel(store: store, uploadDelay: .seconds(3_600))
+        let tester = PlayerFormTester(form)
+        let upload = tester.start { await $0.uploadTapped() }
+        // The upload's task starts when the executor runs it; then it waits out the delay.
+        for _ in 0..<10_000 where !form.isUploading.value { await Task.yield() }
+        tester.assert {
+            $0.isUploading = true
+            $0.canUpload = false
+        }
+        tester.send { $0.uploadCancelTapped() }
+        let result = await tester.result(of: upload) {
+            $0.isUploading = false
+            $0.canUpload = true
+        }
+        #expect(result == .cancelled)
+        tester.receive(\.messages, .uploadCancelled(name: "Colin"))
+        #expect(try await store.records().isEmpty)
+        tester.finish()
+    }
+
     @Test("reset spends no uploads and gives none back")
     func resetKeepsUploads() async throws {
         let tester = PlayerFormTester(PlayerViewModel(store: InMemoryScoreStore()))

@@ -9,7 +9,7 @@ extension REPLSession {
     public static func viewModels(
         rules: PlayerRules, store: any ScoreStore, uploadDelay delay: Duration
     ) -> (form: PlayerViewModel, roster: RosterViewModel) {
-        let form = PlayerViewModel(rules: rules, store: DelayedScoreStore(store, delay: delay))
+        let form = PlayerViewModel(rules: rules, store: store, uploadDelay: delay)
         return (form, RosterViewModel(store: store, rules: form.rules))
     }
 }
