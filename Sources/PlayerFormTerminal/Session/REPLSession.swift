@@ -42,29 +42,29 @@ public final class REPLSession {
         public var exitStatus: Int32 { self == .succeeded ? 0 : 1 }
     }
 
-    private let form: PlayerViewModel
-    private let reader: any LineReader
-    private let output: any TerminalOutput
-    private let renderer: FormRenderer
-    private let bail: Bool
-    private let interrupts: (any InterruptSource)?
-    private let log: FormEventLog
+    let form: PlayerViewModel
+    let reader: any LineReader
+    let output: any TerminalOutput
+    let renderer: FormRenderer
+    let bail: Bool
+    let interrupts: (any InterruptSource)?
+    let log: FormEventLog
     /// The prompt, bound to the form; scripted sessions show none, so they have none.
-    private let prompt: Property<String>?
-    private let rosterView: RosterView?
+    let prompt: Property<String>?
+    let rosterView: RosterView?
     /// Whether there is a roster view: asked on every line, and cheaper to read than the view,
     /// whose reference count lives in a side table.
-    private let hasRoster: Bool
+    let hasRoster: Bool
     /// Whether the session's reader is interactive, asked on every line.
-    private let interactive: Bool
-    private let idleTicks: (@Sendable () -> AsyncStream<Void>)?
-    private let echo: Bool
+    let interactive: Bool
+    let idleTicks: (@Sendable () -> AsyncStream<Void>)?
+    let echo: Bool
     /// The output that pages long results at a terminal; nil when nothing is paged.
-    private let paging: PagingOutput?
+    let paging: PagingOutput?
     /// Whether `pager off` was typed.
-    private var pagerOff = false
-    private let rulesOrigin: String
-    private let columns: @Sendable () -> Int
+    var pagerOff = false
+    let rulesOrigin: String
+    let columns: @Sendable () -> Int
 
     /// How many rows `players` shows in a script, or when the terminal's size is unknown.
     public static let defaultPageSize = 40
@@ -194,13 +194,13 @@ public final class REPLSession {
     }
 
     /// Whether a command failed.
-    private var failed = false
+    var failed = false
     /// The count of Ctrl-C presses when a stopped `source` last said so.
-    private var stopReported: Int?
+    var stopReported: Int?
     /// How many rows a page holds now, asked before each `players`.
-    private let pageSizeNow: (@Sendable () -> Int)?
+    let pageSizeNow: (@Sendable () -> Int)?
     /// Whether a script is to stop, asked between its commands and while it waits for a line.
-    private let endRequested: (@Sendable () -> Bool)?
+    let endRequested: (@Sendable () -> Bool)?
 
     /// `reader`, which reads a script, made to stop waiting for a line once ``endRequested`` says
     /// so.
@@ -209,7 +209,7 @@ public final class REPLSession {
         return reader
     }
     /// How many `source` commands are running inside each other.
-    private var sourceDepth = 0
+    var sourceDepth = 0
     /// The deepest `source` may nest: a file that sources itself stops there.
     public static let maxSourceDepth = 16
 
@@ -357,7 +357,7 @@ public final class REPLSession {
     ///
     /// The last asking, plus ``scriptedCatchUpInterval`` and the coarse clock's resolution; nil
     /// before the first asking.
-    private var nextCatchUp: Int64?
+    var nextCatchUp: Int64?
 
     /// How long a script's commands that do not touch the roster may run back to back before the
     /// store is asked again: asking before each of them would cost more than most commands do.
@@ -399,7 +399,7 @@ public final class REPLSession {
     }()
 
     /// Shows what changed in the store since the roster last read it.
-    private func catchUp() async {
+    func catchUp() async {
         guard let rosterView else { return }
         nextCatchUp = Self.coarseNanoseconds() + Self.catchUpSpacing
         let found = await rosterView.catchUp()
@@ -481,405 +481,5 @@ public final class REPLSession {
         for byte in bytes { ascii |= byte }
         if ascii < 0x80 { return String(decoding: bytes, as: UTF8.self) }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    // MARK: Commands (the handlers that the entries of CommandCatalog name)
-
-    /// `name`: shows the name; `name TEXT` sets it.
-    func editName(_ text: String?) -> StepResult {
-        guard let text else {
-            output.write(renderer.nameLine(form.name.value))
-            return settled()
-        }
-        return edit { () throws(PlayerRefusal) in try form.nameEdited(text) }
-    }
-
-    /// `up N`.
-    func pressUp(times: Int) -> StepResult {
-        do throws(PlayerRefusal) {
-            return finishPresses(try form.stepUpTapped(times: times), command: "up")
-        } catch {
-            return refused(error)
-        }
-    }
-
-    /// `down N`.
-    func pressDown(times: Int) -> StepResult {
-        do throws(PlayerRefusal) {
-            return finishPresses(try form.stepDownTapped(times: times), command: "down")
-        } catch {
-            return refused(error)
-        }
-    }
-
-    /// `points`: shows the points; `points N` sets the stepper.
-    func setPoints(_ value: Double?) -> StepResult {
-        guard let value else {
-            output.write(renderer.pointsLine(form.pointsText.value))
-            return settled()
-        }
-        do throws(PlayerRefusal) {
-            return finish(try form.stepperSet(to: value))
-        } catch {
-            return refused(error)
-        }
-    }
-
-    /// `step N`.
-    func changeStep(to value: Double) -> StepResult {
-        edit { () throws(PlayerRefusal) in try form.stepChanged(to: value) }
-    }
-
-    /// `min N`.
-    func changeMin(to value: Double) -> StepResult {
-        edit { () throws(PlayerRefusal) in try form.minChanged(to: value) }
-    }
-
-    /// `max N`.
-    func changeMax(to value: Double) -> StepResult {
-        edit { () throws(PlayerRefusal) in try form.maxChanged(to: value) }
-    }
-
-    /// `reset`.
-    func reset() -> StepResult {
-        edit { () throws(PlayerRefusal) in try form.resetTapped() }
-    }
-
-    /// `show`, `show --json`.
-    func show(json: Bool) -> StepResult {
-        if json {
-            output.write(renderer.json(of: form))
-        } else {
-            for line in renderer.screen(of: form) { output.write(line) }
-        }
-        return settled()
-    }
-
-    /// `help`, `help COMMAND`.
-    func help(_ topic: String?) -> StepResult {
-        if let topic {
-            if let entry = CommandCatalog.entry(named: topic) {
-                let rules = RulesInForce(form: form, origin: rulesOrigin)
-                for line in renderer.help(for: entry, rules: rules, width: columns()) { output.write(line) }
-            }
-        } else {
-            for line in renderer.help(width: columns()) { output.write(line) }
-        }
-        return settled()
-    }
-
-    /// `rules`, `rules --json`.
-    func showRules(json: Bool) -> StepResult {
-        let rules = RulesInForce(form: form, origin: rulesOrigin)
-        if json {
-            output.write(rules.json)
-        } else {
-            for line in rules.lines { output.write(line) }
-        }
-        return settled()
-    }
-
-    /// `pager on`, `pager off`; `pager` says which.
-    func setPager(_ on: Bool?) -> StepResult {
-        if let on {
-            pagerOff = !on
-        } else {
-            output.write("pager: " + (paging == nil ? "not used here" : pagerOff ? "off" : "on"))
-        }
-        return settled()
-    }
-
-    /// Gives an input to the form: a refusal fails the command, saying why.
-    ///
-    /// What changed is written either way.
-    private func edit(_ input: () throws(PlayerRefusal) -> Void) -> StepResult {
-        do throws(PlayerRefusal) {
-            try input()
-        } catch {
-            return refused(error)
-        }
-        return settled()
-    }
-
-    /// Writes what the form's refusal changed, then the refusal, and fails the command.
-    private func refused(_ refusal: PlayerRefusal) -> StepResult {
-        log.flushState()
-        log.error(FormRenderer.refusalText(refusal))
-        return .failed
-    }
-
-    /// Writes what changed, and succeeds.
-    private func settled() -> StepResult {
-        log.flushState()
-        return .succeeded
-    }
-
-    // MARK: Roster
-
-    /// Runs a roster command: fails when the session has no roster; otherwise first shows what
-    /// others changed, so that the command works on the roster as it is, and fails the command
-    /// when the store raised an alert meanwhile (a store failure, a damaged line).
-    func onRoster(_ command: (RosterView) async -> StepResult) async -> StepResult {
-        guard let rosterView else {
-            log.error("This session has no roster.")
-            return .failed
-        }
-        await catchUp()
-        _ = rosterView.takeAlerts()
-        let result = await command(rosterView)
-        log.flushState()
-        return rosterView.takeAlerts() ? .failed : result
-    }
-
-    /// `players`, `players N`, `players --page N`, `--all`, `--json`, `--csv`.
-    ///
-    /// A listing of every player stops before its next page at Ctrl-C, with a note saying how far
-    /// it got, and silently once its output is dropped (the pager was quit).
-    func showPlayers(_ request: PlayersRequest, in view: RosterView) async -> StepResult {
-        let stop = StopRequest()
-        do {
-            if let pageSizeNow { try await view.follow(pageSize: pageSizeNow()) }
-            let stoppedAfter: Int?
-            switch request {
-            case .currentPage:
-                for line in view.tableLines() { output.write(line) }
-                return .succeeded
-            case .page(let page):
-                try await view.show(page: page)
-                for line in view.tableLines() { output.write(line) }
-                return .succeeded
-            case .all, .json, .csv:
-                interrupts?.whileRunning { stop.request() }
-                defer { interrupts?.whileRunning(nil) }
-                stoppedAfter =
-                    switch request {
-                    case .json: try await view.writeJSON(until: stop.isRequested)
-                    case .csv: try await view.writeCSV(until: stop.isRequested)
-                    default: try await view.writeAll(until: stop.isRequested)
-                    }
-            }
-            guard let stoppedAfter, stop.isRequested() else { return .succeeded }
-            let total = (try? await view.roster.playerCountNow()) ?? view.roster.playerCount.value
-            let note =
-                "Ctrl-C stopped the listing after \(RosterView.grouped(stoppedAfter)) of "
-                + "\(RosterView.grouped(total)) \(total == 1 ? "player" : "players")."
-            if paging?.noteAfterPager(note) != true { output.writeError("note: " + note) }
-            return .failed
-        } catch let error as PageError {
-            log.error(error.description)
-            return .failed
-        } catch let error as ActionError {
-            return reportActionError(error)
-        } catch {
-            reportLookupError(error)
-            return .failed
-        }
-    }
-
-    /// Asked for by Ctrl-C while a listing runs: the listing stops before its next page.
-    private final class StopRequest: Sendable {
-        private let requested = Atomic<Bool>(false)
-
-        func request() { requested.store(true, ordering: .relaxed) }
-
-        func isRequested() -> Bool { requested.load(ordering: .relaxed) }
-    }
-
-    /// `add NAME POINTS`.
-    func add(name: String, points: Double, to view: RosterView) async -> StepResult {
-        let roster = view.roster
-        roster.newNameEdited(name)
-        roster.newPointsEdited(points)
-        let issues = roster.inputIssues.value
-        guard issues.isEmpty else {
-            log.error(TerminalText.escaped(issues.map(\.message).joined(separator: " ")))
-            return .failed
-        }
-        // A player out of view has no row to say what changed: the count line says a new one was
-        // added, as after an upload (the roster was caught up before this command), and a line of
-        // its own says an existing one has new points.
-        let before = roster.playerCount.value
-        let output = self.output
-        return await report { () async throws(ActionError) in
-            let record = try await roster.addTapped()
-            let after = roster.playerCount.value
-            let key = PlayerName.comparisonKey(record.name)
-            let inView = roster.players.value.contains { $0.key == key }
-            guard !inView else { return }
-            if after > before {
-                output.write(RosterView.countLine(count: after, changedOutOfView: after - before))
-            } else {
-                output.write(
-                    "updated out of view: " + TerminalText.escaped(record.name) + " "
-                        + PointsFormat.text(record.points))
-            }
-        }
-    }
-
-    /// `select N`.
-    func select(row: Int, in view: RosterView) async -> StepResult {
-        let roster = view.roster
-        guard let name = await name(inRow: row, of: view) else { return .failed }
-        let inView = view.isInView(row: row)
-        let output = self.output
-        return await report { () async throws(ActionError) in
-            let selected = try await roster.toggleSelection.apply(name)
-            // A row in view says so in its change line; another needs a line of its own.
-            if !inView {
-                output.write(
-                    "\(selected ? "selected" : "deselected") row \(RosterView.grouped(row)): "
-                        + TerminalText.escaped(name))
-            }
-        }
-    }
-
-    /// `delete N`, `delete N --yes`.
-    func delete(row: Int, confirmed: Bool, in view: RosterView) async -> StepResult {
-        let roster = view.roster
-        guard let name = await name(inRow: row, of: view) else { return .failed }
-        if !confirmed {
-            guard reader.isInteractive else {
-                log.error(
-                    "delete asks before deleting, and a script cannot answer; type delete \(row) --yes.")
-                return .failed
-            }
-            let answer = await reader.answer(prompt: "Delete \(TerminalText.escaped(name))? [y/N] ")
-            guard case .line(let bytes) = answer,
-                ["y", "yes"].contains(
-                    CommandParser.trimmed(String(decoding: bytes, as: UTF8.self)).lowercased())
-            else {
-                output.write("not deleted")
-                return .succeeded
-            }
-        }
-        let inView = view.isInView(row: row)
-        let output = self.output
-        return await report { () async throws(ActionError) in
-            _ = try await roster.delete.apply(name)
-            if !inView {
-                output.write("deleted row \(RosterView.grouped(row)): " + TerminalText.escaped(name))
-            }
-        }
-    }
-
-    /// `refresh`.
-    func refresh(_ view: RosterView) async -> StepResult {
-        let roster = view.roster
-        return await report { () async throws(ActionError) in _ = try await roster.refresh.apply(()) }
-    }
-
-    /// Runs a roster action; its failures were written as alerts, so only a refusal is written.
-    ///
-    /// Ctrl-C cancels it meanwhile, also while the store waits for a lock another process holds.
-    private func report<Output>(_ action: () async throws(ActionError) -> Output) async -> StepResult {
-        if let roster = rosterView?.roster {
-            interrupts?.whileRunning {
-                roster.addPlayer.cancel()
-                roster.delete.cancel()
-                roster.refresh.cancel()
-            }
-        }
-        defer { interrupts?.whileRunning(nil) }
-        do {
-            _ = try await action()
-            return .succeeded
-        } catch {
-            return reportActionError(error)
-        }
-    }
-
-    /// The name of the player in `row`, or nil after saying why it cannot be read.
-    private func name(inRow row: Int, of view: RosterView) async -> String? {
-        do {
-            return try await view.name(inRow: row)
-        } catch {
-            reportLookupError(error)
-            return nil
-        }
-    }
-
-    /// A row number that names no player, or a store that cannot say.
-    private func reportLookupError(_ error: any Error) {
-        switch error {
-        case let error as TableBindingError:
-            log.error(Self.sentence(error.description))
-        case let error as ScoreStoreError:
-            log.error(TerminalText.escaped(TerminalWords.text(RosterAlert.readFailed(error))))
-        default:
-            log.error(TerminalText.escaped("Could not read the scores: \(error)"))
-        }
-    }
-
-    private func reportActionError(_ error: any Error) -> StepResult {
-        switch error {
-        case ActionError.disabled:
-            log.error("The roster is busy with another change; try again.")
-        case ActionError.cancelled, ActionError.failed(is CancellationError):
-            // The roster raises no alert for a cancelled change.
-            log.error("The change was cancelled.")
-        case ActionError.failed:
-            // The roster's alert has said what went wrong.
-            break
-        default:
-            log.error(TerminalText.escaped("\(error)"))
-        }
-        return .failed
-    }
-
-    /// `text` as a sentence: a capital first letter and a full stop.
-    private static func sentence(_ text: String) -> String {
-        text.prefix(1).uppercased() + text.dropFirst() + (text.hasSuffix(".") ? "" : ".")
-    }
-
-    /// Writes what a stepper input changed, and whether it was kept within bounds or stopped.
-    private func finish(_ outcome: StepperOutcome) -> StepResult {
-        log.flushState()
-        if let clamped = renderer.clampedLine(outcome) { output.write(clamped) }
-        if let refusal = outcome.refusal {
-            log.error(FormRenderer.refusalText(refusal))
-            return .failed
-        }
-        return .succeeded
-    }
-
-    /// Writes what a run of presses changed; a run stopped by a refusal fails, saying how many
-    /// presses counted, and one stopped at a bound succeeds, saying so.
-    private func finishPresses(_ outcome: StepperOutcome, command: String) -> StepResult {
-        log.flushState()
-        if let line = renderer.boundLine(command: command, outcome) { output.write(line) }
-        if let line = renderer.stoppedLine(command: command, outcome) {
-            log.error(line)
-            return .failed
-        }
-        return .succeeded
-    }
-
-    /// `upload`.
-    func upload() async -> StepResult {
-        let form = self.form
-        let output = self.output
-        interrupts?.whileRunning {
-            // Readline keeps the terminal from echoing keys, so show that Ctrl-C was heard.
-            output.write("^C")
-            form.uploadCancelTapped()
-        }
-        defer { interrupts?.whileRunning(nil) }
-        let result = await form.uploadTapped()
-        log.flushState()
-        switch result {
-        case .uploaded:
-            // A player out of view is in the roster only once it is read again: the store is asked
-            // before the next line (or the end of the input), so a script says so right after the
-            // upload, not whenever it next asks; a terminal asks before every prompt anyway.
-            nextCatchUp = nil
-            return .succeeded
-        case .refused(let refusal):
-            log.error(FormRenderer.refusalText(refusal))
-            return .failed
-        case .failed, .cancelled:
-            // The view model's message has said what happened; report it once.
-            if !log.takeUploadFailure() { log.error("The upload did not finish.") }
-            return .failed
-        }
     }
 }

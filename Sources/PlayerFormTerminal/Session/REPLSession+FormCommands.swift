@@ -1,0 +1,190 @@
+import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
+import PlayerFormText
+import ReactiveCore
+
+extension REPLSession {
+    // MARK: Commands (the handlers that the entries of CommandCatalog name)
+
+    /// `name`: shows the name; `name TEXT` sets it.
+    func editName(_ text: String?) -> StepResult {
+        guard let text else {
+            output.write(renderer.nameLine(form.name.value))
+            return settled()
+        }
+        return edit { () throws(PlayerRefusal) in try form.nameEdited(text) }
+    }
+
+    /// `up N`.
+    func pressUp(times: Int) -> StepResult {
+        do throws(PlayerRefusal) {
+            return finishPresses(try form.stepUpTapped(times: times), command: "up")
+        } catch {
+            return refused(error)
+        }
+    }
+
+    /// `down N`.
+    func pressDown(times: Int) -> StepResult {
+        do throws(PlayerRefusal) {
+            return finishPresses(try form.stepDownTapped(times: times), command: "down")
+        } catch {
+            return refused(error)
+        }
+    }
+
+    /// `points`: shows the points; `points N` sets the stepper.
+    func setPoints(_ value: Double?) -> StepResult {
+        guard let value else {
+            output.write(renderer.pointsLine(form.pointsText.value))
+            return settled()
+        }
+        do throws(PlayerRefusal) {
+            return finish(try form.stepperSet(to: value))
+        } catch {
+            return refused(error)
+        }
+    }
+
+    /// `step N`.
+    func changeStep(to value: Double) -> StepResult {
+        edit { () throws(PlayerRefusal) in try form.stepChanged(to: value) }
+    }
+
+    /// `min N`.
+    func changeMin(to value: Double) -> StepResult {
+        edit { () throws(PlayerRefusal) in try form.minChanged(to: value) }
+    }
+
+    /// `max N`.
+    func changeMax(to value: Double) -> StepResult {
+        edit { () throws(PlayerRefusal) in try form.maxChanged(to: value) }
+    }
+
+    /// `reset`.
+    func reset() -> StepResult {
+        edit { () throws(PlayerRefusal) in try form.resetTapped() }
+    }
+
+    /// `show`, `show --json`.
+    func show(json: Bool) -> StepResult {
+        if json {
+            output.write(renderer.json(of: form))
+        } else {
+            for line in renderer.screen(of: form) { output.write(line) }
+        }
+        return settled()
+    }
+
+    /// `help`, `help COMMAND`.
+    func help(_ topic: String?) -> StepResult {
+        if let topic {
+            if let entry = CommandCatalog.entry(named: topic) {
+                let rules = RulesInForce(form: form, origin: rulesOrigin)
+                for line in renderer.help(for: entry, rules: rules, width: columns()) { output.write(line) }
+            }
+        } else {
+            for line in renderer.help(width: columns()) { output.write(line) }
+        }
+        return settled()
+    }
+
+    /// `rules`, `rules --json`.
+    func showRules(json: Bool) -> StepResult {
+        let rules = RulesInForce(form: form, origin: rulesOrigin)
+        if json {
+            output.write(rules.json)
+        } else {
+            for line in rules.lines { output.write(line) }
+        }
+        return settled()
+    }
+
+    /// `pager on`, `pager off`; `pager` says which.
+    func setPager(_ on: Bool?) -> StepResult {
+        if let on {
+            pagerOff = !on
+        } else {
+            output.write("pager: " + (paging == nil ? "not used here" : pagerOff ? "off" : "on"))
+        }
+        return settled()
+    }
+
+    /// Gives an input to the form: a refusal fails the command, saying why.
+    ///
+    /// What changed is written either way.
+    private func edit(_ input: () throws(PlayerRefusal) -> Void) -> StepResult {
+        do throws(PlayerRefusal) {
+            try input()
+        } catch {
+            return refused(error)
+        }
+        return settled()
+    }
+
+    /// Writes what the form's refusal changed, then the refusal, and fails the command.
+    private func refused(_ refusal: PlayerRefusal) -> StepResult {
+        log.flushState()
+        log.error(FormRenderer.refusalText(refusal))
+        return .failed
+    }
+
+    /// Writes what changed, and succeeds.
+    private func settled() -> StepResult {
+        log.flushState()
+        return .succeeded
+    }
+
+    /// Writes what a stepper input changed, and whether it was kept within bounds or stopped.
+    private func finish(_ outcome: StepperOutcome) -> StepResult {
+        log.flushState()
+        if let clamped = renderer.clampedLine(outcome) { output.write(clamped) }
+        if let refusal = outcome.refusal {
+            log.error(FormRenderer.refusalText(refusal))
+            return .failed
+        }
+        return .succeeded
+    }
+
+    /// Writes what a run of presses changed; a run stopped by a refusal fails, saying how many
+    /// presses counted, and one stopped at a bound succeeds, saying so.
+    private func finishPresses(_ outcome: StepperOutcome, command: String) -> StepResult {
+        log.flushState()
+        if let line = renderer.boundLine(command: command, outcome) { output.write(line) }
+        if let line = renderer.stoppedLine(command: command, outcome) {
+            log.error(line)
+            return .failed
+        }
+        return .succeeded
+    }
+
+    /// `upload`.
+    func upload() async -> StepResult {
+        let form = self.form
+        let output = self.output
+        interrupts?.whileRunning {
+            // Readline keeps the terminal from echoing keys, so show that Ctrl-C was heard.
+            output.write("^C")
+            form.uploadCancelTapped()
+        }
+        defer { interrupts?.whileRunning(nil) }
+        let result = await form.uploadTapped()
+        log.flushState()
+        switch result {
+        case .uploaded:
+            // A player out of view is in the roster only once it is read again: the store is asked
+            // before the next line (or the end of the input), so a script says so right after the
+            // upload, not whenever it next asks; a terminal asks before every prompt anyway.
+            nextCatchUp = nil
+            return .succeeded
+        case .refused(let refusal):
+            log.error(FormRenderer.refusalText(refusal))
+            return .failed
+        case .failed, .cancelled:
+            // The view model's message has said what happened; report it once.
+            if !log.takeUploadFailure() { log.error("The upload did not finish.") }
+            return .failed
+        }
+    }
+}

@@ -1,0 +1,226 @@
+import PlayerForm
+import PlayerFormRules
+import PlayerFormScores
+import PlayerFormText
+import ReactiveCore
+import ReactiveTable
+import Synchronization
+
+extension REPLSession {
+    // MARK: Roster
+
+    /// Runs a roster command: fails when the session has no roster; otherwise first shows what
+    /// others changed, so that the command works on the roster as it is, and fails the command
+    /// when the store raised an alert meanwhile (a store failure, a damaged line).
+    func onRoster(_ command: (RosterView) async -> StepResult) async -> StepResult {
+        guard let rosterView else {
+            log.error("This session has no roster.")
+            return .failed
+        }
+        await catchUp()
+        _ = rosterView.takeAlerts()
+        let result = await command(rosterView)
+        log.flushState()
+        return rosterView.takeAlerts() ? .failed : result
+    }
+
+    /// `players`, `players N`, `players --page N`, `--all`, `--json`, `--csv`.
+    ///
+    /// A listing of every player stops before its next page at Ctrl-C, with a note saying how far
+    /// it got, and silently once its output is dropped (the pager was quit).
+    func showPlayers(_ request: PlayersRequest, in view: RosterView) async -> StepResult {
+        let stop = StopRequest()
+        do {
+            if let pageSizeNow { try await view.follow(pageSize: pageSizeNow()) }
+            let stoppedAfter: Int?
+            switch request {
+            case .currentPage:
+                for line in view.tableLines() { output.write(line) }
+                return .succeeded
+            case .page(let page):
+                try await view.show(page: page)
+                for line in view.tableLines() { output.write(line) }
+                return .succeeded
+            case .all, .json, .csv:
+                interrupts?.whileRunning { stop.request() }
+                defer { interrupts?.whileRunning(nil) }
+                stoppedAfter =
+                    switch request {
+                    case .json: try await view.writeJSON(until: stop.isRequested)
+                    case .csv: try await view.writeCSV(until: stop.isRequested)
+                    default: try await view.writeAll(until: stop.isRequested)
+                    }
+            }
+            guard let stoppedAfter, stop.isRequested() else { return .succeeded }
+            let total = (try? await view.roster.playerCountNow()) ?? view.roster.playerCount.value
+            let note =
+                "Ctrl-C stopped the listing after \(RosterView.grouped(stoppedAfter)) of "
+                + "\(RosterView.grouped(total)) \(total == 1 ? "player" : "players")."
+            if paging?.noteAfterPager(note) != true { output.writeError("note: " + note) }
+            return .failed
+        } catch let error as PageError {
+            log.error(error.description)
+            return .failed
+        } catch let error as ActionError {
+            return reportActionError(error)
+        } catch {
+            reportLookupError(error)
+            return .failed
+        }
+    }
+
+    /// Asked for by Ctrl-C while a listing runs: the listing stops before its next page.
+    private final class StopRequest: Sendable {
+        private let requested = Atomic<Bool>(false)
+
+        func request() { requested.store(true, ordering: .relaxed) }
+
+        func isRequested() -> Bool { requested.load(ordering: .relaxed) }
+    }
+
+    /// `add NAME POINTS`.
+    func add(name: String, points: Double, to view: RosterView) async -> StepResult {
+        let roster = view.roster
+        roster.newNameEdited(name)
+        roster.newPointsEdited(points)
+        let issues = roster.inputIssues.value
+        guard issues.isEmpty else {
+            log.error(TerminalText.escaped(issues.map(\.message).joined(separator: " ")))
+            return .failed
+        }
+        // A player out of view has no row to say what changed: the count line says a new one was
+        // added, as after an upload (the roster was caught up before this command), and a line of
+        // its own says an existing one has new points.
+        let before = roster.playerCount.value
+        let output = self.output
+        return await report { () async throws(ActionError) in
+            let record = try await roster.addTapped()
+            let after = roster.playerCount.value
+            let key = PlayerName.comparisonKey(record.name)
+            let inView = roster.players.value.contains { $0.key == key }
+            guard !inView else { return }
+            if after > before {
+                output.write(RosterView.countLine(count: after, changedOutOfView: after - before))
+            } else {
+                output.write(
+                    "updated out of view: " + TerminalText.escaped(record.name) + " "
+                        + PointsFormat.text(record.points))
+            }
+        }
+    }
+
+    /// `select N`.
+    func select(row: Int, in view: RosterView) async -> StepResult {
+        let roster = view.roster
+        guard let name = await name(inRow: row, of: view) else { return .failed }
+        let inView = view.isInView(row: row)
+        let output = self.output
+        return await report { () async throws(ActionError) in
+            let selected = try await roster.toggleSelection.apply(name)
+            // A row in view says so in its change line; another needs a line of its own.
+            if !inView {
+                output.write(
+                    "\(selected ? "selected" : "deselected") row \(RosterView.grouped(row)): "
+                        + TerminalText.escaped(name))
+            }
+        }
+    }
+
+    /// `delete N`, `delete N --yes`.
+    func delete(row: Int, confirmed: Bool, in view: RosterView) async -> StepResult {
+        let roster = view.roster
+        guard let name = await name(inRow: row, of: view) else { return .failed }
+        if !confirmed {
+            guard reader.isInteractive else {
+                log.error(
+                    "delete asks before deleting, and a script cannot answer; type delete \(row) --yes.")
+                return .failed
+            }
+            let answer = await reader.answer(prompt: "Delete \(TerminalText.escaped(name))? [y/N] ")
+            guard case .line(let bytes) = answer,
+                ["y", "yes"].contains(
+                    CommandParser.trimmed(String(decoding: bytes, as: UTF8.self)).lowercased())
+            else {
+                output.write("not deleted")
+                return .succeeded
+            }
+        }
+        let inView = view.isInView(row: row)
+        let output = self.output
+        return await report { () async throws(ActionError) in
+            _ = try await roster.delete.apply(name)
+            if !inView {
+                output.write("deleted row \(RosterView.grouped(row)): " + TerminalText.escaped(name))
+            }
+        }
+    }
+
+    /// `refresh`.
+    func refresh(_ view: RosterView) async -> StepResult {
+        let roster = view.roster
+        return await report { () async throws(ActionError) in _ = try await roster.refresh.apply(()) }
+    }
+
+    /// Runs a roster action; its failures were written as alerts, so only a refusal is written.
+    ///
+    /// Ctrl-C cancels it meanwhile, also while the store waits for a lock another process holds.
+    private func report<Output>(_ action: () async throws(ActionError) -> Output) async -> StepResult {
+        if let roster = rosterView?.roster {
+            interrupts?.whileRunning {
+                roster.addPlayer.cancel()
+                roster.delete.cancel()
+                roster.refresh.cancel()
+            }
+        }
+        defer { interrupts?.whileRunning(nil) }
+        do {
+            _ = try await action()
+            return .succeeded
+        } catch {
+            return reportActionError(error)
+        }
+    }
+
+    /// The name of the player in `row`, or nil after saying why it cannot be read.
+    private func name(inRow row: Int, of view: RosterView) async -> String? {
+        do {
+            return try await view.name(inRow: row)
+        } catch {
+            reportLookupError(error)
+            return nil
+        }
+    }
+
+    /// A row number that names no player, or a store that cannot say.
+    private func reportLookupError(_ error: any Error) {
+        switch error {
+        case let error as TableBindingError:
+            log.error(Self.sentence(error.description))
+        case let error as ScoreStoreError:
+            log.error(TerminalText.escaped(TerminalWords.text(RosterAlert.readFailed(error))))
+        default:
+            log.error(TerminalText.escaped("Could not read the scores: \(error)"))
+        }
+    }
+
+    private func reportActionError(_ error: any Error) -> StepResult {
+        switch error {
+        case ActionError.disabled:
+            log.error("The roster is busy with another change; try again.")
+        case ActionError.cancelled, ActionError.failed(is CancellationError):
+            // The roster raises no alert for a cancelled change.
+            log.error("The change was cancelled.")
+        case ActionError.failed:
+            // The roster's alert has said what went wrong.
+            break
+        default:
+            log.error(TerminalText.escaped("\(error)"))
+        }
+        return .failed
+    }
+
+    /// `text` as a sentence: a capital first letter and a full stop.
+    private static func sentence(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst() + (text.hasSuffix(".") ? "" : ".")
+    }
+}
