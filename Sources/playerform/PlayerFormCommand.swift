@@ -33,7 +33,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             a server (another scheme, such as postgress:// or pg://, or a host=... string) is \
             refused with 64 and nothing is created.
             """,
-        version: "0.1.0",
+        version: ProgramVersion.text,
         subcommands: [Validate.self, Import.self, Export.self, Check.self]
     )
 

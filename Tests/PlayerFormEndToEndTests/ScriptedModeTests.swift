@@ -106,6 +106,16 @@ struct ScriptedModeTests {
         #expect(bad.errorLines == ["\(file.path):1:10: \"step\" must be greater than 0, got 0"])
     }
 
+    @Test("the REPL's version prints what --version prints")
+    func versionCommand() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("scores.sqlite").path
+        let typed = try BuiltBinary.run(["--store", store, "-c", "version"])
+        #expect(typed.status == 0, "\(typed.errors)")
+        #expect(typed.outputLines == (try BuiltBinary.run(["--version"])).outputLines)
+    }
+
     @Test("--version and --help")
     func versionAndHelp() throws {
         let version = try BuiltBinary.run(["--version"])

@@ -143,6 +143,9 @@ public enum CommandCatalog {
             arguments: CommandParser.onOrOff,
             run: .immediate { session, on in session.setPager(on) }),
         Entry(
+            "version", usage: "version", summary: "Print the program's version, as playerform --version does.",
+            run: .immediate { session, _ in session.showVersion() }),
+        Entry(
             "help", usage: "help [COMMAND]",
             summary: "List the commands, or explain one and the rule of the form that governs it.",
             completes: { before, word in before.isEmpty ? CommandCatalog.completions(of: word) : [] },

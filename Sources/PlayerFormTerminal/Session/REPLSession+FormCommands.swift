@@ -111,6 +111,12 @@ extension REPLSession {
         return settled()
     }
 
+    /// `version`: the program's version.
+    func showVersion() -> StepResult {
+        output.write(ProgramVersion.text)
+        return settled()
+    }
+
     /// Gives an input to the form: a refusal fails the command, saying why.
     ///
     /// What changed is written either way.

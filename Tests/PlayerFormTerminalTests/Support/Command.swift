@@ -47,6 +47,8 @@ enum Command: Equatable, Sendable {
     case source(String)
     /// `pager on` or `pager off` turns the pager on or off; `pager` alone (nil) says which.
     case pager(Bool?)
+    /// `version` prints the program's version.
+    case version
     /// `quit` or `exit` ends the session.
     case quit
     /// A command this enum has no case for yet: equal to no other command a spec expects.
@@ -89,6 +91,7 @@ extension Command {
         case "rules": self = .rules(json: arguments as! Bool)
         case "source": self = .source(arguments as! String)
         case "pager": self = .pager(arguments as! Bool?)
+        case "version": self = .version
         case "quit", "exit": self = .quit
         default: self = .unknown(entry: name)
         }
