@@ -143,7 +143,8 @@ public enum CommandCatalog {
             arguments: CommandParser.onOrOff,
             run: .immediate { session, on in session.setPager(on) }),
         Entry(
-            "version", usage: "version", summary: "Print the program's version, as playerform --version does.",
+            "version", usage: "version",
+            summary: "Print the program's version, as playerform --version does.",
             run: .immediate { session, _ in session.showVersion() }),
         Entry(
             "help", usage: "help [COMMAND]",
