@@ -115,27 +115,42 @@ struct PlayerFormCommand: AsyncParsableCommand {
         }
     }
 
+    /// The values of the form session's options.
+    var session: SessionOptions {
+        SessionOptions(
+            configPath: rulesFile.path, store: store, noColor: noColor, bail: bail, historyFile: historyFile,
+            commands: commands, files: files, echo: echo, quiet: quiet, noPager: noPager,
+            uploadDelayMilliseconds: uploadDelayMilliseconds,
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds, uploadTime: uploadTime)
+    }
+
     func run() async throws {
-        let rules = try RulesFileOption.rules(path: rulesFile.path)
+        try await Self.runSession(session)
+    }
+
+    /// Runs the form session `arguments` ask for; throws the exit status when it is not 0.
+    static func runSession(_ arguments: SessionOptions) async throws {
+        let rules = try RulesFileOption.rules(path: arguments.configPath)
         // Resolved here, not in validate(), which also runs before subcommands that keep no scores.
         let environment = ProcessEnvironment.current()
-        let place = try StorePlace(option: store, environment: environment)
+        let place = try StorePlace(option: arguments.store, environment: environment)
         var options = PlayerFormREPL.Options(
-            rules: rules, noColor: noColor, bail: bail, historyFile: historyFile,
-            uploadDelay: uploadDelayMilliseconds.map { .milliseconds($0) }, storePath: place.path,
+            rules: rules, noColor: arguments.noColor, bail: arguments.bail,
+            historyFile: arguments.historyFile,
+            uploadDelay: arguments.uploadDelayMilliseconds.map { .milliseconds($0) }, storePath: place.path,
             legacyStorePath: place.legacyPath,
-            busyTimeout: busyTimeoutMilliseconds.map { .milliseconds($0) } ?? .seconds(5),
-            uploadTime: uploadTime.map { Date(timeIntervalSince1970: $0) })
+            busyTimeout: arguments.busyTimeoutMilliseconds.map { .milliseconds($0) } ?? .seconds(5),
+            uploadTime: arguments.uploadTime.map { Date(timeIntervalSince1970: $0) })
         options.scripts = Self.scripts(
-            commands: commands, files: files,
+            commands: arguments.commands, files: arguments.files,
             order: Self.scriptOrder(Array(CommandLine.arguments.dropFirst())))
-        options.echo = echo
-        options.noPager = noPager
+        options.echo = arguments.echo
+        options.noPager = arguments.noPager
         options.greeting =
-            quiet
+            arguments.quiet
             ? nil
             : "playerform \(Self.configuration.version): type help for the commands, quit or Ctrl-D to leave."
-        options.rulesOrigin = rulesFile.path ?? "defaults"
+        options.rulesOrigin = arguments.configPath ?? "defaults"
         let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }
     }
@@ -187,4 +202,23 @@ struct PlayerFormCommand: AsyncParsableCommand {
         if !pending.isEmpty { scripts.append(.commands(pending)) }
         return scripts
     }
+}
+
+/// The values of the form session's options, as a plain value a session starts from: the parser's
+/// (``PlayerFormCommand/session``), or the defaults of an empty command line, which starts a
+/// session without the parser (see ``PlayerFormCommand/main()``).
+struct SessionOptions: Equatable {
+    var configPath: String? = nil
+    var store: String? = nil
+    var noColor = false
+    var bail = false
+    var historyFile: String? = nil
+    var commands: [String] = []
+    var files: [String] = []
+    var echo = false
+    var quiet = false
+    var noPager = false
+    var uploadDelayMilliseconds: Int? = nil
+    var busyTimeoutMilliseconds: Int? = nil
+    var uploadTime: Double? = nil
 }

@@ -18,6 +18,16 @@ extension PlayerFormCommand {
     /// Parses the command line, refuses options given to the wrong command, and runs.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The commonest line, `playerform` alone, skips the parser: its first use costs about 2.7 ms
+        // of a 6 ms start (Benchmarks/README.md, "One parser"); a spec holds the values equal.
+        if arguments.isEmpty {
+            do {
+                try await runSession(SessionOptions())
+            } catch {
+                exit(reporting: error, root: PlayerFormCommand.self)
+            }
+            return
+        }
         if arguments.first == Validate._commandName {
             await run(ValidateLine.self, arguments, refusingValidate: false)
         } else {
