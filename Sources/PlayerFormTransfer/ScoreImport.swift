@@ -77,9 +77,11 @@ public enum ScoreImport {
             summary.stopped = true
             return summary
         }
-        let items = ImportFeed(reader: try ScoreFileReader(path: path), skipping: deleted)
-        defer { items.stop() }
         let batchSize = max(1, store.keepBatchSize)
+        // The reading thread may read a whole batch ahead while the store keeps the one before.
+        let items = ImportFeed(
+            reader: try ScoreFileReader(path: path), skipping: deleted, readingAhead: batchSize)
+        defer { items.stop() }
         var batch = RecordBatch()
         var lines: [Int] = []
         while true {
@@ -144,7 +146,7 @@ public enum ScoreImport {
 /// The items of a score file, read and given their names' comparison keys on a thread of its own,
 /// and handed to the importing task in batches.
 ///
-/// At most a few batches wait at once, so memory does not grow with the file.
+/// At most a store's batch of records waits at once, so memory does not grow with the file.
 final class ImportFeed: @unchecked Sendable {
     enum Item: Sendable {
         /// A record, its name's comparison key, and the line it was read from.
@@ -163,7 +165,8 @@ final class ImportFeed: @unchecked Sendable {
     }
 
     private static let batchSize = 2_000
-    private static let capacity = 8
+    /// How many batches may wait.
+    private let capacity: Int
     /// Guards everything below it; the reading thread waits on it when `queue` is full, the
     /// importing one when it is empty.
     private let condition = NSCondition()
@@ -175,8 +178,10 @@ final class ImportFeed: @unchecked Sendable {
     private var end: ScoreFileError?? = .none
     private var received = 0
 
-    /// Starts reading `reader` on a new thread; `reader` belongs to that thread from now on.
-    init(reader: ScoreFileReader, skipping deleted: Set<UUID>) {
+    /// Starts reading `reader` on a new thread, which reads up to about `readingAhead` items
+    /// ahead of the importer; `reader` belongs to that thread from now on.
+    init(reader: ScoreFileReader, skipping deleted: Set<UUID>, readingAhead: Int) {
+        capacity = max(8, readingAhead / Self.batchSize + 1)
         let handed = Handed(reader)
         let thread = Thread { [self] in
             read(handed.reader, skipping: deleted)
@@ -293,7 +298,7 @@ final class ImportFeed: @unchecked Sendable {
     private func hand(_ batch: Batch) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while queue.count >= Self.capacity && !stopped { condition.wait() }
+        while queue.count >= capacity && !stopped { condition.wait() }
         guard !stopped else { return false }
         queue.append(batch)
         condition.broadcast()
