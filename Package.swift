@@ -201,7 +201,10 @@ let package = Package(
         .testTarget(name: "ReactiveCoreTestingTests", dependencies: ["ReactiveCore", "ReactiveCoreTesting"]),
         .testTarget(
             name: "ReactiveTableTests",
-            dependencies: ["ReactiveTable", .product(name: "PropertyBased", package: "swift-property-based")]),
+            dependencies: [
+                "ReactiveTable", "ReactiveCore", "ReactiveCoreTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]),
         .testTarget(
             name: "PlayerFormRulesTests",
             dependencies: [

@@ -74,5 +74,5 @@ peer = statistics.median(times["sqlite3 :memory: .quit"])
 for name, samples in times.items():
     median = statistics.median(samples)
     print(f"{name:24} median {median * 1000:6.2f} ms  ({median / peer:5.2f} x sqlite3)")
-print("target: under 3 ms and within 1.5 x sqlite3")
+print("target: echo quit | playerform under 5 ms and within 2 x sqlite3")
 PY
