@@ -113,11 +113,11 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// Keeps the records of `batch` as they are, and applies its deletions in order, in one
-    /// transaction; see ``ScoreStore/keep(_:)``.
+    /// transaction; see `ScoreStore.keep(_:)`.
     ///
     /// When the server refuses a record (which undoes the transaction), the batch is kept again a
     /// record at a time, each in a transaction of its own, and only the refused ones are left out
-    /// (``KeptBatch/refused``).
+    /// (`KeptBatch.refused`).
     public func keep(_ batch: RecordBatch) async throws(ScoreStoreError) -> KeptBatch {
         if let bad = batch.records.first(where: { !$0.points.isFinite }) {
             throw .notFinite(points: bad.points)

@@ -8,9 +8,9 @@ extension SQLiteScoreStore {
     public var keepBatchSize: Int { 50_000 }
 
     /// Keeps the records of `batch` as they are, and applies its deletions in order, in one
-    /// transaction; see ``ScoreStore/keep(_:)``.
+    /// transaction; see `ScoreStore.keep(_:)`.
     ///
-    /// A record costs two statements on a raw SQLite statement each (``InsertCursor``); the
+    /// A record costs two statements on a raw SQLite statement each (`InsertCursor`); the
     /// comparison keys come with the batch.
     public func keep(_ batch: RecordBatch) async throws(ScoreStoreError) -> KeptBatch {
         if let bad = batch.records.first(where: { !$0.points.isFinite }) {

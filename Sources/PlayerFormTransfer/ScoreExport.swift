@@ -11,11 +11,11 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case csv
 }
 
-/// Writes every record of any ``ScoreStore`` as a score file: the one export of SQLite databases
+/// Writes every record of any `ScoreStore` as a score file: the one export of SQLite databases
 /// and leagues, which ``ScoreImport`` and `playerform validate` read back.
 public enum ScoreExport {
     /// Writes every record of `store`, oldest first, in `format`, streaming as far as the store
-    /// does (``ScoreStore/exportRecords(_:)``): `write` is given chunks of text of bounded size.
+    /// does (`ScoreStore.exportRecords(_:)`): `write` is given chunks of text of bounded size.
     ///
     /// - Parameters:
     ///   - store: the store whose records are written.
@@ -23,7 +23,7 @@ public enum ScoreExport {
     ///   - progress: told the number of records written, now and then.
     ///   - write: given each chunk of text; false stops the export (the caller keeps why).
     /// - Returns: the number of records written, and whether every chunk was written.
-    /// - Throws: ``ScoreStoreError`` when the store fails.
+    /// - Throws: `ScoreStoreError` when the store fails.
     public static func export(
         _ store: any ScoreStore, format: ExportFormat,
         progress: @escaping @Sendable (Int) -> Void = { _ in },

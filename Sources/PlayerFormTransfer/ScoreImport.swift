@@ -44,11 +44,11 @@ public struct ImportSummary: Sendable, Equatable {
     public var notImported: Int { problems.count + conflicts.count + refused.count }
 }
 
-/// Imports score files into any ``ScoreStore``: the one import of SQLite databases and leagues.
+/// Imports score files into any `ScoreStore`: the one import of SQLite databases and leagues.
 ///
 /// The file is read and parsed, and each name's comparison key worked out, on a thread of its own
-/// while the store keeps the batch before, in batches of the store's ``ScoreStore/keepBatchSize``,
-/// one ``ScoreStore/keep(_:)`` each. Importing the same file again changes nothing: records are
+/// while the store keeps the batch before, in batches of the store's `ScoreStore.keepBatchSize`,
+/// one `ScoreStore.keep(_:)` each. Importing the same file again changes nothing: records are
 /// matched by id. A record whose id is kept with other content is not imported and is reported.
 public enum ScoreImport {
     /// Imports the score file at `path` (`-` is standard input) into `store`, skipping the
@@ -63,10 +63,10 @@ public enum ScoreImport {
     ///     tenth of a second while the file has nothing new (a pipe or a terminal); once it says
     ///     yes, the records already read are kept and the import ends,
     ///     ``ImportSummary/stopped`` set. A store that stops a wait for a lock on the same signal
-    ///     ends its ``ScoreStore/keep(_:)`` with ``ScoreStoreError/cancelled``: that batch is
+    ///     ends its `ScoreStore.keep(_:)` with `ScoreStoreError.cancelled`: that batch is
     ///     undone, and the import ends the same way.
     /// - Returns: how many records were imported, and what was skipped.
-    /// - Throws: ``ScoreFileError`` when the file cannot be read, ``ScoreStoreError`` when the
+    /// - Throws: ``ScoreFileError`` when the file cannot be read, `ScoreStoreError` when the
     ///   store fails; the batches before were kept.
     public static func importFile(
         at path: String, into store: any ScoreStore, progress: (Int, Double?) -> Void = { _, _ in },

@@ -54,21 +54,21 @@ func format(_ value: Double) -> String {
     String(format: value < 10 ? "%.3f" : "%.1f", value)
 }
 
-/// A score database of `count` uploads, one name each, loaded through an import of the JSON Lines
-/// an export writes: uploading 100,000 records one by one would spend minutes in fsync.
-func makeDatabase(at path: String, count: Int) throws -> SQLiteScoreStore {
-    let file = path + ".jsonl"
-    var text = ""
-    text.reserveCapacity(count * 110)
-    for index in 0..<count {
-        text +=
-            #"{"id":"\#(UUID().uuidString)","name":"Player \#(index)","points":\#(index % 10_000),"#
-            + #""uploadedAt":"2026-11-21T07:13:09.123Z"}"# + "\n"
-    }
-    try text.write(toFile: file, atomically: false, encoding: .utf8)
+/// A score database of `count` uploads, one name each, kept as an import keeps records (a batch
+/// a transaction): uploading 100,000 records one by one would spend minutes in fsync.
+func makeDatabase(at path: String, count: Int) async throws -> SQLiteScoreStore {
     let store = try SQLiteScoreStore(path: path)
-    let summary = try store.importFile(at: file)
-    precondition(summary.added == count && summary.problems.isEmpty, "the score database is not as expected")
+    let time = Date(timeIntervalSince1970: 1_763_709_189.123)
+    var batch = RecordBatch()
+    for index in 0..<count {
+        batch.append(
+            ScoreRecord(id: UUID(), name: "Player \(index)", points: Double(index % 10_000), uploadedAt: time))
+        if batch.count == store.keepBatchSize || index == count - 1 {
+            let kept = try await store.keep(batch)
+            precondition(kept.added == batch.count, "the score database is not as expected")
+            batch.removeAll()
+        }
+    }
     return store
 }
 
@@ -158,7 +158,7 @@ stores.removeAll()
 
 // MARK: Refresh of a large roster
 
-let bigStore = try makeDatabase(at: folder.appendingPathComponent("big.sqlite").path, count: players)
+let bigStore = try await makeDatabase(at: folder.appendingPathComponent("big.sqlite").path, count: players)
 
 // Memory first, in a process that has not yet freed anything the roster could reuse.
 let residentBefore = residentMiB()
@@ -220,7 +220,7 @@ print(
 
 // MARK: Uploading to a small and a large database
 
-let small = try makeDatabase(at: folder.appendingPathComponent("small.sqlite").path, count: 1_000)
+let small = try await makeDatabase(at: folder.appendingPathComponent("small.sqlite").path, count: 1_000)
 var smallTimes: [Double] = []
 var bigTimes: [Double] = []
 for run in 0..<200 {
