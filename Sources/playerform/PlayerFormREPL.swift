@@ -196,12 +196,22 @@ public enum PlayerFormREPL {
         }
     }
 
+    /// The form and the roster of a session, both on `store`; the form's uploads wait `delay`.
+    ///
+    /// The roster's new players follow the form's rules as they change (`max 50`, then `add`).
+    static func viewModels(
+        rules: PlayerRules, store: any ScoreStore, uploadDelay delay: Duration
+    ) -> (form: PlayerViewModel, roster: RosterViewModel) {
+        let form = PlayerViewModel(rules: rules, store: store, uploadDelay: delay)
+        return (form, RosterViewModel(store: store, rules: form.rules))
+    }
+
     /// The view models and the session of a script, on `store`: commands from standard input,
     /// unless `-c` and `-f` give them.
     static func scriptSession(
         options: Options, store: any ScoreStore, output: StandardOutput, delay: Duration
     ) -> (PlayerViewModel, RosterViewModel, REPLSession) {
-        let (form, roster) = REPLSession.viewModels(rules: options.rules, store: store, uploadDelay: delay)
+        let (form, roster) = viewModels(rules: options.rules, store: store, uploadDelay: delay)
         let reader = options.scripts.isEmpty ? ScriptedLineReader() : ScriptedLineReader(bytes: [])
         if options.scripts.isEmpty { reader.beforeWaiting = { output.flush() } }
         let session = REPLSession(
@@ -243,7 +253,7 @@ public enum PlayerFormREPL {
         case .success(let opened): store = opened
         case .failure(let failure): return failure.exitStatus
         }
-        let (form, roster) = REPLSession.viewModels(rules: options.rules, store: store, uploadDelay: delay)
+        let (form, roster) = viewModels(rules: options.rules, store: store, uploadDelay: delay)
         // Each stream is coloured only when it is a terminal itself: `2>errors.txt` gets no colour.
         let style = TerminalStyle.choose(
             isTerminal: true, environment: environment, noColorFlag: options.noColor)

@@ -9,7 +9,7 @@ struct EscapingSessionTests {
     let output = CapturedOutput()
 
     func run(_ lines: [String], interactive: Bool = false) async -> (REPLSession.Outcome, PlaybackReader) {
-        let (form, roster) = REPLSession.viewModels(
+        let (form, roster) = sessionViewModels(
             rules: .defaults, store: InMemoryScoreStore(), uploadDelay: .zero)
         let reader = PlaybackReader(lines: lines, interactive: interactive)
         let outcome = await REPLSession(form: form, roster: roster, reader: reader, output: output).run()

@@ -75,7 +75,7 @@ struct REPLSessionTests {
 
     @Test("add follows the limits changed in the session, as help add states them")
     func addFollowsSessionLimits() async throws {
-        let (form, roster) = REPLSession.viewModels(
+        let (form, roster) = sessionViewModels(
             rules: .defaults, store: InMemoryScoreStore(), uploadDelay: .zero)
         let output = CapturedOutput()
         let session = REPLSession(

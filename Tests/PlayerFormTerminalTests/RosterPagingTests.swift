@@ -94,7 +94,7 @@ struct RosterPagingTests {
     func session(_ store: any ScoreStore, reader: any LineReader, idleTicks: AsyncStream<Void>? = nil)
         -> REPLSession
     {
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let ticks = idleTicks.map { ticks in { @Sendable in ticks } }
         return REPLSession(
             form: form, roster: roster, reader: reader, output: output, pageSize: 40, idleTicks: ticks)
@@ -160,7 +160,7 @@ struct RosterPagingTests {
         -> (REPLSession, CapturedOutput)
     {
         let output = CapturedOutput()
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let session = REPLSession(
             form: form, roster: roster, reader: ScriptedLineReader(text: command + "\n"), output: output,
             interrupts: interrupts, pageSize: 40)
@@ -233,7 +233,7 @@ struct RosterPagingTests {
     func quitPagerStopsListing() async {
         let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(100_000)))
         let output = CapturedOutput()
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         // A pager that reads the first screen and is quit.
         let session = REPLSession(
             form: form, roster: roster, reader: PlaybackReader(lines: ["players --all"], interactive: true),
@@ -297,7 +297,7 @@ struct RosterPagingTests {
             _ = try? await base.deletePlayer(named: "Player 1")
             _ = try? await base.deletePlayer(named: "Player 2")
         }
-        let (_, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (_, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let listing = roster.listing(pageSize: 3, withRecordIDs: true)
         var names: [String] = []
         while true {
@@ -365,7 +365,7 @@ struct RosterPagingTests {
     func pageFollowsResize() async {
         let store = InMemoryScoreStore(records: numberedRecords(100))
         let sizes = Mutex([26, 26, 8, 50])
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let session = REPLSession(
             form: form, roster: roster,
             reader: ScriptedLineReader(text: "players\nplayers 2\nplayers\nplayers\n"),
@@ -388,7 +388,7 @@ struct RosterPagingTests {
         await waiting.next()
 
         let other = CapturedOutput()
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: shared, uploadDelay: .zero)
+        let (form, roster) = sessionViewModels(rules: .defaults, store: shared, uploadDelay: .zero)
         let script = "add Zed 9\ndelete 1 --yes\n" + (1...40).map { "add Extra \($0) 1\n" }.joined()
         _ = await REPLSession(
             form: form, roster: roster, reader: ScriptedLineReader(text: script), output: other

@@ -42,7 +42,7 @@ struct RosterReachabilityTests {
     )
     func lostAndBack() async throws {
         let store = FlakyStore(InMemoryScoreStore(records: numberedRecords(3)))
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let output = CapturedOutput()
         let log = FormEventLog(form: form, output: output, renderer: FormRenderer(style: .plain))
         let time = Date(timeIntervalSince1970: 1_795_810_030)

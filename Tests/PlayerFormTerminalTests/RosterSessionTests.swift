@@ -70,7 +70,7 @@ struct RosterSessionTests {
     func session(
         _ store: any ScoreStore, reader: any LineReader
     ) -> (session: REPLSession, roster: RosterViewModel) {
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         return (REPLSession(form: form, roster: roster, reader: reader, output: output), roster)
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import PlayerForm
+import PlayerFormRules
 import PlayerFormScores
 import PlayerFormTerminalTesting
 
@@ -33,4 +35,13 @@ func timeless(_ line: CapturedOutput.Line) -> CapturedOutput.Line {
 /// A player with one record, uploaded at the start of 1970.
 func makePlayer(_ name: String, _ points: Double) -> Player {
     Player(name: name, points: points, uploadedAt: Date(timeIntervalSince1970: 0), recordIDs: [UUID()])
+}
+
+/// The form and the roster of a session on `store`, as the program builds them: the roster's new
+/// players follow the form's rules.
+func sessionViewModels(
+    rules: PlayerRules, store: any ScoreStore, uploadDelay: Duration
+) -> (form: PlayerViewModel, roster: RosterViewModel) {
+    let form = PlayerViewModel(rules: rules, store: store, uploadDelay: uploadDelay)
+    return (form, RosterViewModel(store: store, rules: form.rules))
 }

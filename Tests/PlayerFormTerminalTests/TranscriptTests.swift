@@ -99,7 +99,7 @@ struct TranscriptTests {
         let output = CapturedOutput()
         let reader = TranscriptLineReader(ScriptedLineReader(text: transcript.script), output: output)
         let store = InMemoryScoreStore(now: { Date(timeIntervalSince1970: SessionTranscript.uploadTime) })
-        let (form, roster) = REPLSession.viewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, bail: transcript.bail)
         let outcome = await session.run()
