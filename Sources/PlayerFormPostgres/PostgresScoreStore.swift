@@ -182,9 +182,16 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         var next = 0
         while position <= batch.count {
             while next < batch.deletions.count, batch.deletions[next].position == position {
-                var deletion = RecordBatch()
-                deletion.delete(batch.deletions[next].ids)
-                result.deleted += try await keep(deletion).deleted
+                let ids = batch.deletions[next].ids
+                result.deleted += try await typed {
+                    try await link.write { connection in
+                        let removed = try await Self.delete(ids: ids, on: connection)
+                        guard removed > 0 else { throw Link.Unchanged() }
+                        return removed
+                    } unchanged: {
+                        0
+                    }
+                }
                 next += 1
             }
             guard position < batch.count else { break }

@@ -587,6 +587,26 @@ struct PostgresStoreTests {
         #expect(try await store.records() == [colin])
         #expect(try await store.upload(name: "Ann", points: 2).name == "Ann")
     }
+
+    @Test(
+        "a batch the server refuses is kept a record at a time: its deletions apply, only the refused record is out"
+    )
+    func refusedBatchOneByOne() async throws {
+        let store = store()
+        let old = try await store.upload(name: "Old", points: 1)
+        let time = Date(timeIntervalSince1970: 1_763_712_100)
+        let ann = ScoreRecord(id: UUID(), name: "Ann", points: 2, uploadedAt: time)
+        // PostgreSQL's text holds no NUL character: the server refuses this record.
+        let nul = ScoreRecord(id: UUID(), name: "B\u{0}b", points: 3, uploadedAt: time)
+        var batch = RecordBatch()
+        batch.append(ann)
+        batch.delete([old.id])
+        batch.append(nul)
+        let kept = try await store.keep(batch)
+        #expect(kept.added == 1 && kept.deleted == 1 && kept.conflicting.isEmpty)
+        #expect(kept.refused.map(\.position) == [1])
+        #expect(try await store.records() == [ann])
+    }
 }
 
 /// What a store hears of the league's changes, without a server.
