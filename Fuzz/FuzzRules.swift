@@ -9,8 +9,9 @@ import PlayerFormText
 ///   and writing them again gives the same text;
 /// - what is accepted is JSON that `JSONSerialization` accepts too, an object with the same keys
 ///   and the same name (the strict reader never accepts what JSON does not allow);
-/// - a refusal is `.rejected`, has a message, a line and column inside the input, and no
-///   character that could control a terminal, whatever bytes the input holds.
+/// - a refusal is `.rejected`, has a message, a line and column inside the input; its own words
+///   hold no character that could control a terminal, and shown escaped neither does the rest,
+///   whatever bytes the input holds.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRules(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -66,11 +67,20 @@ private func fail(_ message: String) -> Never {
 
 private func checkRefusal(_ bytes: [UInt8], _ error: RulesFileError) {
     check(error.reason == .rejected, "bytes in memory reported as unreadable")
-    check(!error.message.isEmpty, "a refusal without a message")
-    let scalars = Array(error.description.unicodeScalars)
+    check(!error.message.parts.isEmpty, "a refusal without a message")
+    // The program's own words never carry the file's bytes; text from the file is kept apart, and
+    // shown escaped, a front end's showing, has no character that could control a terminal.
+    for case .words(let words) in error.message.parts {
+        let scalars = Array(words.unicodeScalars)
+        check(
+            scalars.indices.allSatisfy { TerminalText.isShownAsIs(scalars, at: $0) },
+            "words with a character that could control a terminal: \(words.debugDescription)")
+    }
+    let shown = error.text(path: TerminalText.escaped, found: TerminalText.quoted)
+    let scalars = Array(shown.unicodeScalars)
     check(
         scalars.indices.allSatisfy { TerminalText.isShownAsIs(scalars, at: $0) },
-        "a message with a character that could control a terminal: \(error.description.debugDescription)")
+        "a message with a character that could control a terminal: \(shown.debugDescription)")
     check((error.line == nil) == (error.column == nil), "a line without a column, or the reverse")
     if let line = error.line, let column = error.column {
         let lines = bytes.count { $0 == 0x0A } + 1

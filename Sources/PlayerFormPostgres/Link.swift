@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// The one connection of a ``PostgresScoreStore``: made on first use and again after it was lost,
 /// used by one operation at a time (a transaction must not interleave with another), with the
-/// server's errors turned into ``PostgresStoreError``s.
+/// server's errors turned into `PostgresStoreError`s.
 actor Link {
     /// Thrown by a write that changed nothing: its transaction is rolled back, the revision stays.
     struct Unchanged: Error {
@@ -177,7 +177,7 @@ actor Link {
     /// certificates is there (`sslrootcert`, else `~/.postgresql/root.crt`), which they then check
     /// it against as `verify-ca` does; `verify-ca` checks that it chains to the trusted roots,
     /// `verify-full` also that it names the host.
-    /// - Throws: ``PostgresStoreError/unreachable(endpoint:reason:)`` when the trusted roots
+    /// - Throws: `PostgresStoreError.unreachable(endpoint:reason:)` when the trusted roots
     ///   cannot be read.
     static func tls(for location: PostgresLocation, environment: [String: String]) throws(PostgresStoreError)
         -> PostgresConnection.Configuration.TLS
@@ -273,7 +273,7 @@ actor Link {
         return made
     }
 
-    /// An error from connecting, as a ``PostgresStoreError``.
+    /// An error from connecting, as a `PostgresStoreError`.
     private func connectingError(_ error: any Error) -> any Error {
         if let error = error as? PSQLError {
             switch error.code {
@@ -360,7 +360,7 @@ actor Link {
         return text
     }
 
-    /// `error` from an operation, as a ``PostgresStoreError`` (or itself when it already is one).
+    /// `error` from an operation, as a `PostgresStoreError` (or itself when it already is one).
     private func translate(_ error: any Error) -> any Error {
         if error is PostgresStoreError || error is CancellationError { return error }
         if let error = error as? PSQLError {

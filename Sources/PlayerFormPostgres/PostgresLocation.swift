@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFormScores
 
 /// Where a shared league lives: a `postgres://` URL, parsed, with its password kept apart so that
 /// nothing prints it.
@@ -119,11 +120,11 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Parses `text`.
-    /// - Throws: ``PostgresStoreError/badURL(_:reason:)`` saying what is wrong and what is
-    ///   accepted; the message shows the URL with its password masked.
-    public init(url text: String) throws(PostgresStoreError) {
+    /// - Throws: `ScoreStoreError.invalidAddress(_:reason:)` saying what is wrong, with the URL's
+    ///   password masked.
+    public init(url text: String) throws(ScoreStoreError) {
         let masked = Self.masking(text)
-        func bad(_ reason: String) -> PostgresStoreError { .badURL(masked, reason: reason) }
+        func bad(_ reason: String) -> ScoreStoreError { .invalidAddress(masked, reason: reason) }
         guard let schemeEnd = text.range(of: "://"), Self.isURL(text) else {
             throw bad("it must begin with postgres:// or postgresql://")
         }

@@ -70,9 +70,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// Connects and brings the schema up to date, so that a server that cannot be reached is
     /// reported at once.
-    /// - Throws: ``PostgresStoreError``.
-    public func open() async throws {
-        try await link.run { _ in }
+    /// - Throws: `ScoreStoreError`.
+    public func open() async throws(ScoreStoreError) {
+        try await run { _ in }
     }
 
     /// Closes the connection; the next operation opens another.
@@ -100,7 +100,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// Keeps `record` unless a record with its id is kept.
-    /// - Throws: ``PostgresStoreError/conflictingRecord(id:)`` when a different record has its id.
+    /// - Throws: `ScoreStoreError.conflictingRecord(id:)` when a different record has its id.
     private func insert(_ record: ScoreRecord) async throws {
         let milliseconds = Timestamp.milliseconds(record.uploadedAt)
         let key = PlayerName.comparisonKey(record.name)

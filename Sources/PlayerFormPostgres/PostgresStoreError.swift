@@ -1,14 +1,13 @@
 import PlayerFormScores
 import PostgresNIO
 
-/// Why the shared league on PostgreSQL could not be reached, read or written.
+/// Why the shared league on PostgreSQL could not be reached, read or written, as this store
+/// finds it.
 ///
-/// Every case that concerns the server names it (``PostgresLocation/endpoint``); none shows a
-/// password. The `ScoreStore` methods throw it as a `ScoreStoreError`; opening the league and
-/// keeping batches throw it as it is.
-public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The `--store` URL is not one this program reads; the URL shown has its password masked.
-    case badURL(String, reason: String)
+/// Internal: every public method throws it as a `ScoreStoreError`, through
+/// `ScoreStoreError.translating(_:league:)`; the words are the front end's. No case shows a
+/// password.
+enum PostgresStoreError: Error, Equatable, Sendable {
     /// No connection could be made to the server.
     case unreachable(endpoint: String, reason: String)
     /// The server refused the user: a wrong password, no password, or no permission.
@@ -28,42 +27,10 @@ public enum PostgresStoreError: Error, Equatable, Sendable, CustomStringConverti
     case notFinite(points: Double)
     /// Any other error the server reported, with its SQLSTATE and message.
     case server(endpoint: String, state: String, message: String)
-
-    /// What went wrong, naming the league without its password.
-    public var description: String {
-        switch self {
-        case .badURL(let url, let reason):
-            "\(url): not a PostgreSQL URL this program reads: \(reason) "
-                + "(accepted: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|verify-ca|verify-full&sslrootcert=FILE&host=/socket/folder])"
-        case .unreachable(let endpoint, let reason):
-            "cannot reach the PostgreSQL server at \(endpoint): \(reason)"
-        case .authentication(let user, let endpoint, let reason):
-            "the PostgreSQL server at \(endpoint) refused the user \(user): \(reason)"
-        case .passwordRequired(let user, let endpoint):
-            "the PostgreSQL server at \(endpoint) refused the user \(user): it asks for a password and none was "
-                + "given; give it in the URL (postgres://USER:PASSWORD@...), in PGPASSWORD, or in the password "
-                + "file (PGPASSFILE, else ~/.pgpass)"
-        case .connectionLost(let endpoint):
-            "lost the connection to the PostgreSQL server at \(endpoint); the command was not completed "
-                + "(an upload is kept at most once); the next command connects again"
-        case .timedOut(let endpoint, let milliseconds):
-            "the PostgreSQL server at \(endpoint) stopped a statement after \(Double(milliseconds) / 1000) s "
-                + "(statement_timeout); nothing was changed, try again"
-        case .newerSchema(let endpoint, let version):
-            "the league at \(endpoint) has schema version \(version), written by a newer version of "
-                + "playerform; use that version"
-        case .conflictingRecord(let id):
-            "a different record with the id \(id) is already stored; the record is not kept"
-        case .notFinite(let points):
-            "points must be a finite number to be stored, not \(points)"
-        case .server(let endpoint, let state, let message):
-            "the PostgreSQL server at \(endpoint) reported \(state): \(message)"
-        }
-    }
 }
 
 extension ScoreStoreError {
-    /// `error` from the league (a ``PostgresStoreError``, a cancellation, or anything else) as the
+    /// `error` from the league (a `PostgresStoreError`, a cancellation, or anything else) as the
     /// error every score store throws: the PostgreSQL store's one mapping to it.
     static func translating(_ error: any Error, league location: PostgresLocation) -> ScoreStoreError {
         let server = ScoreStorePlace.server(endpoint: location.endpoint)
@@ -72,7 +39,6 @@ extension ScoreStoreError {
         case is CancellationError: return .cancelled
         case let error as PostgresStoreError:
             switch error {
-            case .badURL(let url, let reason): return .unreachable(.server(endpoint: url), reason: reason)
             case .unreachable(let endpoint, let reason):
                 return .unreachable(.server(endpoint: endpoint), reason: reason)
             case .authentication(let user, let endpoint, let reason):

@@ -84,7 +84,8 @@ extension PlayerRules {
     {
         func unreadable(_ code: Int32) -> RulesFileError {
             // strerror, not PlayerFormSystem: the fuzz targets build this module with swiftc alone.
-            RulesFileError(.unreadable, path: path, message: String(cString: strerror(code)))
+            RulesFileError(
+                .unreadable, path: path, message: RulesFileMessage(words: String(cString: strerror(code))))
         }
         guard !path.isEmpty else {
             throw RulesFileError(.unreadable, path: path, message: "the path is empty; name a JSON file")
@@ -155,9 +156,9 @@ private struct RulesFileReader {
         } catch let error as JSONSyntaxError {
             var message = error.detail(input: "file")
             if error.problem == .invalidUTF8 { message += "; a rules file must be UTF-8" }
-            throw rejected(at: error.offset, message)
+            throw rejected(at: error.offset, RulesFileMessage(words: message))
         } catch {
-            throw rejected(at: cursor.index, "\(error)")
+            throw rejected(at: cursor.index, RulesFileMessage(words: "\(error)"))
         }
         return try rules()
     }
@@ -208,11 +209,11 @@ private struct RulesFileReader {
         guard PlayerRules.configurationKeys.contains(key) else {
             throw rejected(
                 at: keyStart,
-                "unknown key \(Self.shown(key)); accepted keys: "
+                "unknown key \(found: key); accepted keys: "
                     + PlayerRules.configurationKeys.joined(separator: ", "))
         }
         guard places[key] == nil else {
-            throw rejected(at: keyStart, "duplicate key \(Self.shown(key)); each key may appear once")
+            throw rejected(at: keyStart, "duplicate key \(found: key); each key may appear once")
         }
         cursor.skipWhitespace()
         guard cursor.peek == UInt8(ascii: ":") else { throw cursor.unexpected("':' after a key") }
@@ -357,13 +358,14 @@ private struct RulesFileReader {
             case .blankForbiddenName(let index): place = index < namePlaces.count ? namePlaces[index] : nil
             case .notFinite(let key), .negativeLimit(let key, _): place = places[key]
             }
-            guard let place else { throw RulesFileError(.rejected, path: path, message: error.description) }
-            throw rejected(at: place, error.description)
+            let message = RulesFileMessage(words: error.description)
+            guard let place else { throw RulesFileError(.rejected, path: path, message: message) }
+            throw rejected(at: place, message)
         }
     }
 
     /// An error at byte `offset`, with its line and column.
-    private func rejected(at offset: Int, _ message: String) -> RulesFileError {
+    private func rejected(at offset: Int, _ message: RulesFileMessage) -> RulesFileError {
         var line = 1
         var column = 1
         for byte in cursor.bytes[..<Swift.min(offset, cursor.bytes.count)] {
@@ -375,15 +377,6 @@ private struct RulesFileReader {
             }
         }
         return RulesFileError(.rejected, path: path, line: line, column: column, message: message)
-    }
-
-    /// Text from the file in quotes, escaped for the terminal, and cut short when it is long.
-    private static func shown(_ text: String) -> String {
-        let limit = 64
-        guard text.unicodeScalars.count > limit else { return TerminalText.quoted(text) }
-        var prefix = String.UnicodeScalarView()
-        prefix.append(contentsOf: text.unicodeScalars.prefix(limit))
-        return TerminalText.quoted(String(prefix)) + "..."
     }
 
     /// A number from the file (already checked against the grammar, so plain ASCII), cut short

@@ -279,7 +279,9 @@ extension SQLiteScoreStore {
         let application = try RawStatement.integer(connection, "PRAGMA application_id") ?? 0
         if application == applicationID { return }
         let objects = try RawStatement.integer(connection, "SELECT count(*) FROM sqlite_master") ?? 0
-        if application != 0 || objects > 0 { throw SQLiteStoreError.foreignDatabase(path: path) }
+        if application != 0 || objects > 0 {
+            throw SQLiteStoreError.notAStore(path: path, holds: .otherProgramsDatabase)
+        }
     }
 
     /// Refuses a database of another program, or of a newer schema (one that applied a migration
@@ -295,7 +297,9 @@ extension SQLiteScoreStore {
             return applied
         }
         let objects = try RawStatement.integer(connection(of: db), "SELECT count(*) FROM sqlite_master") ?? 0
-        if application != 0 || objects > 0 { throw SQLiteStoreError.foreignDatabase(path: path) }
+        if application != 0 || objects > 0 {
+            throw SQLiteStoreError.notAStore(path: path, holds: .otherProgramsDatabase)
+        }
         // No table at all: nothing was migrated.
         return []
     }

@@ -57,11 +57,12 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     ///   - stopWaiting: asked while an operation waits for such a lock; true stops the wait, and
     ///     the operation fails as cancelled (a script's program ending by a signal).
     ///   - creating: whether a missing database is created; when false (for a command that only
-    ///     reads), a missing or empty file is refused as ``SQLiteStoreError/cannotOpen(path:reason:)``
+    ///     reads), a missing or empty file is refused as `ScoreStoreError.cannotOpen(_:reason:)`
     ///     and nothing is created.
-    /// - Throws: ``SQLiteStoreError`` naming the path: not a regular file, not a score database,
-    ///   a JSON Lines score file, locked for longer than `busyTimeout`, and so on.
-    public init(
+    /// - Throws: `ScoreStoreError` naming the path: not a score store (not a regular file, a file
+    ///   of score records, another program's database), locked for longer than `busyTimeout`, and
+    ///   so on.
+    public convenience init(
         path: String,
         busyTimeout: Duration = .seconds(5),
         waiting: @escaping @Sendable (String) -> Void = { _ in },
@@ -69,6 +70,25 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         makeID: @escaping @Sendable () -> UUID = { UUID() },
         stopWaiting: @escaping @Sendable () -> Bool = { false },
         creating: Bool = true
+    ) throws(ScoreStoreError) {
+        do {
+            try self.init(
+                opening: path, busyTimeout: busyTimeout, waiting: waiting, now: now, makeID: makeID,
+                stopWaiting: stopWaiting, creating: creating)
+        } catch {
+            throw .translating(error, database: path)
+        }
+    }
+
+    /// Opens the database at `path`, as the public initialiser does, with this store's own errors.
+    private init(
+        opening path: String,
+        busyTimeout: Duration,
+        waiting: @escaping @Sendable (String) -> Void,
+        now: @escaping @Sendable () -> Date,
+        makeID: @escaping @Sendable () -> UUID,
+        stopWaiting: @escaping @Sendable () -> Bool,
+        creating: Bool
     ) throws(SQLiteStoreError) {
         self.path = path
         self.busyTimeout = busyTimeout
@@ -217,12 +237,13 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     /// The last connection to the database, in this process or another, checkpoints the WAL into
     /// it and removes the `-wal` file. Every operation after this fails. For a program about to end, which then need not release
     /// the store and what holds it.
-    /// - Throws: ``SQLiteStoreError`` when SQLite cannot close the connection (it stays open).
-    public func close() throws(SQLiteStoreError) {
+    /// - Throws: `ScoreStoreError` when SQLite cannot close the connection (it stays open).
+    public func close() throws(ScoreStoreError) {
         do {
             try queue.close()
         } catch {
-            throw Self.openingError(error, path: path, systemErrno: 0, busy: busy)
+            throw .translating(
+                Self.openingError(error, path: path, systemErrno: 0, busy: busy), database: path)
         }
     }
 
@@ -237,7 +258,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         "updating \(path) for this version of playerform, once; a large database takes a while"
     }
 
-    /// `error` from opening the database, as a ``SQLiteStoreError``.
+    /// `error` from opening the database, as a `SQLiteStoreError`.
     private static func openingError(
         _ error: any Error, path: String, systemErrno: Int32, busy: BusyWait
     ) -> SQLiteStoreError {
@@ -307,7 +328,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
-    /// Runs `work` on the connection, turning SQLite's errors into ``SQLiteStoreError``s naming
+    /// Runs `work` on the connection, turning SQLite's errors into `SQLiteStoreError`s naming
     /// the file, and a cancelled task into `CancellationError`, also while waiting for a lock.
     func access<T: Sendable>(_ work: @escaping @Sendable (Database) throws -> T) async throws -> T {
         // A task cancelled already runs nothing, as GRDB's asynchronous access does.
@@ -362,20 +383,25 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         }
     }
 
-    /// Runs `work` on the connection synchronously, for batch work off the cooperative pool.
-    func accessSynchronously<T>(_ work: (Database) throws -> T) throws -> T {
+    /// Runs `work` on the connection synchronously, for batch work off the cooperative pool; its
+    /// errors as `ScoreStoreError`.
+    func accessSynchronously<T>(_ work: (Database) throws -> T) throws(ScoreStoreError) -> T {
         let busy = self.busy
         let path = self.path
         let token = busy.makeToken()
-        return try queue.writeWithoutTransaction { db in
-            busy.begin(token)
-            defer { busy.end() }
-            do {
-                try Self.checkInPlace(db, path: path)
-                return try work(db)
-            } catch {
-                throw Self.translate(error, path: path, db: db, busy: busy)
+        do {
+            return try queue.writeWithoutTransaction { db in
+                busy.begin(token)
+                defer { busy.end() }
+                do {
+                    try Self.checkInPlace(db, path: path)
+                    return try work(db)
+                } catch {
+                    throw Self.translate(error, path: path, db: db, busy: busy)
+                }
             }
+        } catch {
+            throw .translating(error, database: path)
         }
     }
 
@@ -403,7 +429,7 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
         case .SQLITE_IOERR:
             return SQLiteStoreError.ioError(path: path, reason: reason)
         case .SQLITE_NOTADB:
-            return SQLiteStoreError.notADatabase(path: path)
+            return SQLiteStoreError.notAStore(path: path, holds: .notADatabase)
         case .SQLITE_CORRUPT:
             return SQLiteStoreError.corrupt(path: path, reason: error.message ?? "integrity check failed")
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PlayerFormRules
+import PlayerFormScores
 
 /// What `playerform check` found in a score database.
 public struct StoreCheckReport: Sendable, Equatable {
@@ -20,7 +21,8 @@ extension SQLiteScoreStore {
     ///
     /// SQLite's integrity check first, then the players and the roster's block counts against
     /// the scores they are made from.
-    public func check() throws -> StoreCheckReport {
+    /// - Throws: `ScoreStoreError` when the database cannot be read.
+    public func check() throws(ScoreStoreError) -> StoreCheckReport {
         try accessSynchronously { db in
             var report = StoreCheckReport()
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
@@ -47,7 +49,8 @@ extension SQLiteScoreStore {
     ///
     /// As opening a database whose name rule changed does: O(records) once. The scores are left
     /// as they are.
-    public func rebuildDerived() throws {
+    /// - Throws: `ScoreStoreError` when the database cannot be written; nothing is changed.
+    public func rebuildDerived() throws(ScoreStoreError) {
         try accessSynchronously { db in
             try db.inTransaction(.immediate) {
                 try Self.rebuildPlayers(db)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PlayerFormScores
 import PlayerFormSystem
 
 /// Checks on the database path made before SQLite sees it, so that a FIFO, a device, a folder or
@@ -20,7 +21,7 @@ enum StoreFile {
     static func inspect(_ path: String) throws(SQLiteStoreError) -> State {
         // A name ending in a slash names a folder, whether or not one is there; SQLite would
         // quietly make a file of the name without it.
-        if path.hasSuffix("/") { throw .notAFile(path: path, kind: "a folder's name (it ends in /)") }
+        if path.hasSuffix("/") { throw .notAStore(path: path, holds: .folderName) }
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = errno
@@ -30,11 +31,11 @@ enum StoreFile {
         }
         switch status.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR: throw .notAFile(path: path, kind: "a folder")
-        case S_IFIFO: throw .notAFile(path: path, kind: "a FIFO (named pipe)")
-        case S_IFCHR, S_IFBLK: throw .notAFile(path: path, kind: "a device")
-        case S_IFSOCK: throw .notAFile(path: path, kind: "a socket")
-        default: throw .notAFile(path: path, kind: "not a regular file")
+        case S_IFDIR: throw .notAStore(path: path, holds: .folder)
+        case S_IFIFO: throw .notAStore(path: path, holds: .fifo)
+        case S_IFCHR, S_IFBLK: throw .notAStore(path: path, holds: .device)
+        case S_IFSOCK: throw .notAStore(path: path, holds: .socket)
+        default: throw .notAStore(path: path, holds: .otherFile)
         }
         guard status.st_size > 0 else { return .database }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -45,8 +46,8 @@ enum StoreFile {
         guard count >= 0 else { throw .ioError(path: path, reason: reason(errno)) }
         head.removeSubrange(count...)
         if head.starts(with: sqliteMagic) { return .database }
-        if looksLikeScoreFile(head) { throw .scoreFile(path: path) }
-        throw .notADatabase(path: path)
+        if looksLikeScoreFile(head) { throw .notAStore(path: path, holds: .scoreRecords) }
+        throw .notAStore(path: path, holds: .notADatabase)
     }
 
     /// Whether `head` begins like a score file: the JSON Lines of earlier versions (objects with

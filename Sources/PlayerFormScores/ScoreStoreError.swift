@@ -16,6 +16,37 @@ public enum ScoreStoreAccess: Sendable, Hashable {
     case readWrite
 }
 
+/// What a place holds that is not a score store.
+public enum ScoreStoreContent: Sendable, Hashable {
+    /// A folder.
+    case folder
+    /// A name ending in `/`, which names a folder whether or not one is there.
+    case folderName
+    /// A FIFO (a named pipe).
+    case fifo
+    /// A device.
+    case device
+    /// A socket.
+    case socket
+    /// Some other kind of file that is not a regular file.
+    case otherFile
+    /// A file of score records (the JSON Lines of earlier versions, or an export): it is
+    /// imported, not opened.
+    case scoreRecords
+    /// A file that is not a database this store reads.
+    case notADatabase
+    /// A database made by another program.
+    case otherProgramsDatabase
+
+    /// Whether the place is not a regular file at all, so nothing could be read from it.
+    public var isNotAFile: Bool {
+        switch self {
+        case .folder, .folderName, .fifo, .device, .socket, .otherFile: true
+        case .scoreRecords, .notADatabase, .otherProgramsDatabase: false
+        }
+    }
+}
+
 /// Why a score store could not do what it was asked: every `ScoreStore` method throws only this.
 ///
 /// Each case says what kind of failure happened and carries the values a front end needs to say
@@ -56,8 +87,11 @@ public enum ScoreStoreError: Error, Hashable, Sendable {
     case cannotOpen(ScoreStorePlace, reason: String)
     /// The folder at `path`, which should hold the store, could not be made.
     case cannotCreateFolder(path: String, reason: String)
-    /// What the place names is not a score store.
-    case notAStore(ScoreStorePlace)
+    /// What the place names is not a score store: it holds `content`.
+    case notAStore(ScoreStorePlace, holds: ScoreStoreContent)
+    /// The address of a store (a URL) is not one the store reads; `address` has any password
+    /// masked, and `reason` says what is wrong with it.
+    case invalidAddress(String, reason: String)
     /// The store is damaged, with what was found wrong.
     case corrupt(ScoreStorePlace, reason: String)
     /// The store was made by a newer version of playerform, with its schema version when known.

@@ -38,8 +38,8 @@ extension PlayerFormREPL {
     public static func openLeague(
         _ url: String, environment: [String: String], now: @escaping @Sendable () -> Date = { Date() },
         askPassword: ((String) -> String?)? = PasswordPrompt.atTerminal()
-    ) async -> Result<PostgresScoreStore, PostgresStoreError> {
-        do {
+    ) async -> Result<PostgresScoreStore, ScoreStoreError> {
+        do throws(ScoreStoreError) {
             let location = try PostgresLocation(url: url)
             let password = location.password(environment: environment) { warning in
                 StandardError.write("warning: " + TerminalText.escaped(warning) + "\n")
@@ -47,22 +47,20 @@ extension PlayerFormREPL {
             var store = PostgresScoreStore(location: location, password: password, now: now)
             do {
                 try await store.open()
-            } catch PostgresStoreError.passwordRequired(let user, let endpoint) where password == nil {
+            } catch .passwordRequired(let place, let user) where password == nil {
+                guard case .server(let endpoint) = place else { throw .passwordRequired(place, user: user) }
                 let prompt =
                     "Password for user \(TerminalText.escaped(user)) at \(TerminalText.escaped(endpoint)): "
                 guard let askPassword, let typed = askPassword(prompt) else {
-                    throw PostgresStoreError.passwordRequired(user: user, endpoint: endpoint)
+                    throw .passwordRequired(place, user: user)
                 }
                 store = PostgresScoreStore(location: location, password: typed, now: now)
                 try await store.open()
             }
             return .success(store)
-        } catch let error as PostgresStoreError {
-            reportError(StoreFailure.words(error))
-            return .failure(error)
         } catch {
             reportError(StoreFailure.words(error))
-            return .failure(.server(endpoint: PostgresLocation.masking(url), state: "", message: "\(error)"))
+            return .failure(error)
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PlayerFormRules
 import PlayerFormSystem
+import PlayerFormTerminal
 
 /// `--config FILE`: the rules file.
 ///
@@ -33,7 +34,7 @@ struct RulesFileOption: ParsableArguments {
         } catch {
             // A message placed in the file starts with FILE:LINE:COLUMN; any other is an error.
             let label = error.line == nil ? "error: " : ""
-            StandardError.write("\(label)\(error)\n")
+            StandardError.write("\(label)\(TerminalWords.shown(error))\n")
             throw ExitCode(error.reason == .unreadable ? Self.unreadableStatus : Self.rejectedStatus)
         }
     }

@@ -408,7 +408,7 @@ extension PlayerFormCommand {
                 guard after.isSound else { throw ExitCode(65) }
                 Import.report(
                     "\(place.path): repaired: the players were made again from the scores", label: "note: ")
-            } catch let error as SQLiteStoreError {
+            } catch let error as ScoreStoreError {
                 Import.report(StoreFailure.words(error))
                 throw ExitCode(StoreFailure.exitStatus(error))
             }

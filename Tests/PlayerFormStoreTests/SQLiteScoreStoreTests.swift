@@ -82,26 +82,25 @@ struct SQLiteScoreStoreTests {
         arguments: ["folder", "slash", "fifo", "device"])
     func notAFile(kind: String) throws {
         let target: String
-        let described: String
+        let content: ScoreStoreContent
         switch kind {
         case "folder":
             target = folder.path
-            described = "a folder"
+            content = .folder
         case "slash":
             target = folder.appendingPathComponent("new").path + "/"
-            described = "a folder's name (it ends in /)"
+            content = .folderName
         case "fifo":
             target = folder.appendingPathComponent("pipe").path
             #expect(mkfifo(target, 0o600) == 0)
-            described = "a FIFO (named pipe)"
+            content = .fifo
         default:
             target = "/dev/zero"
-            described = "a device"
+            content = .device
         }
-        #expect(throws: SQLiteStoreError.notAFile(path: target, kind: described)) {
+        #expect(throws: ScoreStoreError.notAStore(.database(path: target), holds: content)) {
             try SQLiteScoreStore(path: target)
         }
-        #expect(SQLiteStoreError.notAFile(path: target, kind: described).description.hasPrefix(target + ": "))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("new").path))
     }
 
@@ -109,7 +108,9 @@ struct SQLiteScoreStoreTests {
     func notADatabase() throws {
         let file = folder.appendingPathComponent("notes.txt").path
         try Data("just some notes\n".utf8).write(to: URL(fileURLWithPath: file))
-        #expect(throws: SQLiteStoreError.notADatabase(path: file)) { try SQLiteScoreStore(path: file) }
+        #expect(throws: ScoreStoreError.notAStore(.database(path: file), holds: .notADatabase)) {
+            try SQLiteScoreStore(path: file)
+        }
         #expect(try bytes(file) == Array("just some notes\n".utf8))
         #expect(!FileManager.default.fileExists(atPath: file + "-wal"))
     }
@@ -121,14 +122,16 @@ struct SQLiteScoreStoreTests {
         let legacy = folder.appendingPathComponent("scores.jsonl").path
         _ = try LegacyScoreFile(path: legacy).appendRecord(name: "Colin", points: 100)
         let before = try bytes(legacy)
-        #expect(throws: SQLiteStoreError.scoreFile(path: legacy)) { try SQLiteScoreStore(path: legacy) }
+        #expect(throws: ScoreStoreError.notAStore(.database(path: legacy), holds: .scoreRecords)) {
+            try SQLiteScoreStore(path: legacy)
+        }
         #expect(try bytes(legacy) == before)
-        #expect(
-            SQLiteStoreError.scoreFile(path: legacy).description.hasSuffix("playerform import \(legacy)"))
 
         let exported = folder.appendingPathComponent("export.csv").path
         try Data("id,name,points,uploadedAt\n".utf8).write(to: URL(fileURLWithPath: exported))
-        #expect(throws: SQLiteStoreError.scoreFile(path: exported)) { try SQLiteScoreStore(path: exported) }
+        #expect(throws: ScoreStoreError.notAStore(.database(path: exported), holds: .scoreRecords)) {
+            try SQLiteScoreStore(path: exported)
+        }
     }
 
     @Test("a SQLite database of another program is refused, and a newer schema too")
@@ -137,20 +140,24 @@ struct SQLiteScoreStoreTests {
         try DatabaseQueue(path: other).write { db in
             try db.execute(sql: "CREATE TABLE notes (text TEXT)")
         }
-        #expect(throws: SQLiteStoreError.foreignDatabase(path: other)) { try SQLiteScoreStore(path: other) }
+        #expect(throws: ScoreStoreError.notAStore(.database(path: other), holds: .otherProgramsDatabase)) {
+            try SQLiteScoreStore(path: other)
+        }
 
         _ = try SQLiteScoreStore(path: path)
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99: from the future')")
         }
-        #expect(throws: SQLiteStoreError.newerSchema(path: path)) { try SQLiteScoreStore(path: path) }
+        #expect(throws: ScoreStoreError.newerSchema(.database(path: path), version: nil)) {
+            try SQLiteScoreStore(path: path)
+        }
     }
 
     @Test("a folder that cannot be made is named with the reason, and an empty file becomes a database")
     func folders() async throws {
         let blocker = folder.appendingPathComponent("data").path
         try Data("a file, not a folder".utf8).write(to: URL(fileURLWithPath: blocker))
-        let error = SQLiteStoreError.cannotCreateDirectory(path: blocker, reason: "Not a directory")
+        let error = ScoreStoreError.cannotCreateFolder(path: blocker, reason: "Not a directory")
         #expect(throws: error) { try SQLiteScoreStore(path: path) }
         // The file is where the database's own folder should be.
         #expect(throws: error) { try SQLiteScoreStore(path: blocker + "/scores.sqlite") }
@@ -177,7 +184,10 @@ struct SQLiteScoreStoreTests {
                 .ioError(path: "s.sqlite", reason: "Input/output error"),
                 .io(.database(path: "s.sqlite"), access: .readWrite, reason: "Input/output error")
             ),
-            (.notADatabase(path: "s.sqlite"), .notAStore(.database(path: "s.sqlite"))),
+            (
+                .notAStore(path: "s.sqlite", holds: .notADatabase),
+                .notAStore(.database(path: "s.sqlite"), holds: .notADatabase)
+            ),
             (
                 .corrupt(path: "s.sqlite", reason: "malformed"),
                 .corrupt(.database(path: "s.sqlite"), reason: "malformed")
@@ -388,8 +398,8 @@ struct SQLiteScoreStoreTests {
     func migrationRefusesBadID() async throws {
         _ = try makeSecondSchemaDatabase(scores: [(UUID().uuidString, "Ann"), ("not an id", "Bob")])
         #expect(
-            throws: SQLiteStoreError.corrupt(
-                path: path,
+            throws: ScoreStoreError.corrupt(
+                .database(path: path),
                 reason:
                     "score 2 has the id \"not an id\", which is not a UUID, so this version cannot bring the "
                     + "database up to date; export it with the version that wrote it")

@@ -1,6 +1,8 @@
 import PlayerForm
+import PlayerFormRules
 import PlayerFormScores
 import PlayerFormTerminal
+import PlayerFormText
 import Testing
 
 /// The terminal's words for the errors and messages the view models carry.
@@ -61,8 +63,39 @@ struct TerminalWordsTests {
                 "the PostgreSQL server at db.example:5432/league reported 42P01: relation does not exist"
             ),
             (
-                .notAStore(database),
+                .notAStore(database, holds: .notADatabase),
                 "scores.sqlite: is not a SQLite database; name a score database or a new file"
+            ),
+            (
+                .notAStore(database, holds: .scoreRecords),
+                "scores.sqlite: is a file of score records, not a score database; import it with: playerform import scores.sqlite"
+            ),
+            (
+                .notAStore(database, holds: .otherProgramsDatabase),
+                "scores.sqlite: is a SQLite database of another program, not a playerform score database"
+            ),
+            (
+                .notAStore(database, holds: .folder),
+                "scores.sqlite: is a folder, not a score database; name a regular file"
+            ),
+            (
+                .notAStore(database, holds: .folderName),
+                "scores.sqlite: is a folder's name (it ends in /), not a score database; name a regular file"
+            ),
+            (
+                .notAStore(database, holds: .fifo),
+                "scores.sqlite: is a FIFO (named pipe), not a score database; name a regular file"
+            ),
+            (
+                .notAStore(database, holds: .device),
+                "scores.sqlite: is a device, not a score database; name a regular file"
+            ),
+            (
+                .invalidAddress(
+                    "postgres://bob:***@db:x/l", reason: "the port must be a number from 1 to 65535"),
+                "postgres://bob:***@db:x/l: not a PostgreSQL URL this program reads: the port must be a number "
+                    + "from 1 to 65535 (accepted: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|"
+                    + "prefer|require|verify-ca|verify-full&sslrootcert=FILE&host=/socket/folder])"
             ),
             (
                 .newerSchema(database, version: nil),
@@ -77,6 +110,39 @@ struct TerminalWordsTests {
         ])
     func storeErrors(_ error: ScoreStoreError, _ words: String) {
         #expect(TerminalWords.text(error) == words)
+    }
+
+    /// How the terminal shows the refusal of `json` as a rules file at `path`; nil when accepted.
+    static func refusal(_ json: String, path: String = "rules.json") -> String? {
+        do {
+            _ = try PlayerRules(configuration: Array(json.utf8), path: path)
+            return nil
+        } catch {
+            return TerminalWords.shown(error)
+        }
+    }
+
+    @Test("a rules file's refusal escapes, where they stand, the path and every text from the file")
+    func rulesFileEscaped() {
+        let key = Self.refusal("{\"\\u001b[2J\\u202e\": 1}")
+        #expect(
+            key == #"rules.json:1:2: unknown key "\u{1B}[2J\u{202E}"; accepted keys: "#
+                + PlayerRules.configurationKeys.joined(separator: ", "))
+        let quote = Self.refusal(#"{"a\"b": 1}"#)
+        #expect(quote?.hasPrefix(#"rules.json:1:2: unknown key "a\"b";"#) == true)
+        let path = Self.refusal("{", path: "rules\u{1B}[31m.json")
+        #expect(path?.hasPrefix(#"rules\u{1B}[31m.json:1:2: "#) == true)
+        for message in [key, quote, path] {
+            let scalars = Array(message?.unicodeScalars ?? "".unicodeScalars)
+            #expect(scalars.indices.allSatisfy { TerminalText.isShownAsIs(scalars, at: $0) })
+        }
+    }
+
+    @Test("a long key in a rules file's refusal is cut short")
+    func rulesFileLongKey() throws {
+        let message = try #require(Self.refusal("{\"\(String(repeating: "k", count: 10_000))\": 1}"))
+        #expect(message.count < 300)
+        #expect(message.contains("\"" + String(repeating: "k", count: 64) + "\"...; accepted keys"))
     }
 
     @Test("a roster alert says what failed and the store's error in its words")

@@ -1,5 +1,3 @@
-import PlayerFormPostgres
-import PlayerFormSQLite
 import PlayerFormScores
 import Testing
 
@@ -26,7 +24,7 @@ struct StoreFailureTests {
             (.conflictingRecord(id: "A"), 65),
             (.notFinite(points: .nan), 65),
             (.corrupt(database, reason: "malformed"), 65),
-            (.notAStore(database), 65),
+            (.notAStore(database, holds: .notADatabase), 65),
             (.cannotOpen(database, reason: "Permission denied"), 66),
             (.failed(server, code: "XX000", message: "internal"), 76),
         ])
@@ -34,24 +32,30 @@ struct StoreFailureTests {
         #expect(StoreFailure.exitStatus(error) == status)
     }
 
-    @Test("opening the score database: each failure keeps its status")
+    @Test("opening the score database: each failure keeps its status; a place that is no file at all is 66")
     func openingDatabase() {
-        #expect(StoreFailure.exitStatus(SQLiteStoreError.notAFile(path: "d", kind: "a folder")) == 66)
-        #expect(StoreFailure.exitStatus(SQLiteStoreError.cannotOpen(path: "d", reason: "r")) == 66)
-        #expect(StoreFailure.exitStatus(SQLiteStoreError.notADatabase(path: "d")) == 65)
-        #expect(StoreFailure.exitStatus(SQLiteStoreError.cannotCreateDirectory(path: "d", reason: "r")) == 73)
-        #expect(StoreFailure.exitStatus(SQLiteStoreError.diskFull(path: "d", reason: "r")) == 74)
-        #expect(StoreFailure.exitStatus(SQLiteStoreError.busy(path: "d", waitedSeconds: 0.6)) == 75)
+        let database = Self.database
+        #expect(StoreFailure.exitStatus(.notAStore(database, holds: .folder)) == 66)
+        #expect(StoreFailure.exitStatus(.notAStore(database, holds: .fifo)) == 66)
+        #expect(StoreFailure.exitStatus(.cannotOpen(database, reason: "r")) == 66)
+        #expect(StoreFailure.exitStatus(.notAStore(database, holds: .notADatabase)) == 65)
+        #expect(StoreFailure.exitStatus(.notAStore(database, holds: .scoreRecords)) == 65)
+        #expect(StoreFailure.exitStatus(.notAStore(database, holds: .otherProgramsDatabase)) == 65)
+        #expect(StoreFailure.exitStatus(.cannotCreateFolder(path: "d", reason: "r")) == 73)
+        #expect(StoreFailure.exitStatus(.storageFull(database, reason: "r")) == 74)
+        #expect(StoreFailure.exitStatus(.failed(database, code: "", message: "m")) == 74)
+        #expect(StoreFailure.exitStatus(.locked(database, waitedSeconds: 0.6)) == 75)
     }
 
-    @Test("opening the league: each failure keeps its status")
+    @Test("opening the league: each failure keeps its status; an address it does not read is a usage error")
     func openingLeague() {
-        #expect(StoreFailure.exitStatus(PostgresStoreError.badURL("u", reason: "r")) == 64)
-        #expect(StoreFailure.exitStatus(PostgresStoreError.unreachable(endpoint: "e", reason: "r")) == 69)
-        #expect(StoreFailure.exitStatus(PostgresStoreError.timedOut(endpoint: "e", milliseconds: 1)) == 75)
-        #expect(
-            StoreFailure.exitStatus(PostgresStoreError.server(endpoint: "e", state: "", message: "m")) == 76)
-        #expect(StoreFailure.exitStatus(PostgresStoreError.passwordRequired(user: "u", endpoint: "e")) == 77)
-        #expect(StoreFailure.exitStatus(PostgresStoreError.newerSchema(endpoint: "e", version: 2)) == 65)
+        let server = Self.server
+        #expect(StoreFailure.exitStatus(.invalidAddress("u", reason: "r")) == 64)
+        #expect(StoreFailure.exitStatus(.unreachable(server, reason: "r")) == 69)
+        #expect(StoreFailure.exitStatus(.timedOut(server, milliseconds: 1)) == 75)
+        #expect(StoreFailure.exitStatus(.failed(server, code: "", message: "m")) == 76)
+        #expect(StoreFailure.exitStatus(.failed(server, code: "42501", message: "m")) == 77)
+        #expect(StoreFailure.exitStatus(.passwordRequired(server, user: "u")) == 77)
+        #expect(StoreFailure.exitStatus(.newerSchema(server, version: 2)) == 65)
     }
 }

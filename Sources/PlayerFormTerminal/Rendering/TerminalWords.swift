@@ -1,6 +1,7 @@
 import PlayerForm
 import PlayerFormRules
 import PlayerFormScores
+import PlayerFormText
 
 /// The terminal's words for what the view models carry: the store's errors, the roster's alerts
 /// and the player form's messages, in one place.
@@ -58,10 +59,12 @@ public enum TerminalWords {
             prefix(place) + "cannot open \(noun(place)): \(reason)"
         case .cannotCreateFolder(let path, let reason):
             "\(path): cannot create the folder: \(reason)"
-        case .notAStore(.database(let path)):
-            "\(path): is not a SQLite database; name a score database or a new file"
-        case .notAStore(let place):
-            prefix(place) + "\(noun(place)) is not a score store of playerform"
+        case .notAStore(let place, let content):
+            notAStore(place, content)
+        case .invalidAddress(let address, let reason):
+            "\(address): not a PostgreSQL URL this program reads: \(reason) (accepted: "
+                + "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|"
+                + "verify-ca|verify-full&sslrootcert=FILE&host=/socket/folder])"
         case .corrupt(let place, let reason):
             prefix(place) + "\(noun(place)) is damaged: \(reason)"
         case .newerSchema(.server(let endpoint), let version?):
@@ -93,6 +96,45 @@ public enum TerminalWords {
         case .uploaded(let name, let points): "Updated \(name) with \(PointsFormat.text(points)) points"
         case .uploadFailed(let name, let error): "Upload of \(name) failed: " + text(error)
         case .uploadCancelled(let name): "Upload of \(name) was cancelled"
+        }
+    }
+
+    /// Why what `place` holds is not a score store, and what to do instead.
+    private static func notAStore(_ place: ScoreStorePlace, _ content: ScoreStoreContent) -> String {
+        guard case .database(let path) = place else {
+            return "\(noun(place)) is not a score store of playerform"
+        }
+        let kind: String
+        switch content {
+        case .scoreRecords:
+            return "\(path): is a file of score records, not a score database; "
+                + "import it with: playerform import \(path)"
+        case .notADatabase:
+            return "\(path): is not a SQLite database; name a score database or a new file"
+        case .otherProgramsDatabase:
+            return "\(path): is a SQLite database of another program, not a playerform score database"
+        case .folder: kind = "a folder"
+        case .folderName: kind = "a folder's name (it ends in /)"
+        case .fifo: kind = "a FIFO (named pipe)"
+        case .device: kind = "a device"
+        case .socket: kind = "a socket"
+        case .otherFile: kind = "not a regular file"
+        }
+        return "\(path): is \(kind), not a score database; name a regular file"
+    }
+
+    /// Why a rules file is not accepted, ready for the terminal: unlike the other words here,
+    /// already escaped, since the path and each text from the file are escaped where they stand
+    /// (a text from the file in double quotes, cut short after 64 characters).
+    ///
+    /// For example `rules.json:1:2: unknown key "\u{1B}[2J"; accepted keys: …`.
+    public static func shown(_ error: RulesFileError) -> String {
+        error.text(path: TerminalText.escaped) { text in
+            let limit = 64
+            guard text.unicodeScalars.count > limit else { return TerminalText.quoted(text) }
+            var prefix = String.UnicodeScalarView()
+            prefix.append(contentsOf: text.unicodeScalars.prefix(limit))
+            return TerminalText.quoted(String(prefix)) + "..."
         }
     }
 
