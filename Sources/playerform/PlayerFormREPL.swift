@@ -215,9 +215,11 @@ public enum PlayerFormREPL {
         let reader = options.scripts.isEmpty ? ScriptedLineReader() : ScriptedLineReader(bytes: [])
         if options.scripts.isEmpty { reader.beforeWaiting = { output.flush() } }
         let session = REPLSession(
-            form: form, roster: roster, reader: reader, output: output, bail: options.bail,
-            endRequested: { FlushOnSignal.isRequested }, echo: options.echo, rulesOrigin: options.rulesOrigin,
-            columns: { terminalColumns() })
+            form: form, roster: roster, reader: reader, output: output,
+            terminal: REPLSession.Terminal(columns: { terminalColumns() }),
+            options: REPLSession.Options(
+                bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
+                endRequested: { FlushOnSignal.isRequested }))
         return (form, roster, session)
     }
 
@@ -264,17 +266,18 @@ public enum PlayerFormREPL {
         let reader = ReadlineLineReader(history: history, interrupts: interrupts) { warning in
             output.writeError("warning: " + TerminalText.escaped(warning))
         }
-        let session = REPLSession(
-            form: form, roster: roster, reader: reader, output: output, style: style, errorStyle: errorStyle,
-            bail: false, interrupts: interrupts, pageSize: terminalPageSize(),
-            pageSizeNow: { terminalPageSize() },
-            idleTicks: idleTicks(for: store),
-            rulesOrigin: options.rulesOrigin, columns: { terminalColumns() },
+        let terminal = REPLSession.Terminal(
+            style: style, errorStyle: errorStyle, interrupts: interrupts, pageSize: terminalPageSize(),
+            pageSizeNow: { terminalPageSize() }, columns: { terminalColumns() },
             pager: options.noPager
                 ? nil
                 : PagerSettings(
                     command: PagerSettings.command(environment: environment), rows: { terminalRows() },
-                    columns: { terminalColumns() }))
+                    columns: { terminalColumns() }),
+            idleTicks: idleTicks(for: store))
+        let session = REPLSession(
+            form: form, roster: roster, reader: reader, output: output, terminal: terminal,
+            options: REPLSession.Options(rulesOrigin: options.rulesOrigin))
         if let greeting = options.greeting { output.write(greeting) }
         let status = await session.run().exitStatus
         reader.close()

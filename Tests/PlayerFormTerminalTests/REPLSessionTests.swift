@@ -69,8 +69,11 @@ struct REPLSessionTests {
     let output = CapturedOutput()
 
     func run(_ script: String, bail: Bool = false) async -> REPLSession.Outcome {
-        await REPLSession(form: form, reader: ScriptedLineReader(text: script), output: output, bail: bail)
-            .run()
+        await REPLSession(
+            form: form, reader: ScriptedLineReader(text: script), output: output,
+            options: REPLSession.Options(bail: bail)
+        )
+        .run()
     }
 
     @Test("add follows the limits changed in the session, as help add states them")
@@ -304,7 +307,8 @@ struct REPLSessionTests {
         let form = PlayerViewModel(store: InMemoryScoreStore())
         let reader = PlaybackReader(lines: ["source \(path)", "name After"], interactive: true)
         let session = REPLSession(
-            form: form, reader: reader, output: output, interrupts: PressedAfterAsking(after: 20))
+            form: form, reader: reader, output: output,
+            terminal: REPLSession.Terminal(interrupts: PressedAfterAsking(after: 20)))
         #expect(await session.run() == .succeeded)
         let stopped = output.lines.filter {
             if case .error(let text) = $0 { text.hasPrefix("error: Ctrl-C stopped source") } else { false }
@@ -326,7 +330,8 @@ struct REPLSessionTests {
         let form = PlayerViewModel(store: InMemoryScoreStore())
         let reader = PlaybackReader(lines: ["source \(outer)", "name After"], interactive: true)
         let session = REPLSession(
-            form: form, reader: reader, output: output, interrupts: PressedAfterAsking(after: 20))
+            form: form, reader: reader, output: output,
+            terminal: REPLSession.Terminal(interrupts: PressedAfterAsking(after: 20)))
         #expect(await session.run() == .succeeded)
         let stopped = output.lines.filter {
             if case .error(let text) = $0 { text.contains("Ctrl-C stopped source") } else { false }
@@ -342,7 +347,9 @@ struct REPLSessionTests {
         let form = PlayerViewModel(store: store)
         let interrupts = ManualInterrupts()
         let reader = PlaybackReader(lines: ["upload"], interactive: true)
-        let session = REPLSession(form: form, reader: reader, output: output, interrupts: interrupts)
+        let session = REPLSession(
+            form: form, reader: reader, output: output, terminal: REPLSession.Terminal(interrupts: interrupts)
+        )
         async let outcome = session.run()
         for await _ in store.started.stream { break }
         #expect(interrupts.press())

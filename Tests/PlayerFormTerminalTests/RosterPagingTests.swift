@@ -97,7 +97,8 @@ struct RosterPagingTests {
         let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let ticks = idleTicks.map { ticks in { @Sendable in ticks } }
         return REPLSession(
-            form: form, roster: roster, reader: reader, output: output, pageSize: 40, idleTicks: ticks)
+            form: form, roster: roster, reader: reader, output: output,
+            terminal: REPLSession.Terminal(pageSize: 40, idleTicks: ticks))
     }
 
     func run(_ store: any ScoreStore, _ script: String) async -> REPLSession.Outcome {
@@ -163,7 +164,7 @@ struct RosterPagingTests {
         let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let session = REPLSession(
             form: form, roster: roster, reader: ScriptedLineReader(text: command + "\n"), output: output,
-            interrupts: interrupts, pageSize: 40)
+            terminal: REPLSession.Terminal(interrupts: interrupts, pageSize: 40))
         return (session, output)
     }
 
@@ -237,8 +238,9 @@ struct RosterPagingTests {
         // A pager that reads the first screen and is quit.
         let session = REPLSession(
             form: form, roster: roster, reader: PlaybackReader(lines: ["players --all"], interactive: true),
-            output: output, pageSize: 40,
-            pager: PagerSettings(command: "head -n 10 >/dev/null", rows: { 10 }))
+            output: output,
+            terminal: REPLSession.Terminal(
+                pageSize: 40, pager: PagerSettings(command: "head -n 10 >/dev/null", rows: { 10 })))
         #expect(await session.run() == .succeeded)
         // 2,500 pages make the whole listing; what fills the pipe before the pager is gone is a
         // few dozen.
@@ -369,7 +371,9 @@ struct RosterPagingTests {
         let session = REPLSession(
             form: form, roster: roster,
             reader: ScriptedLineReader(text: "players\nplayers 2\nplayers\nplayers\n"),
-            output: output, pageSize: 26, pageSizeNow: { sizes.withLock { $0.removeFirst() } })
+            output: output,
+            terminal: REPLSession.Terminal(pageSize: 26, pageSizeNow: { sizes.withLock { $0.removeFirst() } })
+        )
         #expect(await session.run() == .succeeded)
         let titles = output.results.filter { $0.hasPrefix("Players:") }
         #expect(

@@ -101,7 +101,8 @@ struct TranscriptTests {
         let store = InMemoryScoreStore(now: { Date(timeIntervalSince1970: SessionTranscript.uploadTime) })
         let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
         let session = REPLSession(
-            form: form, roster: roster, reader: reader, output: output, bail: transcript.bail)
+            form: form, roster: roster, reader: reader, output: output,
+            options: REPLSession.Options(bail: transcript.bail))
         let outcome = await session.run()
         let written = output.lines.map { line -> SessionTranscript.Output in
             switch line {

@@ -77,52 +77,34 @@ public final class REPLSession {
     ///     roster commands say that there is no roster.
     ///   - reader: where lines come from; an interactive reader gets a prompt and no line numbers.
     ///   - output: where results and errors go.
-    ///   - style: colours; plain by default.
-    ///   - errorStyle: colours of errors, which go to their own stream; `style` when nil.
-    ///   - bail: stop at the first failed command (scripted mode).
-    ///   - interrupts: Ctrl-C, which cancels a running upload; nil when Ctrl-C is not caught.
-    ///   - pageSize: how many rows a page of `players` holds.
-    ///   - pageSizeNow: asked before each `players` for how many rows a page holds now, at a
-    ///     terminal whose window may be resized; nil keeps `pageSize`.
-    ///   - endRequested: in a script, asked between commands and while a line is awaited: once it
-    ///     says true, the script stops there (the program is ending by a signal).
-    ///   - idleTicks: makes the ticks at which an idle interactive prompt checks the store for
-    ///     changes by others (once a second at a terminal); nil for no checks while idle.
-    ///   - echo: write each line of a script before what it prints (`--echo`).
-    ///   - rulesOrigin: where the rules came from, for `rules`: `defaults` or a file's path.
-    ///   - columns: the width `help` wraps to.
-    ///   - pager: at a terminal, the pager for output longer than the screen; nil for none.
+    ///   - terminal: what the terminal offers (colours, Ctrl-C, its size, a pager, idle ticks);
+    ///     a script's by default.
+    ///   - options: how commands run (`bail`, `echo`, where the rules came from, when to end).
     public init(
         form: PlayerViewModel, roster: RosterViewModel? = nil, reader: any LineReader,
-        output: any TerminalOutput, style: TerminalStyle = .plain, errorStyle: TerminalStyle? = nil,
-        bail: Bool = false,
-        interrupts: (any InterruptSource)? = nil, pageSize: Int = REPLSession.defaultPageSize,
-        pageSizeNow: (@Sendable () -> Int)? = nil, endRequested: (@Sendable () -> Bool)? = nil,
-        idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil,
-        echo: Bool = false,
-        rulesOrigin: String = "defaults", columns: @escaping @Sendable () -> Int = { 80 },
-        pager: PagerSettings? = nil
+        output: any TerminalOutput, terminal: Terminal = Terminal(), options: Options = Options()
     ) {
+        let pager = terminal.pager
         let paging = reader.isInteractive ? pager.map { PagingOutput(base: output, settings: $0) } : nil
         self.paging = paging
         let routed: any TerminalOutput = paging ?? output
-        self.echo = echo
-        self.rulesOrigin = rulesOrigin
-        self.columns = columns
-        self.idleTicks = idleTicks
+        self.echo = options.echo
+        self.rulesOrigin = options.rulesOrigin
+        self.columns = terminal.columns
+        self.idleTicks = terminal.idleTicks
         self.form = form
         self.reader = reader
         self.output = routed
-        self.renderer = FormRenderer(style: style, errorStyle: errorStyle)
-        self.bail = bail
-        self.interrupts = interrupts
+        self.renderer = FormRenderer(style: terminal.style, errorStyle: terminal.errorStyle)
+        self.bail = options.bail
+        self.interrupts = terminal.interrupts
         let log = FormEventLog(form: form, output: routed, renderer: renderer)
         self.log = log
         self.rosterView = roster.map {
-            RosterView(roster: $0, output: routed, log: log, pageSize: pageSize)
+            RosterView(roster: $0, output: routed, log: log, pageSize: terminal.pageSize)
         }
-        self.pageSizeNow = pageSizeNow
-        self.endRequested = endRequested
+        self.pageSizeNow = terminal.pageSizeNow
+        self.endRequested = options.endRequested
         self.hasRoster = roster != nil
         self.interactive = reader.isInteractive
         roster?.follow(form)

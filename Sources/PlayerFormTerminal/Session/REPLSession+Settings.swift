@@ -1,0 +1,69 @@
+extension REPLSession {
+    /// What the session's terminal offers: colours, Ctrl-C, its size, a pager, and the ticks at
+    /// which an idle prompt looks for changes.
+    ///
+    /// The defaults are a script's: plain text, Ctrl-C not caught, pages of
+    /// ``REPLSession/defaultPageSize`` rows, 80 columns, no pager, no idle ticks.
+    public struct Terminal {
+        /// Colours; plain by default.
+        public var style: TerminalStyle
+        /// Colours of errors, which go to their own stream; `style` when nil.
+        public var errorStyle: TerminalStyle?
+        /// Ctrl-C, which cancels a running upload; nil when Ctrl-C is not caught.
+        public var interrupts: (any InterruptSource)?
+        /// How many rows a page of `players` holds.
+        public var pageSize: Int
+        /// Asked before each `players` for how many rows a page holds now, at a terminal whose
+        /// window may be resized; nil keeps `pageSize`.
+        public var pageSizeNow: (@Sendable () -> Int)?
+        /// The width `help` wraps to.
+        public var columns: @Sendable () -> Int
+        /// At a terminal, the pager for output longer than the screen; nil for none.
+        public var pager: PagerSettings?
+        /// Makes the ticks at which an idle interactive prompt checks the store for changes by
+        /// others (once a second at a terminal); nil for no checks while idle.
+        public var idleTicks: (@Sendable () -> AsyncStream<Void>)?
+
+        /// A terminal with these properties; each left out is a script's.
+        public init(
+            style: TerminalStyle = .plain, errorStyle: TerminalStyle? = nil,
+            interrupts: (any InterruptSource)? = nil, pageSize: Int = REPLSession.defaultPageSize,
+            pageSizeNow: (@Sendable () -> Int)? = nil, columns: @escaping @Sendable () -> Int = { 80 },
+            pager: PagerSettings? = nil, idleTicks: (@Sendable () -> AsyncStream<Void>)? = nil
+        ) {
+            self.style = style
+            self.errorStyle = errorStyle
+            self.interrupts = interrupts
+            self.pageSize = pageSize
+            self.pageSizeNow = pageSizeNow
+            self.columns = columns
+            self.pager = pager
+            self.idleTicks = idleTicks
+        }
+    }
+
+    /// How the session runs its commands, as the command line chose.
+    public struct Options: Sendable {
+        /// Stop at the first failed command (scripted mode).
+        public var bail: Bool
+        /// Write each line of a script before what it prints (`--echo`).
+        public var echo: Bool
+        /// Where the rules came from, for `rules`: `defaults` or a file's path.
+        public var rulesOrigin: String
+        /// In a script, asked between commands and while a line is awaited: once it says true,
+        /// the script stops there (the program is ending by a signal).
+        public var endRequested: (@Sendable () -> Bool)?
+
+        /// Options; each left out is the default: every command run, no echo, the default rules,
+        /// never asked to end.
+        public init(
+            bail: Bool = false, echo: Bool = false, rulesOrigin: String = "defaults",
+            endRequested: (@Sendable () -> Bool)? = nil
+        ) {
+            self.bail = bail
+            self.echo = echo
+            self.rulesOrigin = rulesOrigin
+            self.endRequested = endRequested
+        }
+    }
+}
