@@ -11,7 +11,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
         commandName: "playerform",
         abstract: "A player form: edit a name and points, validate them, upload them.",
         usage: """
-            playerform [--config <file>] [--store <file>] [--no-color] [--bail] [--history-file <file>] [--quiet]
+            playerform [--config <file>] [--store <file>] [--no-color] [--bail] [--history-file <file>] [--quiet] [-o <file>]
             playerform [<options>] [--echo] (-c <command> | -f <file>)...
             playerform <subcommand>
             """,
@@ -73,6 +73,13 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "In a script, print each line before what it prints.")
     var echo = false
 
+    @Option(
+        name: [.customShort("o"), .customLong("output")],
+        help: ArgumentHelp(
+            "Write the results to FILE, replacing it (- for standard output); prompts and errors stay where they are.",
+            valueName: "file"))
+    var output: String?
+
     @Flag(name: [.customShort("q"), .long], help: "Start an interactive session without the greeting line.")
     var quiet = false
 
@@ -99,6 +106,10 @@ struct PlayerFormCommand: AsyncParsableCommand {
                 "--upload-delay-milliseconds must be from \(delays.lowerBound) to \(delays.upperBound), not \(delay)."
             )
         }
+        if output?.isEmpty == true {
+            throw ValidationError(
+                "--output needs the path of a file, such as -o results.txt, or - for standard output.")
+        }
         if store?.isEmpty == true {
             throw ValidationError(
                 "--store needs the path of a score database, such as --store scores.sqlite.")
@@ -119,7 +130,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     var session: SessionOptions {
         SessionOptions(
             configPath: rulesFile.path, store: store, noColor: noColor, bail: bail, historyFile: historyFile,
-            commands: commands, files: files, echo: echo, quiet: quiet, noPager: noPager,
+            commands: commands, files: files, echo: echo, output: output, quiet: quiet, noPager: noPager,
             uploadDelayMilliseconds: uploadDelayMilliseconds,
             busyTimeoutMilliseconds: busyTimeoutMilliseconds, uploadTime: uploadTime)
     }
@@ -145,6 +156,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             commands: arguments.commands, files: arguments.files,
             order: Self.scriptOrder(Array(CommandLine.arguments.dropFirst())))
         options.echo = arguments.echo
+        options.outputPath = arguments.output == "-" ? nil : arguments.output
         options.noPager = arguments.noPager
         options.greeting =
             arguments.quiet
@@ -216,6 +228,7 @@ struct SessionOptions: Equatable {
     var commands: [String] = []
     var files: [String] = []
     var echo = false
+    var output: String? = nil
     var quiet = false
     var noPager = false
     var uploadDelayMilliseconds: Int? = nil

@@ -4,6 +4,7 @@ import PlayerForm
 import PlayerFormRules
 import PlayerFormSQLite
 import PlayerFormScores
+import PlayerFormSystem
 import PlayerFormTerminal
 import PlayerFormText
 import PlayerFormTransfer
@@ -43,6 +44,8 @@ public enum PlayerFormREPL {
         public var rulesOrigin = "defaults"
         /// Whether `--no-pager` was given: long output at a terminal is written directly.
         public var noPager = false
+        /// The file results go to (`-o FILE`), replaced; nil for standard output.
+        public var outputPath: String?
 
         /// The upload times, in seconds since 1970, that the score file can hold.
         public static let uploadTimes = Timestamp.writable
@@ -228,7 +231,21 @@ public enum PlayerFormREPL {
     /// output could not be written.
     public static func run(_ options: Options, environment: [String: String]) async -> Int32 {
         let interactive = isatty(0) == 1 && isatty(1) == 1
-        let output = StandardOutput(buffered: !interactive)
+        // The results' file is made before the store is opened, so that a file that cannot be
+        // made changes nothing.
+        var results: Int32 = 1
+        if let path = options.outputPath {
+            results = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard results >= 0 else {
+                report("cannot write the results to \(path): \(SystemError.text(errno))")
+                return 73
+            }
+        }
+        defer { if results != 1 { Glibc.close(results) } }
+        let output = StandardOutput(
+            buffered: !interactive, results: results,
+            resultsName: options.outputPath.map(TerminalText.escaped) ?? "standard output")
+        let resultsAtTerminal = isatty(results) == 1
         let delay = options.uploadDelay ?? (interactive ? .seconds(1) : .zero)
         let uploadTime = options.uploadTime
         let open = { await openAnyStore(options, environment: environment, now: { uploadTime ?? Date() }) }
@@ -258,7 +275,7 @@ public enum PlayerFormREPL {
         let (form, roster) = viewModels(rules: options.rules, store: store, uploadDelay: delay)
         // Each stream is coloured only when it is a terminal itself: `2>errors.txt` gets no colour.
         let style = TerminalStyle.choose(
-            isTerminal: true, environment: environment, noColorFlag: options.noColor)
+            isTerminal: resultsAtTerminal, environment: environment, noColorFlag: options.noColor)
         let errorStyle = TerminalStyle.choose(
             isTerminal: isatty(2) == 1, environment: environment, noColorFlag: options.noColor)
         let interrupts = Interrupts()
@@ -269,7 +286,7 @@ public enum PlayerFormREPL {
         let terminal = REPLSession.Terminal(
             style: style, errorStyle: errorStyle, interrupts: interrupts, pageSize: terminalPageSize(),
             pageSizeNow: { terminalPageSize() }, columns: { terminalColumns() },
-            pager: options.noPager
+            pager: options.noPager || !resultsAtTerminal
                 ? nil
                 : PagerSettings(
                     command: PagerSettings.command(environment: environment), rows: { terminalRows() },
@@ -278,7 +295,8 @@ public enum PlayerFormREPL {
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, terminal: terminal,
             options: REPLSession.Options(rulesOrigin: options.rulesOrigin))
-        if let greeting = options.greeting { output.write(greeting) }
+        // The greeting is for the person at the terminal, not for the results' file.
+        if let greeting = options.greeting { Descriptor.writeAll(Array((greeting + "\n").utf8), to: 1) }
         let status = await session.run().exitStatus
         reader.close()
         return output.writeFailed ? 1 : status

@@ -215,6 +215,31 @@ struct InteractiveTests {
         #expect(try terminal.waitForExit() == 0)
     }
 
+    @Test(
+        "-o FILE at a terminal: results go to the file; the greeting, prompts and errors stay on the terminal"
+    )
+    func resultsToFile() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let results = home.appendingPathComponent("results.txt")
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        try terminal.start(["--history-file", "/dev/null", "-o", results.path])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("show")
+        try terminal.keys("Enter")
+        try terminal.type("vaildate")
+        try terminal.keys("Enter")
+        try terminal.waitFor("error: Unknown command \"vaildate\"")
+        let screen = try terminal.screen()
+        #expect(screen.contains("playerform 0.1.0: type help"))
+        #expect(!screen.contains("Points:  100"))
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+        let written = try String(contentsOf: results, encoding: .utf8)
+        #expect(written.hasPrefix("Name:    [Colin]\nPoints:  100\n"))
+        #expect(!written.contains("playerform 0.1.0") && !written.contains("vaildate"))
+    }
+
     @Test("Ctrl-C during an upload cancels it and returns to the prompt")
     func cancelUpload() throws {
         defer { try? FileManager.default.removeItem(at: home) }

@@ -29,6 +29,49 @@ struct ScriptHabitsTests {
         #expect(run.errorLines.isEmpty)
     }
 
+    @Test(
+        "-o FILE writes the results there, replacing it; errors stay on standard error; - is standard output")
+    func resultsToFile() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let results = folder.appendingPathComponent("results.txt")
+        try Data("an older run\n".utf8).write(to: results)
+        let store = folder.appendingPathComponent("scores.sqlite").path
+        let run = try BuiltBinary.run(
+            ["--store", store, "-o", "results.txt", "-c", "name Dana", "-c", "vaildate", "-c", "name"],
+            directory: folder)
+        #expect(run.status == 1)
+        #expect(run.outputLines.isEmpty)
+        #expect(run.errorLines == [#"-c:2: Unknown command "vaildate". Type help for the list of commands."#])
+        #expect(try String(contentsOf: results, encoding: .utf8) == "name: \"Dana\"\nname: \"Dana\"\n")
+        let piped = try BuiltBinary.run(
+            ["--store", store, "--output=-"], input: Data("name Eve\n".utf8), directory: folder)
+        #expect(piped.status == 0)
+        #expect(piped.outputLines == [#"name: "Eve""#])
+    }
+
+    @Test("-o a file that cannot be made ends with 73 before the store is touched; one that fills up with 1")
+    func resultsFileRefused() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("scores.sqlite").path
+        let missing = try BuiltBinary.run(
+            ["--store", store, "-o", "no/such/folder/r.txt", "-c", "upload"], directory: folder)
+        #expect(missing.status == 73)
+        #expect(
+            missing.errorLines == [
+                "error: cannot write the results to no/such/folder/r.txt: No such file or directory"
+            ])
+        #expect(!FileManager.default.fileExists(atPath: store))
+        let full = try BuiltBinary.run(
+            ["--store", store, "-o", "/dev/full", "-c", "show"], directory: folder)
+        #expect(full.status == 1)
+        #expect(full.errorLines == ["error: cannot write to /dev/full: No space left on device"])
+        let empty = try BuiltBinary.run(["--store", store, "-o", "", "-c", "show"], directory: folder)
+        #expect(empty.status == 64)
+        #expect(empty.errorLines.first?.contains("--output needs the path of a file") == true)
+    }
+
     @Test("-c exits 1 when a command fails, naming it -c:N, and --bail stops there")
     func oneShotFailure() throws {
         let run = try Self.run(["-c", "up", "-c", "vaildate", "-c", "up"])

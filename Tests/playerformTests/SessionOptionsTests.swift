@@ -15,11 +15,11 @@ struct SessionOptionsTests {
         let parsed = try PlayerFormCommand.parse([
             "--config", "rules.json", "--store", "s.sqlite", "--no-color", "--bail", "--history-file", "h",
             "-c", "up", "-f", "f.txt", "--echo", "--quiet", "--no-pager", "--upload-delay-milliseconds", "5",
-            "--busy-timeout-milliseconds", "7", "--upload-time", "9",
+            "--busy-timeout-milliseconds", "7", "--upload-time", "9", "-o", "out.txt",
         ])
         let expected = SessionOptions(
             configPath: "rules.json", store: "s.sqlite", noColor: true, bail: true, historyFile: "h",
-            commands: ["up"], files: ["f.txt"], echo: true, quiet: true, noPager: true,
+            commands: ["up"], files: ["f.txt"], echo: true, output: "out.txt", quiet: true, noPager: true,
             uploadDelayMilliseconds: 5, busyTimeoutMilliseconds: 7, uploadTime: 9)
         #expect(parsed.session == expected)
     }

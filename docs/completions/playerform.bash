@@ -165,7 +165,7 @@ _playerform() {
     local -a repeating_flags=()
     local -a non_repeating_flags=(--no-color --bail --echo -q --quiet --no-pager --version -h --help)
     local -a repeating_options=(-c --command -f --file)
-    local -a non_repeating_options=(--config --store --history-file)
+    local -a non_repeating_options=(--config --store --history-file -o --output)
     __playerform_offer_flags_options 0
 
     # Offer option value completions
@@ -183,6 +183,9 @@ _playerform() {
         return
         ;;
     '-f'|'--file')
+        return
+        ;;
+    '-o'|'--output')
         return
         ;;
     esac

@@ -20,7 +20,7 @@ function __playerform_parse_tokens -S
     set -l unparsed_tokens (__playerform_tokens -pc)
     switch $unparsed_tokens[1]
     case 'playerform'
-        __playerform_parse_subcommand 0 'config=' 'store=' 'no-color' 'bail' 'history-file=' 'c/command=+' 'f/file=+' 'echo' 'q/quiet' 'no-pager' 'version' 'h/help'
+        __playerform_parse_subcommand 0 'config=' 'store=' 'no-color' 'bail' 'history-file=' 'c/command=+' 'f/file=+' 'echo' 'o/output=' 'q/quiet' 'no-pager' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'validate'
             __playerform_parse_subcommand -r 1 'input-format=' 'format=' 'quiet' 'config=' 'version' 'h/help'
@@ -93,6 +93,7 @@ complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform"' -s 'c' -l 'command' -d 'Run COMMAND as a script line, then exit (repeatable).' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform"' -s 'f' -l 'file' -d 'Run the commands in FILE (- for standard input), then exit (repeatable).' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" echo' -l 'echo' -d 'In a script, print each line before what it prints.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" o output' -s 'o' -l 'output' -d 'Write the results to FILE, replacing it (- for standard output); prompts and errors stay where they are.' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" q quiet' -s 'q' -l 'quiet' -d 'Start an interactive session without the greeting line.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" no-pager' -l 'no-pager' -d 'At a terminal, write long output directly instead of through $PAGER (less -FRX).'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" version' -l 'version' -d 'Show the version.'

@@ -38,9 +38,9 @@ extension TerminalOutput {
     }
 }
 
-/// Writes results to standard output and errors to standard error.
+/// Writes results to standard output (or to a file, `-o FILE`) and errors to standard error.
 ///
-/// When standard output cannot be written (a full disk, `> /dev/full`), that is said once on
+/// When the results cannot be written (a full disk, `> /dev/full`), that is said once on
 /// standard error, later results are dropped, and ``writeFailed`` is true. When its reader has
 /// closed a pipe (`| head -1`), the process ends by SIGPIPE, as `cat` does.
 ///
@@ -58,11 +58,21 @@ public final class StandardOutput: TerminalOutput {
     private let pending = Mutex(Buffers())
     private let buffered: Bool
     private let merged: Bool
+    /// Where results go: 1, or an open file.
+    private let results: Int32
+    /// What the results' destination is called in the message of a failed write.
+    private let resultsName: String
 
     /// Creates an output; `buffered` batches lines until ``flush()``.
-    public init(buffered: Bool) {
+    /// - Parameters:
+    ///   - buffered: batch lines until ``flush()`` or 64 KiB.
+    ///   - results: the open descriptor results go to; standard output by default.
+    ///   - resultsName: how a failed write names it, such as `out.txt` (shown as it is: escape it).
+    public init(buffered: Bool, results: Int32 = 1, resultsName: String = "standard output") {
         self.buffered = buffered
-        self.merged = Self.sameDestination(1, 2)
+        self.results = results
+        self.resultsName = resultsName
+        self.merged = Self.sameDestination(results, 2)
     }
 
     /// Writes one line to standard output; a buffered output keeps it until ``flush()`` or 64 KiB.
@@ -70,7 +80,7 @@ public final class StandardOutput: TerminalOutput {
         pending.withLock { buffers in
             buffers.out.append(contentsOf: line.utf8)
             buffers.out.append(UInt8(ascii: "\n"))
-            if !buffered || buffers.out.count >= 64 * 1024 { Self.writeOut(&buffers) }
+            if !buffered || buffers.out.count >= 64 * 1024 { self.writeOut(&buffers) }
         }
     }
 
@@ -78,7 +88,7 @@ public final class StandardOutput: TerminalOutput {
     public func writePart(_ text: String) {
         pending.withLock { buffers in
             buffers.out.append(contentsOf: text.utf8)
-            if buffers.out.count >= 64 * 1024 { Self.writeOut(&buffers) }
+            if buffers.out.count >= 64 * 1024 { self.writeOut(&buffers) }
         }
     }
 
@@ -99,7 +109,7 @@ public final class StandardOutput: TerminalOutput {
         pending.withLock { buffers in
             // One destination: keep the order by queueing errors with the results.
             if merged {
-                if append(to: &buffers.out) { Self.writeOut(&buffers) }
+                if append(to: &buffers.out) { self.writeOut(&buffers) }
             } else if append(to: &buffers.error) {
                 Self.writeAll(&buffers.error, to: 2)
             }
@@ -109,17 +119,17 @@ public final class StandardOutput: TerminalOutput {
     /// Writes what is buffered to standard output and standard error.
     public func flush() {
         pending.withLock { buffers in
-            Self.writeOut(&buffers)
+            self.writeOut(&buffers)
             Self.writeAll(&buffers.error, to: 2)
         }
     }
 
-    /// Whether a write to standard output has failed.
+    /// Whether a write of the results has failed.
     public var writeFailed: Bool {
         pending.withLock { $0.outFailed }
     }
 
-    /// Whether a write to standard output has failed, so that results are dropped.
+    /// Whether a write of the results has failed, so that results are dropped.
     public var dropsResults: Bool { writeFailed }
 
     /// Whether two descriptors lead to the same file, pipe or terminal.
@@ -131,16 +141,16 @@ public final class StandardOutput: TerminalOutput {
     }
 
     /// Writes the results; on the first failure says so on standard error.
-    private static func writeOut(_ buffers: inout Buffers) {
+    private func writeOut(_ buffers: inout Buffers) {
         guard !buffers.outFailed else {
             buffers.out.removeAll(keepingCapacity: true)
             return
         }
-        guard let failure = writeAll(&buffers.out, to: 1) else { return }
+        guard let failure = Self.writeAll(&buffers.out, to: results) else { return }
         if failure == EPIPE { Signals.endBy(SIGPIPE) }
         buffers.outFailed = true
         Descriptor.writeAll(
-            Array("error: cannot write to standard output: \(SystemError.text(failure))\n".utf8), to: 2)
+            Array("error: cannot write to \(resultsName): \(SystemError.text(failure))\n".utf8), to: 2)
     }
 
     /// Writes `bytes` and empties them; returns the `errno` of a write that failed.
