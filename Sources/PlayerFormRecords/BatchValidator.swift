@@ -26,43 +26,41 @@ public struct BatchValidator {
     }
 
     /// Reads `reader` to its end, counting into `tally` and calling `report`, when given, for each
-    /// invalid or malformed record.
+    /// invalid or malformed record: the general path, which the fast ones are checked against.
+    ///
+    /// `idle`, when given, must be the relay the reader's source calls when the input runs dry:
+    /// `flush` is then called, every record read so far being checked already. `progress`, when
+    /// given, is told the records checked and the bytes the reader has read from its source, every
+    /// 4,096 records and at the end.
     /// - Returns: the event that ended the input: `.end`, `.unusable`, `.failed` or `.interrupted`.
     public func validate<Source>(
-        _ reader: RecordReader<Source>, file: String, tally: inout ValidationTally,
-        report: ((Finding) -> Void)?
+        _ reader: RecordReader<Source>, idle: IdleRelay? = nil, file: String, tally: inout ValidationTally,
+        report: ((Finding) -> Void)?, flush: () -> Void = {},
+        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
     ) -> RecordEvent {
-        while true {
-            switch reader.next() {
-            case .record(let record): check(record, file: file, tally: &tally, report: report)
-            case let stop: return stop
+        withoutActuallyEscaping(flush) { flush in
+            idle?.action = flush
+            defer { idle?.action = {} }
+            var sinceProgress = 0
+            while true {
+                switch reader.next() {
+                case .record(let record):
+                    check(record, file: file, tally: &tally, report: report)
+                    guard let progress else { continue }
+                    sinceProgress += 1
+                    if sinceProgress == 4096 {
+                        sinceProgress = 0
+                        progress(tally.records, reader.bytesRead)
+                    }
+                case let stop:
+                    progress?(tally.records, reader.bytesRead)
+                    return stop
+                }
             }
         }
     }
 
-    /// Like ``validate(_:file:tally:report:)``, but reads and parses on a second thread while this
-    /// one validates; findings keep the input's order.
-    ///
-    /// `idle` must be the relay the reader's source calls when the input runs dry: `flush` is then
-    /// called once the records read so far are checked. `progress`, when given, is told the
-    /// records checked and the bytes the reader has read from its source after each batch.
-    public func validateConcurrently<Source>(
-        _ reader: RecordReader<Source>, idle: IdleRelay, file: String, tally: inout ValidationTally,
-        report: ((Finding) -> Void)?, flush: () -> Void,
-        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
-    ) -> RecordEvent {
-        let pipeline = RecordPipeline(reader: reader, idle: idle)
-        pipeline.start()
-        while true {
-            let batch = pipeline.next()
-            for record in batch.records { check(record, file: file, tally: &tally, report: report) }
-            progress?(tally.records, batch.bytesRead)
-            if batch.inputIdle { flush() }
-            if let ending = batch.ending { return ending }
-        }
-    }
-
-    /// Like `validateConcurrently(_:idle:file:tally:report:flush:)`, on every core: what comes
+    /// Like ``validate(_:idle:file:tally:report:flush:progress:)``, on every core: what comes
     /// before the records (blank lines, the line the format is told from when `format` is nil,
     /// the CSV header) is read on this thread; then one thread reads the rest of `source` in chunks
     /// of `chunkSize` bytes that end where a record ends, two threads parse and check chunks at the
@@ -70,7 +68,8 @@ public struct BatchValidator {
     ///
     /// The lines, records, findings and ending are those of a ``RecordReader`` in `format` with
     /// the same `maximumLineLength`: in CSV a chunk ends only at a line break outside a quoted
-    /// field, and a record longer than a chunk hands the rest of the input to such a reader.
+    /// field, and a record longer than a chunk hands the rest of the input to such a reader, read
+    /// and checked on this thread by the general path.
     /// `progress`, when given, is told the records checked and the bytes of `source` read after
     /// each chunk.
     ///
@@ -184,4 +183,20 @@ public struct BatchValidator {
                 ? Finding(file: file, line: record.line, name: nil, problems: [.malformed(reason)]) : nil
         }
     }
+}
+
+/// Calls its action when an input has nothing more to give for now, so that the findings of the
+/// records read so far are written out: a ``FileDescriptorSource`` calls it on the thread that
+/// reads, and the validator that owns the relay sets the action.
+public final class IdleRelay: @unchecked Sendable {
+    // @unchecked: `action` is set by the validator that owns the relay before reading starts
+    // (and, when a long record hands the rest of the input to the general path, again on the
+    // thread that then reads); it is only read on the thread that reads.
+    var action: () -> Void = {}
+
+    /// A relay with nothing to do yet.
+    public init() {}
+
+    /// Runs the action; called by a ``FileDescriptorSource`` on the reading thread.
+    public func callAsFunction() { action() }
 }

@@ -134,7 +134,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
                     format: columns == nil ? .jsonl : .csv, columns: columns,
                     maximumLineLength: maximumLineLength,
                     linesBefore: linesBefore)
-                return validator.validateConcurrently(
+                return validator.validate(
                     rest, idle: idle, file: file, tally: &tally, report: report, flush: flush,
                     // That reader counts what it reads, the record's start given to it included,
                     // on from the bytes the chunks took.

@@ -145,6 +145,29 @@ struct ParallelJSONLinesTests {
     }
 
     @Test(
+        "after a record longer than a chunk hands the rest to one thread, a pipe that runs dry still flushes")
+    func idleFlushesPastALongRecord() {
+        let long = #"{"name": ""# + String(repeating: "x", count: 500) + #"", "points": 2}"# + "\n"
+        let idle = IdleRelay()
+        let source = GeneralValidationTests.Trickle(
+            idle: idle,
+            lines: [
+                #"{"name": "", "points": 1}"# + "\n", long, #"{"name": "", "points": 3}"# + "\n",
+                #"{"name": "ok", "points": 4}"# + "\n",
+            ])
+        var tally = ValidationTally()
+        var events: [String] = []
+        let ending = BatchValidator(rules: .defaults).validateInParallel(
+            source, format: .jsonl, idle: idle, file: "f", tally: &tally,
+            report: { events.append("finding \($0.line)") }, flush: { events.append("flush") }, chunkSize: 128
+        )
+        #expect(ending == .end)
+        #expect(tally.records == 4 && tally.invalid == 2)
+        #expect(events.filter { $0.hasPrefix("finding") } == ["finding 1", "finding 3"])
+        #expect(events.last == "flush", "\(events)")
+    }
+
+    @Test(
         "chunks checked at once give the counts, findings, line numbers and order of the one-line-at-a-time reader"
     )
     func sameAsSequential() async {
