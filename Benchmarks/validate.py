@@ -2,7 +2,8 @@
 """Times `playerform validate --quiet` against the tools a user would pick instead, side by side.
 
 usage: Benchmarks/validate.py [--records N] [--runs R] [--slow-runs S] [--venv DIR] [--skip NAME,...]
-                              [--generator PATH] [--format jsonl|csv] [--rss]
+                              [--generator PATH] [--format jsonl|csv] [--rss] [--long-first]
+                              [--earlier PATH]
 
 Builds playerform as the README's Install section does (Scripts/release-build.sh: release, one
 fully static executable, in .build-static), generates N player records
@@ -23,6 +24,10 @@ quoted where the name holds a comma, quote or line break or starts or ends with 
 runs are `cat` and playerform on the CSV file, Python with the csv module (a slow peer), and `cat`
 and playerform on the JSON Lines file of the same records, so the two formats are timed side by
 side; all counters must agree, JSON Lines and CSV alike. --rss then uses a CSV file of about 1 GB.
+
+--long-first starts the file with one record of 2 MB, longer than a chunk, so that playerform reads
+the rest one record at a time (the general path). --earlier PATH times another playerform
+executable, such as a build of an earlier commit, side by side as `earlier`.
 """
 import argparse, csv, json, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -163,6 +168,10 @@ def main():
     ap.add_argument("--rss", action="store_true")
     ap.add_argument("--generator", default=os.path.join(SHARED, "gen_players.py"))
     ap.add_argument("--format", choices=["jsonl", "csv"], default="jsonl")
+    ap.add_argument("--long-first", action="store_true",
+                    help="start the file with a record of 2 MB, longer than a chunk: the rest is "
+                         "read by the one-record-at-a-time reader")
+    ap.add_argument("--earlier", help="an earlier playerform executable, timed side by side as 'earlier'")
     a = ap.parse_args()
     skip = set(filter(None, a.skip.split(",")))
 
@@ -171,6 +180,9 @@ def main():
     try:
         data = os.path.join(folder, "players.jsonl")
         with open(data, "w") as f:
+            if a.long_first:
+                f.write('{"name": "' + "x" * 2_000_000 + '", "points": 1}\n')
+                f.flush()
             subprocess.run([sys.executable, a.generator, str(a.records)], stdout=f, check=True)
         venv = os.path.join(a.venv, "bin", "python")
         if a.format == "csv":
@@ -187,6 +199,8 @@ def main():
             candidates["python"] = [sys.executable, "-c", PYTHON, data]
             if shutil.which("jq"):
                 candidates["jq"] = ["jq", "-n", "-r", "-f", os.path.join(HERE, "validate.jq"), data]
+        if a.earlier:
+            candidates["earlier"] = [a.earlier, "validate", "--quiet", data]
         candidates = {name: command for name, command in candidates.items() if name not in skip}
         slow = {"python", "jq", "python-csv"}
         times = {name: [] for name in candidates}

@@ -1,19 +1,5 @@
 import PlayerFormRules
 
-/// Counts of the records read so far.
-public struct ValidationTally: Equatable, Sendable {
-    /// Records read, valid or not.
-    public var records = 0
-    /// Records that break a rule or cannot be read.
-    public var invalid = 0
-
-    /// No records yet.
-    public init() {}
-
-    /// The summary line: `N records, K invalid` (`1 record, ...` for one).
-    public var summary: String { "\(records) \(records == 1 ? "record" : "records"), \(invalid) invalid" }
-}
-
 /// Checks every record of an input with `PlayerRules.validate(name:points:)`, the rules the form
 /// uses; it applies no rule of its own.
 public struct BatchValidator {
@@ -175,12 +161,14 @@ public struct BatchValidator {
             let issues = rules.validate(name: name, points: points)
             guard !issues.isEmpty else { return nil }
             tally.invalid += 1
+            for issue in issues { tally.reasons.add(FindingReason(issue.code), line: record.line) }
             return Finding(
                 file: file, line: record.line, name: name, problems: issues.map(Finding.Problem.issue))
         case .malformed(let reason):
             tally.invalid += 1
-            return reporting
-                ? Finding(file: file, line: record.line, name: nil, problems: [.malformed(reason)]) : nil
+            guard reporting else { return nil }
+            tally.reasons.add(.malformed, line: record.line)
+            return Finding(file: file, line: record.line, name: nil, problems: [.malformed(reason)])
         }
     }
 }

@@ -308,8 +308,7 @@ struct ChunkChecker {
                 UnsafeBufferPointer(rebasing: $0[..<complete]), linesBefore: linesBefore, file: file,
                 reporting: report != nil)
         }
-        tally.records += outcome.tally.records
-        tally.invalid += outcome.tally.invalid
+        tally.add(outcome.tally)
         if let report {
             for finding in outcome.findings { report(finding) }
         }

@@ -105,8 +105,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             condition.lock()
             while slot.state != .done { condition.wait() }
             condition.unlock()
-            tally.records += slot.outcome.tally.records
-            tally.invalid += slot.outcome.tally.invalid
+            tally.add(slot.outcome.tally)
             if let report {
                 for finding in slot.outcome.findings { report(finding) }
             }

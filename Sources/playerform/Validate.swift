@@ -11,8 +11,11 @@ extension PlayerFormCommand {
             discussion: """
                 Reads JSON Lines (.jsonl, .ndjson: one object per line with a string "name" and a \
                 number "points") or CSV (.csv: a header row naming name and points). With no FILE, \
-                or with -, reads standard input. Prints one finding per invalid record and a summary \
-                ("N records, K invalid") on standard error.
+                or with -, reads standard input. Prints one finding per invalid record, then on \
+                standard error a report by reason (how many records had each, their share, the \
+                first lines) and the summary ("N records, K invalid"); with --format json the \
+                findings are JSON Lines and the report one JSON object (docs/schemas). --quiet \
+                prints the summary alone.
 
                 Exit status: 0 every record is valid; 1 a record is invalid or malformed; 64 usage \
                 error; 65 an input is unusable (CSV without the header, or a format that cannot be \
@@ -52,6 +55,7 @@ extension PlayerFormCommand {
                 inputs: files, format: inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
                 style: format == .json ? .json : .text, quiet: quiet, rules: rules)
             Self.show(Self.progressMeter(quiet: quiet), on: &run)
+            run.barsInReport = isatty(STDERR_FILENO) == 1
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))
             if status != .valid { throw ExitCode(status.rawValue) }
         }

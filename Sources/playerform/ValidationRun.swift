@@ -26,6 +26,8 @@ public struct ValidationRun {
     public var progress: ((_ records: Int, _ bytesRead: Int?, _ totalBytes: Int?) -> Void)?
     /// Called before anything is written to the errors, so that a progress line can be cleared.
     public var clearProgress: () -> Void = {}
+    /// Whether the report's table may draw bars: standard error is a terminal.
+    public var barsInReport = false
 
     /// A run over `inputs`.
     public init(inputs: [String], format: RecordFormat?, style: FindingStyle, quiet: Bool, rules: PlayerRules)
@@ -61,7 +63,7 @@ public struct ValidationRun {
             errors.flush()
         }
         let validator = BatchValidator(rules: rules)
-        var tally = ValidationTally()
+        var inputsRead: [ValidationReport.Input] = []
         var status = ValidationExit.valid
         let report: ((Finding) -> Void)? = quiet ? nil : { output.write(style.line(for: $0)) }
         for path in inputs.isEmpty ? ["-"] : inputs {
@@ -83,13 +85,16 @@ public struct ValidationRun {
             let source = FileDescriptorSource(
                 descriptor: descriptor, isInterrupted: isInterrupted, onIdle: { idle() })
             let known = format ?? RecordFormat(fileExtensionOf: path)
-            let before = tally.invalid
             let size = Self.regularFileSize(descriptor)
             let progress = self.progress
+            let before = inputsRead.reduce(0) { $0 + $1.tally.records }
+            var tally = ValidationTally()
             let ending = validator.validateInParallel(
                 source, format: known, size: size, idle: idle, file: label, tally: &tally, report: report,
-                flush: { output.flush() }, progress: progress.map { progress in { progress($0, $1, size) } })
-            if tally.invalid > before { status = max(status, .invalid) }
+                flush: { output.flush() },
+                progress: progress.map { progress in { progress(before + $0, $1, size) } })
+            inputsRead.append(ValidationReport.Input(file: label, tally: tally))
+            if tally.invalid > 0 { status = max(status, .invalid) }
             output.flush()
             switch ending {
             case .unusable(let reason):
@@ -99,14 +104,25 @@ public struct ValidationRun {
                 complain("error: cannot read \(TerminalText.escaped(label)): \(Self.describe(code))")
                 status = max(status, .cannotOpen)
             case .interrupted:
-                complain("interrupted: \(tally.summary)")
+                complain(finish(ValidationReport(inputs: inputsRead, stopped: "interrupted")))
                 return .interrupted
             case .end, .record:
                 break
             }
         }
-        complain(tally.summary)
+        complain(finish(ValidationReport(inputs: inputsRead)))
         return status
+    }
+
+    /// The end of the run's messages: the summary line alone with `--quiet`; else the report by
+    /// reason and the summary line, or, for JSON findings, the report as one JSON object.
+    private func finish(_ report: ValidationReport) -> String {
+        let summary = (report.stopped == "interrupted" ? "interrupted: " : "") + report.total.summary
+        if quiet { return summary }
+        switch style {
+        case .json: return String(report.json.dropLast())
+        case .text: return report.text(bars: barsInReport) + summary
+        }
     }
 
     private static func open(_ path: String) -> Result<Int32, Errno> {

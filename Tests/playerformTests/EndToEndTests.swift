@@ -39,7 +39,14 @@ struct EndToEndTests {
             outcome.output
                 == "<stdin>:1: \"darn\": The name darn has been forbidden.\n"
                 + "<stdin>:2: malformed: the key \"points\" is missing\n")
-        #expect(outcome.errors == "2 records, 2 invalid\n")
+        #expect(
+            outcome.errors == """
+                reason               records   share  first lines
+                forbiddenName              1   50.0%  1
+                malformed                  1   50.0%  2
+                2 records, 2 invalid
+
+                """)
     }
 
     @Test(
@@ -109,6 +116,9 @@ struct EndToEndTests {
         process.waitUntilExit()
         try stdin.fileHandleForWriting.close()
         #expect(process.terminationStatus == 130)
-        #expect(String(decoding: errors, as: UTF8.self) == "interrupted: 1 record, 1 invalid\n")
+        // With JSON findings the report is JSON too, and says that the run was stopped.
+        let report = try JSONSerialization.jsonObject(with: errors) as? [String: Any]
+        #expect(report?["stopped"] as? String == "interrupted")
+        #expect(report?["records"] as? Int == 1 && report?["invalid"] as? Int == 1)
     }
 }

@@ -40,6 +40,10 @@ struct RulesFileEndToEndTests {
         players.csv:2: "Colin": The name Colin has been forbidden. Points 100 are above the maximum of 50.
         players.csv:3: "Jean \\"JJ\\" Jacques": Points 1000 are above the maximum of 50.
         players.csv:4: "ｄａｒｎ": Points must be a finite number.
+        reason               records   share  first lines
+        aboveMax                   2   66.7%  2, 3
+        forbiddenName              1   33.3%  2
+        notFinite                  1   33.3%  4
         3 records, 3 invalid
         $ echo $?
         1
@@ -54,7 +58,7 @@ struct RulesFileEndToEndTests {
         let outcome = try run(["validate", "--config", "rules.json", "players.csv"], in: scratch.folder)
         let lines = Self.readmeTranscript.split(separator: "\n").map(String.init)
         #expect(outcome.output == lines[2...4].joined(separator: "\n") + "\n")
-        #expect(outcome.errors == lines[5] + "\n")
+        #expect(outcome.errors == lines[5...9].joined(separator: "\n") + "\n")
         #expect(outcome.status == 1)
         // Options after the files are validate's too.
         #expect(

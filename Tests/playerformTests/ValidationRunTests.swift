@@ -58,7 +58,15 @@ struct ValidationRunTests {
                 \(path):4: malformed: "points" must be a number, not a string
 
                 """)
-        #expect(result.errors == "4 records, 2 invalid\n")
+        #expect(
+            result.errors == """
+                reason               records   share  first lines
+                forbiddenName              1   25.0%  2
+                belowMin                   1   25.0%  2
+                malformed                  1   25.0%  4
+                4 records, 2 invalid
+
+                """)
     }
 
     @Test(
@@ -118,7 +126,8 @@ struct ValidationRunTests {
         #expect(alice.map(\.code) == [.forbiddenName, .aboveMax])
         #expect(findings[1]["issues"] as? [String] == alice.map(\.code.rawValue))
         #expect(findings[1]["messages"] as? [String] == alice.map(\.message))
-        #expect(result.errors == "4 records, 3 invalid\n")
+        let report = try JSONSerialization.jsonObject(with: Data(result.errors.utf8)) as? [String: Any]
+        #expect(report?["records"] as? Int == 4 && report?["invalid"] as? Int == 3)
         #expect(run([path], rules: .defaults).output.contains(":3:") == false)
     }
 
@@ -176,6 +185,78 @@ struct ValidationRunTests {
         let errors = ByteWriter()
         #expect(run.run(output: ByteWriter(), errors: errors) == .interrupted)
         #expect(errors.capturedText == "interrupted: 0 records, 0 invalid\n")
+    }
+
+    @Test(
+        "the report counts each reason, a record with two under both, most common first (ties in the list's order), with its share and first three lines"
+    )
+    func reportByReason() throws {
+        let scratch = try Scratch()
+        let text =
+            (1...6).map { index in
+                index.isMultiple(of: 2)
+                    ? #"{"name": "darn", "points": \#(index * 5000)}"#
+                    : #"{"name": "p\#(index)", "points": -1}"#
+            }.joined(separator: "\n") + "\n" + #"{"name": 1}"# + "\n"
+        let path = try scratch.file("players.jsonl", text)
+        let result = run([path])
+        #expect(
+            result.errors == """
+                reason               records   share  first lines
+                forbiddenName              3   42.9%  2, 4, 6
+                belowMin                   3   42.9%  1, 3, 5
+                aboveMax                   2   28.6%  4, 6
+                malformed                  1   14.3%  7
+                7 records, 7 invalid
+
+                """)
+        #expect(result.status == .invalid)
+    }
+
+    @Test("with several inputs the report gives each input's counts and reasons, then those of all")
+    func reportPerInput() throws {
+        let scratch = try Scratch()
+        let first = try scratch.file("a.jsonl", Self.players)
+        let second = try scratch.file("b.csv", "name,points\nAnn,1\n,2\n")
+        let result = run([first, second])
+        #expect(
+            result.errors == """
+                \(first): 4 records, 2 invalid
+                  forbiddenName              1   25.0%  2
+                  belowMin                   1   25.0%  2
+                  malformed                  1   25.0%  4
+                \(second): 2 records, 1 invalid
+                  emptyName                  1   50.0%  3
+                all inputs:
+                reason               records   share  first lines
+                emptyName                  1   16.7%  3
+                forbiddenName              1   16.7%  2
+                belowMin                   1   16.7%  2
+                malformed                  1   16.7%  4
+                6 records, 3 invalid
+
+                """)
+    }
+
+    @Test("at a terminal the report draws a bar per reason, 20 cells for all records, in eighths")
+    func reportBars() throws {
+        #expect(ValidationReport.bar(1) == String(repeating: "█", count: 20))
+        #expect(
+            ValidationReport.bar(0.5) == String(repeating: "█", count: 10) + String(repeating: " ", count: 10)
+        )
+        #expect(ValidationReport.bar(0.025) == "▌" + String(repeating: " ", count: 19))
+        #expect(ValidationReport.bar(0) == String(repeating: " ", count: 20))
+        let scratch = try Scratch()
+        var run = ValidationRun(
+            inputs: [try scratch.file("p.jsonl", Self.players)], format: nil, style: .text, quiet: false,
+            rules: .defaults)
+        run.isInterrupted = { false }
+        run.barsInReport = true
+        let errors = ByteWriter()
+        _ = run.run(output: ByteWriter(), errors: errors)
+        #expect(errors.capturedText.contains("25.0%  █████" + String(repeating: " ", count: 15) + "  2\n"))
+        #expect(ValidationReport.percent(0.0004) == "<0.1%")
+        #expect(ValidationReport.percent(0.0005) == "0.1%")
     }
 
     @Test("the summary counts 1 record in the singular, others in the plural")

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `playerform validate --format json` as programs read it: findings and the report, each
+/// checked against the JSON Schema committed in `docs/schemas`.
+@Suite("playerform validate: findings and the report as JSON, by their schemas")
+struct ValidateReportTests {
+    static let records = """
+        {"name": "Colin", "points": 100}
+        {"name": "darn", "points": -3}
+        {"name": "\\u001b[2J", "points": 20000}
+        {"name": " ", "points": 1e400}
+        {"name": "Bob", "points": "12"}
+        not json
+
+        """
+
+    @Test("every finding and the report of several inputs conform to their schemas")
+    func conform() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(Self.records.utf8).write(to: folder.appendingPathComponent("a.jsonl"))
+        try Data("name,points\nAnn,1\npoop,2\n".utf8).write(to: folder.appendingPathComponent("b.csv"))
+        let run = try BuiltBinary.run(
+            ["validate", "--format", "json", "a.jsonl", "b.csv"], directory: folder)
+        #expect(run.status == 1)
+        let findings = try SchemaCheck(file: "docs/schemas/validate-finding.schema.json")
+        #expect(run.outputLines.count == 6)
+        for line in run.outputLines {
+            #expect(findings.problems(line) == [], "\(line)")
+        }
+        let report = try SchemaCheck(file: "docs/schemas/validate-report.schema.json")
+        let last = try #require(run.errorLines.last)
+        #expect(run.errorLines.count == 1)
+        #expect(report.problems(last) == [], "\(last)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(object["records"] as? Int == 8 && object["invalid"] as? Int == 6)
+        #expect(object["malformed"] as? Int == 2)
+        #expect((object["files"] as? [[String: Any]])?.map { $0["file"] as? String } == ["a.jsonl", "b.csv"])
+    }
+
+    @Test("the schema check refuses a report that breaks the schema, so that conforming means something")
+    func checkCanFail() throws {
+        let report = try SchemaCheck(file: "docs/schemas/validate-report.schema.json")
+        let good =
+            #"{"records":1,"valid":0,"invalid":1,"malformed":0,"#
+            + #""reasons":[{"reason":"emptyName","records":1,"share":1.0,"firstLines":[1]}],"files":[]}"#
+        #expect(report.problems(good) == [])
+        #expect(!report.problems(#"{"records":1,"valid":0,"invalid":1,"malformed":0,"reasons":[]}"#).isEmpty)
+        #expect(!report.problems(good.replacingOccurrences(of: "emptyName", with: "emptyname")).isEmpty)
+        #expect(!report.problems(good.replacingOccurrences(of: "[1]}", with: "[1,2,3,4]}")).isEmpty)
+        #expect(
+            !report.problems(
+                good.replacingOccurrences(of: #""records":1,"valid""#, with: #""records":-1,"valid""#)
+            ).isEmpty)
+        #expect(
+            !report.problems(good.replacingOccurrences(of: "\"files\"", with: "\"extra\":1,\"files\""))
+                .isEmpty)
+    }
+}
