@@ -25,8 +25,8 @@ runs are `cat` and playerform on the CSV file, Python with the csv module (a slo
 and playerform on the JSON Lines file of the same records, so the two formats are timed side by
 side; all counters must agree, JSON Lines and CSV alike. --rss then uses a CSV file of about 1 GB.
 
---long-first starts the file with one record of 2 MB, longer than a chunk, so that playerform reads
-the rest one record at a time (the general path). --earlier PATH times another playerform
+--long-first starts the file with one record of 2 MB, longer than a chunk, which playerform reads
+one record at a time (the general path) before the chunks go on. --earlier PATH times another playerform
 executable, such as a build of an earlier commit, side by side as `earlier`.
 """
 import argparse, csv, json, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
@@ -169,8 +169,8 @@ def main():
     ap.add_argument("--generator", default=os.path.join(SHARED, "gen_players.py"))
     ap.add_argument("--format", choices=["jsonl", "csv"], default="jsonl")
     ap.add_argument("--long-first", action="store_true",
-                    help="start the file with a record of 2 MB, longer than a chunk: the rest is "
-                         "read by the one-record-at-a-time reader")
+                    help="start the file with a record of 2 MB, longer than a chunk, which the "
+                         "one-record-at-a-time reader reads")
     ap.add_argument("--earlier", help="an earlier playerform executable, timed side by side as 'earlier'")
     a = ap.parse_args()
     skip = set(filter(None, a.skip.split(",")))

@@ -54,8 +54,8 @@ public struct BatchValidator {
     ///
     /// The lines, records, findings and ending are those of a ``RecordReader`` in `format` with
     /// the same `maximumLineLength`: in CSV a chunk ends only at a line break outside a quoted
-    /// field, and a record longer than a chunk hands the rest of the input to such a reader, read
-    /// and checked on this thread by the general path.
+    /// field, and a record longer than a chunk is read by such a reader on this thread (the general
+    /// path), which then hands the rest of the input back to the chunks.
     /// `progress`, when given, is told the records checked and the bytes of `source` read after
     /// each chunk.
     ///
@@ -89,14 +89,41 @@ public struct BatchValidator {
                 return ending
             }
         }
-        let pipeline = ParallelRecords(
-            source: PrefixedSource(prefix: rest, source: source), format: chunkFormat,
-            linesBefore: taken.lines, idle: idle, validator: self, file: file, reporting: report != nil,
-            chunkSize: chunkSize,
-            maximumLineLength: maximumLineLength)
-        return pipeline.run(
-            tally: &tally, report: report, flush: flush, idle: idle, bytesRead: taken.bytesTaken,
-            progress: progress)
+        var lines = taken.lines
+        var bytesRead = taken.bytesTaken
+        while true {
+            let pipeline = ParallelRecords(
+                source: PrefixedSource(prefix: rest, source: source), format: chunkFormat,
+                linesBefore: lines, idle: idle, validator: self, file: file, reporting: report != nil,
+                chunkSize: chunkSize, maximumLineLength: maximumLineLength)
+            let ending = pipeline.run(
+                tally: &tally, report: report, flush: flush, bytesRead: bytesRead, progress: progress)
+            guard case .longRecord(let prefix, let handed, let linesBefore, let bytesBefore) = ending else {
+                if case .input(let event) = ending { return event }
+                return .end
+            }
+            // The general reader reads the record too long for a chunk, then hands the rest back
+            // to the chunks: one long record costs its own length, not the rest of the input's.
+            let (unread, inner) = handed.split()
+            let reader = RecordReader(
+                source: PrefixedSource(prefix: prefix + unread, source: inner),
+                format: chunkFormat.recordFormat, columns: chunkFormat.columns,
+                maximumLineLength: maximumLineLength, linesBefore: linesBefore)
+            let event = withoutActuallyEscaping(flush) { flush in
+                idle.action = flush
+                defer { idle.action = {} }
+                return reader.next()
+            }
+            guard case .record(let record) = event else { return event }
+            check(record, file: file, tally: &tally, report: report)
+            let after = reader.handOver()
+            bytesRead = bytesBefore + after.bytesTaken
+            progress?(tally.records, bytesRead)
+            lines = after.lines
+            let split = after.source.map { $0.split() } ?? (rest: [], source: nil)
+            rest = after.rest + split.rest
+            source = split.source
+        }
     }
 
     private func check(

@@ -127,6 +127,22 @@ struct ChunkLines: LineSupply {
 enum ChunkFormat {
     case jsonLines
     case csv(CSVColumns)
+
+    /// The format a ``RecordReader`` of the same records reads.
+    var recordFormat: RecordFormat {
+        switch self {
+        case .jsonLines: .jsonl
+        case .csv: .csv
+        }
+    }
+
+    /// The columns of CSV records; nil for JSON Lines.
+    var columns: CSVColumns? {
+        switch self {
+        case .jsonLines: nil
+        case .csv(let columns): columns
+        }
+    }
 }
 
 /// What checking one chunk found.

@@ -5,7 +5,8 @@ import Foundation
 /// counts and findings on in input order.
 ///
 /// At most `slotCount` chunks are held, so memory stays bounded. A record too long for a chunk
-/// hands the rest of the input to the one-record-at-a-time reader, which gives the same answers.
+/// ends the run there, so that the one-record-at-a-time reader reads it (see
+/// `BatchValidator.validateInParallel`).
 final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
     // @unchecked: the slots' states and the work cursor are read and written only while
     // `condition` is locked; a slot's other contents belong to the one thread whose state (filling,
@@ -82,14 +83,23 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         carry.deallocate()
     }
 
-    /// Reads, checks and hands on the whole input; returns the event that ended it.
+    /// How a run ended: with the input, or at a record longer than a chunk.
+    enum Ending {
+        /// The input ended, with this event.
+        case input(RecordEvent)
+        /// A record starts with `prefix`, too long for a chunk: the rest of the input is `prefix`
+        /// then `source`, after `linesBefore` lines and `bytesRead` bytes.
+        case longRecord(prefix: [UInt8], source: Source, linesBefore: Int, bytesRead: Int)
+    }
+
+    /// Reads, checks and hands on the input, to its end or to a record longer than a chunk.
     ///
     /// The bytes read told to `progress` count on from `bytesRead`, those taken before `source`
     /// starts.
     func run(
-        tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void, idle: IdleRelay,
+        tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void,
         bytesRead: Int, progress: ((_ records: Int, _ bytesRead: Int) -> Void)?
-    ) -> RecordEvent {
+    ) -> Ending {
         let reader = Thread { self.produce() }
         reader.stackSize = 1 << 20
         reader.start()
@@ -123,23 +133,11 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             progress?(tally.records, bytesRead)
             if inputIdle { flush() }
             if let handOff {
-                let columns: CSVColumns? =
-                    switch format {
-                    case .jsonLines: nil
-                    case .csv(let columns): columns
-                    }
-                let rest = RecordReader(
-                    source: PrefixedSource(prefix: handOff.prefix, source: handOff.source),
-                    format: columns == nil ? .jsonl : .csv, columns: columns,
-                    maximumLineLength: maximumLineLength,
-                    linesBefore: linesBefore)
-                return validator.validate(
-                    rest, idle: idle, file: file, tally: &tally, report: report, flush: flush,
-                    // That reader counts what it reads, the record's start given to it included,
-                    // on from the bytes the chunks took.
-                    progress: progress.map { progress in { progress($0, bytesRead + $1) } })
+                return .longRecord(
+                    prefix: handOff.prefix, source: handOff.source, linesBefore: linesBefore,
+                    bytesRead: bytesRead)
             }
-            if let ending { return ending }
+            if let ending { return .input(ending) }
             sequence += 1
         }
     }

@@ -146,6 +146,11 @@ struct PrefixedSource<Source: ByteSource>: ByteSource {
         self.source = source
     }
 
+    /// The bytes of the prefix not read yet, and the source after them.
+    consuming func split() -> (rest: [UInt8], source: Source?) {
+        (Array(prefix[Swift.min(offset, prefix.count)...]), source)
+    }
+
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> ReadResult {
         guard offset < prefix.count else {
             if !prefix.isEmpty {
