@@ -3,7 +3,7 @@
 
 usage: Benchmarks/validate.py [--records N] [--runs R] [--slow-runs S] [--venv DIR] [--skip NAME,...]
                               [--generator PATH] [--format jsonl|csv] [--rss] [--long-first]
-                              [--earlier PATH]
+                              [--earlier PATH] [--modes]
 
 Builds playerform as the README's Install section does (Scripts/release-build.sh: release, one
 fully static executable, in .build-static), generates N player records
@@ -27,7 +27,8 @@ side; all counters must agree, JSON Lines and CSV alike. --rss then uses a CSV f
 
 --long-first starts the file with one record of 2 MB, longer than a chunk, which playerform reads
 one record at a time (the general path) before the chunks go on. --earlier PATH times another playerform
-executable, such as a build of an earlier commit, side by side as `earlier`.
+executable, such as a build of an earlier commit, side by side as `earlier`. --modes also times
+playerform writing every finding (to /dev/null) and the report by reason, as `pf-findings`.
 """
 import argparse, csv, json, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -136,8 +137,11 @@ def cpu_of_children():
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(command):
-    """Wall time, CPU time (user + system, all threads) and the (records, invalid) counts."""
+def timed(command, discard_output=False):
+    """Wall time, CPU time (user + system, all threads) and the (records, invalid) counts.
+
+    With discard_output, standard output goes to /dev/null (findings nobody reads) and the counts
+    are read from standard error."""
     cpu = cpu_of_children()
     if command[0] == "cat":
         # The floor: reading the file and writing it where nothing reads it.
@@ -145,7 +149,9 @@ def timed(command):
         subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
         return time.perf_counter() - start, cpu_of_children() - cpu, None
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True)
+    done = subprocess.run(command, stdout=subprocess.DEVNULL if discard_output else subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    done.stdout = done.stdout or ""
     elapsed = time.perf_counter() - start
     cpu = cpu_of_children() - cpu
     found = SUMMARY.search(done.stdout + done.stderr)
@@ -172,6 +178,9 @@ def main():
                     help="start the file with a record of 2 MB, longer than a chunk, which the "
                          "one-record-at-a-time reader reads")
     ap.add_argument("--earlier", help="an earlier playerform executable, timed side by side as 'earlier'")
+    ap.add_argument("--modes", action="store_true",
+                    help="also time playerform writing every finding (to /dev/null) and the report by "
+                         "reason, as 'pf-findings', next to --quiet")
     a = ap.parse_args()
     skip = set(filter(None, a.skip.split(",")))
 
@@ -201,6 +210,8 @@ def main():
                 candidates["jq"] = ["jq", "-n", "-r", "-f", os.path.join(HERE, "validate.jq"), data]
         if a.earlier:
             candidates["earlier"] = [a.earlier, "validate", "--quiet", data]
+        if a.modes:
+            candidates["pf-findings"] = [playerform, "validate", data]
         candidates = {name: command for name, command in candidates.items() if name not in skip}
         slow = {"python", "jq", "python-csv"}
         times = {name: [] for name in candidates}
@@ -211,7 +222,7 @@ def main():
             for name, command in candidates.items():
                 if round >= (a.slow_runs if name in slow else a.runs):
                     continue
-                elapsed, cpu, count = timed(command)
+                elapsed, cpu, count = timed(command, discard_output=name == "pf-findings")
                 times[name].append(elapsed)
                 cpus[name].append(cpu)
                 if count is not None:

@@ -17,12 +17,14 @@ public struct BatchValidator {
     /// `idle`, when given, must be the relay the reader's source calls when the input runs dry:
     /// `flush` is then called, every record read so far being checked already. `progress`, when
     /// given, is told the records checked and the bytes the reader has read from its source, every
-    /// 4,096 records and at the end.
-    /// - Returns: the event that ended the input: `.end`, `.unusable`, `.failed` or `.interrupted`.
+    /// 4,096 records and at the end. With `stopAfterInvalid`, reading stops once `tally.invalid`
+    /// reaches it (`--max-errors`).
+    /// - Returns: the event that ended the input: `.end`, `.unusable`, `.failed` or `.interrupted`;
+    ///   or, when `stopAfterInvalid` stopped it, the first record left unchecked.
     public func validate<Source>(
         _ reader: RecordReader<Source>, idle: IdleRelay? = nil, file: String, tally: inout ValidationTally,
         report: ((Finding) -> Void)?, flush: () -> Void = {},
-        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
+        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil, stopAfterInvalid limit: Int? = nil
     ) -> RecordEvent {
         withoutActuallyEscaping(flush) { flush in
             idle?.action = flush
@@ -32,6 +34,12 @@ public struct BatchValidator {
                 switch reader.next() {
                 case .record(let record):
                     check(record, file: file, tally: &tally, report: report)
+                    if let limit, tally.invalid >= limit {
+                        // One more read tells whether records are left unchecked.
+                        let next = reader.next()
+                        progress?(tally.records, reader.bytesRead)
+                        return next
+                    }
                     guard let progress else { continue }
                     sinceProgress += 1
                     if sinceProgress == 4096 {

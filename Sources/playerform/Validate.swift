@@ -17,7 +17,8 @@ extension PlayerFormCommand {
                 findings are JSON Lines and the report one JSON object (docs/schemas). --quiet \
                 prints the summary alone.
 
-                Exit status: 0 every record is valid; 1 a record is invalid or malformed; 64 usage \
+                Exit status: 0 every record is valid; 1 a record is invalid or malformed; 2 \
+                --max-errors stopped the run before its end; 64 usage \
                 error; 65 an input is unusable (CSV without the header, or a format that cannot be \
                 told) or the --config file is not accepted; 66 an input or the --config file cannot \
                 be opened or read; 74 the findings cannot be written to standard output; 130 \
@@ -45,6 +46,18 @@ extension PlayerFormCommand {
         @Flag(help: "Print only the summary.")
         var quiet = false
 
+        @Option(
+            help: ArgumentHelp(
+                "Stop after N invalid records, saying so, with exit status 2 (default: check every record).",
+                valueName: "n"))
+        var maxErrors: Int?
+
+        func validate() throws {
+            if let maxErrors, maxErrors < 1 {
+                throw ValidationError("--max-errors must be 1 or more, not \(maxErrors).")
+            }
+        }
+
         @OptionGroup var rulesFile: RulesFileOption
 
         func run() async throws {
@@ -56,6 +69,7 @@ extension PlayerFormCommand {
                 style: format == .json ? .json : .text, quiet: quiet, rules: rules)
             Self.show(Self.progressMeter(quiet: quiet), on: &run)
             run.barsInReport = isatty(STDERR_FILENO) == 1
+            run.maxErrors = maxErrors
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))
             if status != .valid { throw ExitCode(status.rawValue) }
         }

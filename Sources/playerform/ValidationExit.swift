@@ -1,12 +1,15 @@
 /// The exit statuses of `playerform validate`.
 ///
 /// With several inputs the most serious wins: interrupted, then cannot write, then cannot open,
-/// then unusable, then invalid.
+/// then unusable, then stopped, then invalid.
 public enum ValidationExit: Int32, Sendable, Comparable {
     /// Every record is valid.
     case valid = 0
     /// At least one record is invalid or malformed.
     case invalid = 1
+    /// `--max-errors` stopped the run at its limit of invalid records; later records were not
+    /// checked.
+    case stopped = 2
     /// The command line is wrong (EX_USAGE).
     case usage = 64
     /// A whole input is unusable: a CSV without the required header, or a format that cannot be
@@ -28,11 +31,12 @@ public enum ValidationExit: Int32, Sendable, Comparable {
         switch self {
         case .valid: 0
         case .invalid: 1
-        case .usage: 2
-        case .unusable: 3
-        case .cannotOpen: 4
-        case .cannotWrite: 5
-        case .interrupted: 6
+        case .stopped: 2
+        case .usage: 3
+        case .unusable: 4
+        case .cannotOpen: 5
+        case .cannotWrite: 6
+        case .interrupted: 7
         }
     }
 }

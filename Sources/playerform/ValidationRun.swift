@@ -28,6 +28,8 @@ public struct ValidationRun {
     public var clearProgress: () -> Void = {}
     /// Whether the report's table may draw bars: standard error is a terminal.
     public var barsInReport = false
+    /// Stop once this many records were invalid (`--max-errors`); nil checks every record.
+    public var maxErrors: Int?
 
     /// A run over `inputs`.
     public init(inputs: [String], format: RecordFormat?, style: FindingStyle, quiet: Bool, rules: PlayerRules)
@@ -66,7 +68,12 @@ public struct ValidationRun {
         var inputsRead: [ValidationReport.Input] = []
         var status = ValidationExit.valid
         let report: ((Finding) -> Void)? = quiet ? nil : { output.write(style.line(for: $0)) }
+        var invalidSoFar = 0
         for path in inputs.isEmpty ? ["-"] : inputs {
+            if let maxErrors, invalidSoFar >= maxErrors {
+                // The limit was reached at the very end of an input: the later ones are unchecked.
+                return stop(inputsRead, status: status, complain: complain)
+            }
             let label = path == "-" ? "<stdin>" : path
             let descriptor: Int32
             if path == "-" {
@@ -89,10 +96,20 @@ public struct ValidationRun {
             let progress = self.progress
             let before = inputsRead.reduce(0) { $0 + $1.tally.records }
             var tally = ValidationTally()
-            let ending = validator.validateInParallel(
-                source, format: known, size: size, idle: idle, file: label, tally: &tally, report: report,
-                flush: { output.flush() },
-                progress: progress.map { progress in { progress(before + $0, $1, size) } })
+            let told = progress.map { progress in { progress(before + $0, $1, size) } }
+            let ending =
+                if let maxErrors {
+                    // The general path, which stops at the record that reaches the limit.
+                    validator.validate(
+                        RecordReader(source: source, format: known), idle: idle, file: label, tally: &tally,
+                        report: report, flush: { output.flush() }, progress: told,
+                        stopAfterInvalid: maxErrors - invalidSoFar)
+                } else {
+                    validator.validateInParallel(
+                        source, format: known, size: size, idle: idle, file: label, tally: &tally,
+                        report: report, flush: { output.flush() }, progress: told)
+                }
+            invalidSoFar += tally.invalid
             inputsRead.append(ValidationReport.Input(file: label, tally: tally))
             if tally.invalid > 0 { status = max(status, .invalid) }
             output.flush()
@@ -106,12 +123,29 @@ public struct ValidationRun {
             case .interrupted:
                 complain(finish(ValidationReport(inputs: inputsRead, stopped: "interrupted")))
                 return .interrupted
-            case .end, .record:
+            case .record:
+                // Records are left unchecked: --max-errors stopped the run.
+                return stop(inputsRead, status: status, complain: complain)
+            case .end:
                 break
             }
         }
         complain(finish(ValidationReport(inputs: inputsRead)))
         return status
+    }
+
+    /// Ends a run that `--max-errors` stopped: says so, then the report.
+    private func stop(
+        _ inputsRead: [ValidationReport.Input], status: ValidationExit, complain: (String) -> Void
+    ) -> ValidationExit {
+        let report = ValidationReport(inputs: inputsRead, stopped: "maxErrors")
+        if style == .text || quiet {
+            complain(
+                "stopped after \(report.total.invalid) invalid \(report.total.invalid == 1 ? "record" : "records") "
+                    + "(--max-errors); the records after it were not checked")
+        }
+        complain(finish(report))
+        return max(status, .stopped)
     }
 
     /// The end of the run's messages: the summary line alone with `--quiet`; else the report by

@@ -89,6 +89,55 @@ struct EndToEndTests {
         #expect(outcome.errors.hasSuffix("1 record, 0 invalid\n"))
     }
 
+    @Test(
+        "--max-errors N stops at the Nth invalid record with status 2, says so, and counts what was checked")
+    func maxErrors() throws {
+        let input =
+            (1...6).map { #"{"name": "p\#($0)", "points": \#($0.isMultiple(of: 2) ? -1 : 1)}"# }
+            .joined(separator: "\n") + "\n"
+        let stopped = try playerform(
+            ["validate", "--max-errors", "2", "--input-format", "jsonl"], input: input)
+        #expect(stopped.status == 2)
+        #expect(
+            stopped.output.split(separator: "\n").map { $0.prefix(11) } == ["<stdin>:2: ", "<stdin>:4: "])
+        let errors = stopped.errors.split(separator: "\n")
+        #expect(
+            errors.first
+                == "stopped after 2 invalid records (--max-errors); the records after it were not checked")
+        #expect(errors.last == "4 records, 2 invalid")
+        // A limit the input does not go past is no stop.
+        let all = try playerform(["validate", "--max-errors", "3", "--input-format", "jsonl"], input: input)
+        #expect(all.status == 1)
+        #expect(!all.errors.contains("stopped"))
+        #expect(all.errors.hasSuffix("6 records, 3 invalid\n"))
+        let json = try playerform(
+            ["validate", "--max-errors", "1", "--format", "json", "--input-format", "jsonl"], input: input)
+        #expect(json.status == 2)
+        let report = try JSONSerialization.jsonObject(with: Data(json.errors.utf8)) as? [String: Any]
+        #expect(report?["stopped"] as? String == "maxErrors" && report?["records"] as? Int == 2)
+        let zero = try playerform(["validate", "--max-errors", "0", "-"], input: input)
+        #expect(zero.status == 64)
+        #expect(zero.errors.hasPrefix("error: --max-errors must be 1 or more, not 0."))
+    }
+
+    @Test("--max-errors counts over every input: reached in one, the later inputs are not read")
+    func maxErrorsAcrossInputs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pf-max-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appendingPathComponent("a.csv")
+        try Data("name,points\nAnn,-1\nBob,1\n".utf8).write(to: first)
+        let second = folder.appendingPathComponent("b.csv")
+        try Data("name,points\nCy,1\nDee,-1\nEve,-1\n".utf8).write(to: second)
+        let missing = folder.appendingPathComponent("missing.csv").path
+        let run = try playerform(["validate", "--max-errors", "2", first.path, second.path, missing])
+        #expect(run.status == 2)
+        #expect(run.output.split(separator: "\n").count == 2)
+        #expect(!run.errors.contains("cannot open"))
+        #expect(run.errors.hasSuffix("4 records, 2 invalid\n"))
+    }
+
     @Test("Ctrl-C stops reading, prints the summary of what was read, and exits 130")
     func interrupt() throws {
         let process = Process()

@@ -210,7 +210,7 @@ _playerform_validate() {
     repeating_flags=()
     non_repeating_flags=(--quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--input-format --format --config)
+    non_repeating_options=(--input-format --format --max-errors --config)
     __playerform_offer_flags_options -1
 
     # Offer option value completions
@@ -221,6 +221,9 @@ _playerform_validate() {
         ;;
     '--format')
         __playerform_add_completions -W 'text'$'\n''json'
+        return
+        ;;
+    '--max-errors')
         return
         ;;
     '--config')

@@ -23,7 +23,7 @@ function __playerform_parse_tokens -S
         __playerform_parse_subcommand 0 'config=' 'store=' 'no-color' 'bail' 'history-file=' 'c/command=+' 'f/file=+' 'echo' 'o/output=' 'q/quiet' 'no-pager' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'validate'
-            __playerform_parse_subcommand -r 1 'input-format=' 'format=' 'quiet' 'config=' 'version' 'h/help'
+            __playerform_parse_subcommand -r 1 'input-format=' 'format=' 'quiet' 'max-errors=' 'config=' 'version' 'h/help'
         case 'import'
             __playerform_parse_subcommand -r 1 'version' 'h/help'
         case 'export'
@@ -106,6 +106,7 @@ complete -c 'playerform' -n '__playerform_should_offer_completions_for_positiona
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" input-format' -l 'input-format' -d 'The format of the inputs, when the extension or the first line does not tell.' -rfka 'jsonl csv'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" format' -l 'format' -d 'How findings are written: text for people, json for JSON Lines.' -rfka 'text json'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" quiet' -l 'quiet' -d 'Print only the summary.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" max-errors' -l 'max-errors' -d 'Stop after N invalid records, saying so, with exit status 2 (default: check every record).' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" config' -l 'config' -d 'A JSON rules file, such as {"max": 500}.' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" version' -l 'version' -d 'Show the version.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" h help' -s 'h' -l 'help' -d 'Show help information.'
