@@ -27,7 +27,12 @@ side; all counters must agree, JSON Lines and CSV alike. --rss then uses a CSV f
 
 --long-first starts the file with one record of 2 MB, longer than a chunk, which playerform reads
 one record at a time (the general path) before the chunks go on. --earlier PATH times another playerform
-executable, such as a build of an earlier commit, side by side as `earlier`. --modes also times
+executable, such as a build of an earlier commit, side by side as `earlier`.
+
+For JSON Lines, when libsimdjson-dev and g++ are installed, the floor peer Benchmarks/simdjson-
+validate.cpp (simdjson's iterate_many with the rules' share the generated records need) is built
+into the temporary folder and timed as `simdjson`; the table gives each program's CPU per record,
+and the last line playerform's against simdjson's. --modes also times
 playerform writing every finding (to /dev/null) and the report by reason, as `pf-findings`.
 """
 import argparse, csv, json, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
@@ -116,6 +121,18 @@ def build():
     return subprocess.run([script], check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
 
 
+def build_simdjson(folder):
+    """The simdjson peer (Benchmarks/simdjson-validate.cpp), built when libsimdjson-dev and g++ are
+    installed; None otherwise."""
+    if not os.path.exists("/usr/include/simdjson.h") or not shutil.which("g++"):
+        print("  (simdjson peer left out: install libsimdjson-dev and g++)", file=sys.stderr)
+        return None
+    program = os.path.join(folder, "simdjson-validate")
+    subprocess.run(["g++", "-O3", "-std=c++17", os.path.join(HERE, "simdjson-validate.cpp"), "-lsimdjson",
+                    "-o", program], check=True)
+    return program
+
+
 def csv_name(name):
     """A name as a CSV field: quoted when it holds a comma, quote or line break, or starts or ends with a space."""
     if any(c in name for c in ',"\n\r') or name != name.strip():
@@ -202,6 +219,9 @@ def main():
                           "cat-jsonl": ["cat", jsonl], "pf-jsonl": [playerform, "validate", "--quiet", jsonl]}
         else:
             candidates = {"cat": ["cat", data], "playerform": [playerform, "validate", "--quiet", data]}
+            simdjson = build_simdjson(folder)
+            if simdjson:
+                candidates["simdjson"] = [simdjson, data]
             for name, program in (("polars", POLARS), ("duckdb", DUCKDB), ("orjson", ORJSON)):
                 if has(venv, name):
                     candidates[name] = [venv, "-c", program, data]
@@ -242,14 +262,17 @@ def main():
         base = statistics.median(times["playerform"])
         print(f"  load average: {load:.2f} at the start, {os.getloadavg()[0]:.2f} at the end, on {os.cpu_count()} cores")
         print(f"  {'':<11} {'wall median s':>14} {'MB/s':>7} {'records/s':>11} {'/playerform':>11} {'/cat':>7}"
-              f"   {'CPU median s':>13}")
+              f"   {'CPU median s':>13} {'CPU ns/record':>14}")
         for name, values in times.items():
             median = statistics.median(values)
             cpu = statistics.median(cpus[name])
             floor = times.get(floors[name])
             to_cat = f"{median / statistics.median(floor):7.1f}" if floor else f"{'':>7}"
             print(f"  {name:<11} {median:14.3f} {sizes[name] / 1e6 / median:7.0f} {a.records / median:11.3g}"
-                  f" {median / base:11.2f} {to_cat}   {cpu:13.3f}")
+                  f" {median / base:11.2f} {to_cat}   {cpu:13.3f} {cpu / a.records * 1e9:14.1f}")
+        if "simdjson" in cpus:
+            ratio = statistics.median(cpus["playerform"]) / statistics.median(cpus["simdjson"])
+            print(f"  playerform's CPU per record: {ratio:.2f} x simdjson's")
 
         if a.rss:
             big = os.path.join(folder, "big." + a.format)
