@@ -77,7 +77,9 @@ public struct JSONRecordParser {
             UTF8Text.codePoints(UnsafeBufferPointer(rebasing: line[..<min(error.offset, line.count)])) + 1
         switch error.problem {
         case .endsEarly, .unclosedString: return "bad JSON: " + detail
-        case .invalidUTF8: return "invalid UTF-8 at column \(column); records must be UTF-8"
+        case .invalidUTF8:
+            let note = error.offset < line.count ? " " + EncodingHints.byteNote(line[error.offset]) : ""
+            return "invalid UTF-8 at column \(column)\(note); " + EncodingHints.convert
         case .nestedTooDeep: return detail
         default: return "bad JSON at column \(column): " + detail
         }

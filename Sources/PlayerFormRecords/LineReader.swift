@@ -145,6 +145,28 @@ public final class LineReader<Source: ByteSource>: LineSupply {
         }
     }
 
+    /// The first bytes of the input, up to `count` (at most 16), read without taking them: for
+    /// telling its encoding. Empty when the reader does not start the input or has given a line.
+    ///
+    /// It does not wait for more once two bytes are there, enough for a byte order mark, so a
+    /// pipe's short first line is not held back. A read that fails or is interrupted ends the
+    /// look; the next line then meets it again.
+    func head(_ count: Int) -> [UInt8] {
+        guard startsInput && lineNumber == 0 && start == 0 else { return [] }
+        let wanted = Swift.min(count, 16)
+        reading: while end < wanted && !sourceEnded {
+            switch source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...])) {
+            case .bytes(let read):
+                end += read
+                bytesRead += read
+                if end >= 2 { break reading }
+            case .end: sourceEnded = true
+            case .failed, .interrupted: break reading
+            }
+        }
+        return Array(bytes(0, Swift.min(end, wanted)))
+    }
+
     /// What is left of the input once the lines wanted have been taken.
     ///
     /// That is the bytes read but not yet given as lines, the source to read the rest from (nil

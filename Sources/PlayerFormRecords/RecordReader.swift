@@ -28,6 +28,8 @@ public final class RecordReader<Source: ByteSource> {
     private var records = RecordSteps()
     private var columns: CSVColumns?
     private var finished: RecordEvent?
+    /// Whether the input's first bytes were looked at for another encoding than UTF-8.
+    private var encodingChecked = false
 
     /// A reader of `source` in `format`, or in the format its first line shows when nil.
     ///
@@ -74,6 +76,12 @@ public final class RecordReader<Source: ByteSource> {
     /// ``columns`` read); else the event to give first: a record read while telling the format,
     /// or the event that ends the input.
     func readToRecords() -> RecordEvent? {
+        if !encodingChecked {
+            encodingChecked = true
+            if let wrong = EncodingHints.wrongEncoding(head: lines.head(4)) {
+                return finish(.unusable(wrong))
+            }
+        }
         while true {
             if let finished { return finished }
             if format == .jsonl || columns != nil { return nil }
@@ -315,7 +323,8 @@ struct RecordSteps {
         record: (UnsafeBufferPointer<UInt8>, Double) -> Answer, malformed: (String) -> Answer
     ) -> Answer {
         guard UTF8Text.isValid(name) else {
-            return malformed("the name is not valid UTF-8; records must be UTF-8")
+            let note = EncodingHints.firstInvalidByte(name).map { " " + EncodingHints.byteNote($0) } ?? ""
+            return malformed("the name is not valid UTF-8\(note); " + EncodingHints.convert)
         }
         switch CSVNumber.parse(Self.trimmed(text)) {
         case .value(let points): return record(name, points)

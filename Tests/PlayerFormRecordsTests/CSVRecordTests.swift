@@ -76,12 +76,13 @@ struct CSVRecordTests {
         #expect(messages[2].hasPrefix("text after the closing quote of a field (line 5, column 3);"))
     }
 
-    @Test("a name that is not valid UTF-8 is malformed")
+    @Test("a name that is not valid UTF-8 is malformed, naming the byte and what Windows-1252 reads in it")
     func invalidUTF8Name() {
         let bytes = Array("name,points\n".utf8) + [0x61, 0xFF] + Array(",1\n".utf8)
         #expect(
             readAll(bytes, format: .csv).compactMap(malformedMessage) == [
-                "the name is not valid UTF-8; records must be UTF-8"
+                "the name is not valid UTF-8 (byte 0xFF, ÿ in Windows-1252); records must be UTF-8: convert the "
+                    + "file, for example with iconv -f WINDOWS-1252 -t UTF-8"
             ])
     }
 

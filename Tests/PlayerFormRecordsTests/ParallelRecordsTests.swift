@@ -301,6 +301,8 @@ struct ParallelJSONLinesTests {
             report: { events.append("finding \($0.line)") }, flush: { events.append("flush") })
         #expect(ending == .end)
         #expect(tally.records == 2 && tally.invalid == 1 && tally.reasons[.emptyName] == 1)
-        #expect(events == ["flush", "finding 1", "flush"])
+        // The first read, which runs dry before anything was read, is the look at the input's
+        // encoding, before the chunks start: there is nothing to flush then.
+        #expect(events == ["finding 1", "flush"])
     }
 }

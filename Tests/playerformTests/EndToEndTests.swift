@@ -138,6 +138,28 @@ struct EndToEndTests {
         #expect(run.errors.hasSuffix("4 records, 2 invalid\n"))
     }
 
+    @Test(
+        "a UTF-16 spreadsheet export is refused with 65 naming the encoding and the fix; Windows-1252 names the byte"
+    )
+    func otherEncodings() throws {
+        let utf16: [UInt8] = [0xFF, 0xFE] + Array("Name,Points\r\nAnn,5\r\n".utf8).flatMap { [$0, 0] }
+        let refused = try ProgramRunner.run(
+            Self.executable.path, ["validate", "--input-format", "csv", "-"], input: Data(utf16))
+        #expect(refused.status == 65)
+        #expect(
+            refused.errors.hasPrefix(
+                "error: <stdin>: the input is UTF-16 (little-endian, by its byte order mark), not UTF-8; records must "
+                    + "be UTF-8: convert it, for example with iconv -f UTF-16 -t UTF-8 FILE > FILE-utf8\n"))
+        let windows = Array("Name,Points\r\nZo".utf8) + [0xEB] + Array(",5\r\nAnn,7\r\n".utf8)
+        let hinted = try ProgramRunner.run(
+            Self.executable.path, ["validate", "--input-format", "csv", "-"], input: Data(windows))
+        #expect(hinted.status == 1)
+        #expect(
+            hinted.output
+                == "<stdin>:2: malformed: the name is not valid UTF-8 (byte 0xEB, ë in Windows-1252); records must "
+                + "be UTF-8: convert the file, for example with iconv -f WINDOWS-1252 -t UTF-8\n")
+    }
+
     @Test("Ctrl-C stops reading, prints the summary of what was read, and exits 130")
     func interrupt() throws {
         let process = Process()
