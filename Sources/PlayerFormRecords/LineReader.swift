@@ -145,8 +145,10 @@ public final class LineReader<Source: ByteSource>: LineSupply {
         }
     }
 
-    /// The first bytes of the input, up to `count` (at most 16), read without taking them: for
-    /// telling its encoding. Empty when the reader does not start the input or has given a line.
+    /// The first bytes of the input, up to `count` (at most 16), read without taking them.
+    ///
+    /// For telling the input's encoding. Empty when the reader does not start the input or has
+    /// given a line.
     ///
     /// It does not wait for more once two bytes are there, enough for a byte order mark, so a
     /// pipe's short first line is not held back. A read that fails or is interrupted ends the
