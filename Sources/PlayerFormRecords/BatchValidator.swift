@@ -54,7 +54,7 @@ public struct BatchValidator {
         }
     }
 
-    /// Like ``validate(_:idle:file:tally:report:flush:progress:)``, on every core: what comes
+    /// Like ``validate(_:idle:file:tally:report:flush:progress:stopAfterInvalid:)``, on every core: what comes
     /// before the records (blank lines, the line the format is told from when `format` is nil,
     /// the CSV header) is read on this thread; then one thread reads the rest of `source` in chunks
     /// of `chunkSize` bytes that end where a record ends, two threads parse and check chunks at the

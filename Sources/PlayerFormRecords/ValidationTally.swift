@@ -87,7 +87,7 @@ public struct ReasonCounts: Equatable, Sendable {
     /// order.
     public func firstLines(_ reason: FindingReason) -> [Int] { lines[reason.index] }
 
-    /// The reasons some record had, in the order of ``FindingReason/allCases``.
+    /// The reasons some record had, in the order of `FindingReason.allCases`.
     public var seen: [FindingReason] { FindingReason.allCases.filter { counts[$0.index] > 0 } }
 
     /// Counts a record on `line` that had `reason`.
