@@ -27,12 +27,19 @@ public struct ValidationReport: Sendable {
 
     /// The inputs, in the order they were read.
     public var inputs: [Input]
-    /// Whether the run stopped before the end of its inputs, and why, when it did: `interrupted`
-    /// or `maxErrors`.
-    public var stopped: String?
+    /// Why a run ended before the end of its inputs.
+    public enum Stop: String, Sendable {
+        /// Ctrl-C.
+        case interrupted
+        /// `--max-errors` was reached.
+        case maxErrors
+    }
+
+    /// Why the run ended before the end of its inputs, when it did.
+    public var stopped: Stop?
 
     /// A report of `inputs`.
-    public init(inputs: [Input], stopped: String? = nil) {
+    public init(inputs: [Input], stopped: Stop? = nil) {
         self.inputs = inputs
         self.stopped = stopped
     }
@@ -64,7 +71,7 @@ public struct ValidationReport: Sendable {
     /// The report as one line of JSON, with its line break.
     public var json: String {
         var text = "{" + Self.jsonCounts(total)
-        if let stopped { text += ",\"stopped\":\(JSONText.quoted(stopped))" }
+        if let stopped { text += ",\"stopped\":\"\(stopped.rawValue)\"" }
         text += ",\"files\":["
         text += inputs.map { "{\"file\":\(JSONText.quoted($0.file))," + Self.jsonCounts($0.tally) + "}" }
             .joined(separator: ",")

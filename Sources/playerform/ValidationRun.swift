@@ -121,7 +121,7 @@ public struct ValidationRun {
                 complain("error: cannot read \(TerminalText.escaped(label)): \(Self.describe(code))")
                 status = max(status, .cannotOpen)
             case .interrupted:
-                complain(finish(ValidationReport(inputs: inputsRead, stopped: "interrupted")))
+                complain(finish(ValidationReport(inputs: inputsRead, stopped: .interrupted)))
                 return .interrupted
             case .record:
                 // Records are left unchecked: --max-errors stopped the run.
@@ -138,7 +138,7 @@ public struct ValidationRun {
     private func stop(
         _ inputsRead: [ValidationReport.Input], status: ValidationExit, complain: (String) -> Void
     ) -> ValidationExit {
-        let report = ValidationReport(inputs: inputsRead, stopped: "maxErrors")
+        let report = ValidationReport(inputs: inputsRead, stopped: .maxErrors)
         if style == .text || quiet {
             complain(
                 "stopped after \(report.total.invalid) invalid \(report.total.invalid == 1 ? "record" : "records") "
@@ -151,7 +151,7 @@ public struct ValidationRun {
     /// The end of the run's messages: the summary line alone with `--quiet`; else the report by
     /// reason and the summary line, or, for JSON findings, the report as one JSON object.
     private func finish(_ report: ValidationReport) -> String {
-        let summary = (report.stopped == "interrupted" ? "interrupted: " : "") + report.total.summary
+        let summary = (report.stopped == .interrupted ? "interrupted: " : "") + report.total.summary
         if quiet { return summary }
         switch style {
         case .json: return String(report.json.dropLast())
