@@ -18,13 +18,17 @@ public struct BatchValidator {
     /// `flush` is then called, every record read so far being checked already. `progress`, when
     /// given, is told the records checked and the bytes the reader has read from its source, every
     /// 4,096 records and at the end. With `stopAfterInvalid`, reading stops once `tally.invalid`
-    /// reaches it (`--max-errors`).
+    /// reaches it (`--max-errors`); with `lookingAhead` (an input that never makes a read wait,
+    /// such as a regular file) one more record is read to tell whether any was left unchecked,
+    /// else none is waited for.
     /// - Returns: the event that ended the input: `.end`, `.unusable`, `.failed` or `.interrupted`;
-    ///   or, when `stopAfterInvalid` stopped it, the first record left unchecked.
+    ///   or, when `stopAfterInvalid` stopped it, a record: the first left unchecked, or, without
+    ///   `lookingAhead`, the one that reached the limit.
     public func validate<Source>(
         _ reader: RecordReader<Source>, idle: IdleRelay? = nil, file: String, tally: inout ValidationTally,
         report: ((Finding) -> Void)?, flush: () -> Void = {},
-        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil, stopAfterInvalid limit: Int? = nil
+        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil, stopAfterInvalid limit: Int? = nil,
+        lookingAhead: Bool = true
     ) -> RecordEvent {
         withoutActuallyEscaping(flush) { flush in
             idle?.action = flush
@@ -35,8 +39,9 @@ public struct BatchValidator {
                 case .record(let record):
                     check(record, file: file, tally: &tally, report: report)
                     if let limit, tally.invalid >= limit {
-                        // One more read tells whether records are left unchecked.
-                        let next = reader.next()
+                        // One more read tells whether records are left unchecked; a pipe might
+                        // make it wait for the writer, so there the run stops at once.
+                        let next = lookingAhead ? reader.next() : .record(record)
                         progress?(tally.records, reader.bytesRead)
                         return next
                     }
@@ -54,7 +59,7 @@ public struct BatchValidator {
         }
     }
 
-    /// Like ``validate(_:idle:file:tally:report:flush:progress:stopAfterInvalid:)``, on every core: what comes
+    /// Like ``validate(_:idle:file:tally:report:flush:progress:stopAfterInvalid:lookingAhead:)``, on every core: what comes
     /// before the records (blank lines, the line the format is told from when `format` is nil,
     /// the CSV header) is read on this thread; then one thread reads the rest of `source` in chunks
     /// of `chunkSize` bytes that end where a record ends, two threads parse and check chunks at the

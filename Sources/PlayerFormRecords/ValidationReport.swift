@@ -58,33 +58,42 @@ public struct ValidationReport: Sendable {
         if inputs.count > 1 {
             for input in inputs {
                 text += "\(TerminalText.escaped(input.file)): \(input.tally.summary)\n"
-                text += Self.rows(input.tally, bars: bars, indent: "  ")
+                text += Self.rows(input.tally, bars: bars, indent: "  ", lines: true)
             }
         }
         let total = total
         guard total.invalid > 0 else { return text }
-        if inputs.count > 1 { text += "all inputs:\n" }
-        text += Self.header(bars: bars) + Self.rows(total, bars: bars, indent: "")
+        // Lines of several inputs together would not say whose they are: each input's rows give
+        // them.
+        let lines = inputs.count <= 1
+        if !lines { text += "all inputs:\n" }
+        text += Self.header(bars: bars, lines: lines) + Self.rows(total, bars: bars, indent: "", lines: lines)
         return text
     }
 
     /// The report as one line of JSON, with its line break.
     public var json: String {
-        var text = "{" + Self.jsonCounts(total)
+        var text = "{" + Self.jsonCounts(total, lines: inputs.count <= 1)
         if let stopped { text += ",\"stopped\":\"\(stopped.rawValue)\"" }
         text += ",\"files\":["
-        text += inputs.map { "{\"file\":\(JSONText.quoted($0.file))," + Self.jsonCounts($0.tally) + "}" }
-            .joined(separator: ",")
+        text += inputs.map {
+            "{\"file\":\(JSONText.quoted($0.file))," + Self.jsonCounts($0.tally, lines: true) + "}"
+        }
+        .joined(separator: ",")
         return text + "]}\n"
     }
 
-    private static func header(bars: Bool) -> String {
-        "reason".padding(toLength: 18, withPad: " ", startingAt: 0) + "records".leftPadded(to: 10)
-            + "share".leftPadded(to: 8) + "  " + (bars ? String(repeating: " ", count: 22) : "")
-            + "first lines\n"
+    private static func header(bars: Bool, lines: Bool) -> String {
+        let head =
+            "reason".padding(toLength: 18, withPad: " ", startingAt: 0) + "records".leftPadded(to: 10)
+            + "share".leftPadded(to: 8)
+        guard lines else { return head + "\n" }
+        return head + "  " + (bars ? String(repeating: " ", count: 22) : "") + "first lines\n"
     }
 
-    private static func rows(_ tally: ValidationTally, bars: Bool, indent: String) -> String {
+    private static func rows(_ tally: ValidationTally, bars: Bool, indent: String, lines withLines: Bool)
+        -> String
+    {
         // The most common first; equal counts in the order of the reasons' list (`seen` is).
         let reasons = tally.reasons.seen.enumerated().sorted {
             (tally.reasons[$0.element], -$0.offset) > (tally.reasons[$1.element], -$1.offset)
@@ -94,9 +103,11 @@ public struct ValidationReport: Sendable {
             let share = tally.records > 0 ? Double(count) / Double(tally.records) : 0
             let lines = tally.reasons.firstLines(reason).map(String.init).joined(separator: ", ")
             let more = count > ReasonCounts.firstLinesKept ? ", ..." : ""
-            return indent + reason.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
-                + String(count).leftPadded(to: 10) + percent(share).leftPadded(to: 8) + "  "
-                + (bars ? bar(share) + "  " : "") + lines + more + "\n"
+            let row =
+                indent + reason.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
+                + String(count).leftPadded(to: 10) + percent(share).leftPadded(to: 8)
+            let bar = bars ? "  " + bar(share) : ""
+            return row + bar + (withLines ? "  " + lines + more : "") + "\n"
         }.joined()
     }
 
@@ -116,11 +127,14 @@ public struct ValidationReport: Sendable {
         return drawn + String(repeating: " ", count: 20 - eighths / 8 - (partial.isEmpty ? 0 : 1))
     }
 
-    private static func jsonCounts(_ tally: ValidationTally) -> String {
+    /// The counts as JSON members; `firstLines` is empty without `lines` (the counts of several
+    /// inputs together, whose lines would not say whose they are).
+    private static func jsonCounts(_ tally: ValidationTally, lines withLines: Bool) -> String {
         let reasons = tally.reasons.seen.map { reason in
             let count = tally.reasons[reason]
             let share = tally.records > 0 ? Double(count) / Double(tally.records) : 0
-            let lines = tally.reasons.firstLines(reason).map(String.init).joined(separator: ",")
+            let lines =
+                withLines ? tally.reasons.firstLines(reason).map(String.init).joined(separator: ",") : ""
             return "{\"reason\":\"\(reason.rawValue)\",\"records\":\(count),\"share\":\(share),"
                 + "\"firstLines\":[\(lines)]}"
         }.joined(separator: ",")

@@ -15,7 +15,7 @@ extension PlayerFormCommand {
                 standard error a report by reason (how many records had each, their share, the \
                 first lines) and the summary ("N records, K invalid"); with --format json the \
                 findings are JSON Lines and the report one JSON object (docs/schemas). --quiet \
-                prints the summary alone.
+                prints the summary alone (and, when --max-errors stopped the run, that it did).
 
                 Exit status: 0 every record is valid; 1 a record is invalid or malformed; 2 \
                 --max-errors stopped the run before its end; 64 usage \

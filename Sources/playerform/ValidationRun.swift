@@ -103,7 +103,7 @@ public struct ValidationRun {
                     validator.validate(
                         RecordReader(source: source, format: known), idle: idle, file: label, tally: &tally,
                         report: report, flush: { output.flush() }, progress: told,
-                        stopAfterInvalid: maxErrors - invalidSoFar)
+                        stopAfterInvalid: maxErrors - invalidSoFar, lookingAhead: size != nil)
                 } else {
                     validator.validateInParallel(
                         source, format: known, size: size, idle: idle, file: label, tally: &tally,

@@ -50,7 +50,9 @@ struct ScriptHabitsTests {
         #expect(piped.outputLines == [#"name: "Eve""#])
     }
 
-    @Test("-o a file that cannot be made ends with 73 before the store is touched; one that fills up with 1")
+    @Test(
+        "-o a file that cannot be made ends with 73 before the store is touched; one that fills up with 1; the store or a script is refused"
+    )
     func resultsFileRefused() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -67,6 +69,23 @@ struct ScriptHabitsTests {
             ["--store", store, "-o", "/dev/full", "-c", "show"], directory: folder)
         #expect(full.status == 1)
         #expect(full.errorLines == ["error: cannot write to /dev/full: No space left on device"])
+        // The score database or a script named as the results' file would be emptied: refused.
+        #expect(try BuiltBinary.run(["--store", store, "-c", "upload"], directory: folder).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let onStore = try BuiltBinary.run(
+            ["--store", store, "-o", store, "-c", "players"], directory: folder)
+        #expect(onStore.status == 64)
+        #expect(
+            onStore.errorLines == [
+                "error: -o \(store) is the score database; name another file for the results"
+            ])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+        let script = folder.appendingPathComponent("cmds.txt")
+        try Data("players\n".utf8).write(to: script)
+        let onScript = try BuiltBinary.run(
+            ["--store", store, "-f", "cmds.txt", "-o", "./cmds.txt"], directory: folder)
+        #expect(onScript.status == 64)
+        #expect(try String(contentsOf: script, encoding: .utf8) == "players\n")
         let empty = try BuiltBinary.run(["--store", store, "-o", "", "-c", "show"], directory: folder)
         #expect(empty.status == 64)
         #expect(empty.errorLines.first?.contains("--output needs the path of a file") == true)

@@ -36,7 +36,13 @@ struct ValidateReportTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         #expect(object["records"] as? Int == 8 && object["invalid"] as? Int == 6)
         #expect(object["malformed"] as? Int == 2)
-        #expect((object["files"] as? [[String: Any]])?.map { $0["file"] as? String } == ["a.jsonl", "b.csv"])
+        let files = try #require(object["files"] as? [[String: Any]])
+        #expect(files.map { $0["file"] as? String } == ["a.jsonl", "b.csv"])
+        // Lines of two inputs together would not say whose: only each file's reasons give them.
+        let all = try #require(object["reasons"] as? [[String: Any]])
+        #expect(all.allSatisfy { ($0["firstLines"] as? [Int]) == [] })
+        let perFile = files.flatMap { ($0["reasons"] as? [[String: Any]]) ?? [] }
+        #expect(perFile.allSatisfy { !(($0["firstLines"] as? [Int]) ?? []).isEmpty })
     }
 
     @Test("the schema check refuses a report that breaks the schema, so that conforming means something")
@@ -49,6 +55,7 @@ struct ValidateReportTests {
         #expect(!report.problems(#"{"records":1,"valid":0,"invalid":1,"malformed":0,"reasons":[]}"#).isEmpty)
         #expect(!report.problems(good.replacingOccurrences(of: "emptyName", with: "emptyname")).isEmpty)
         #expect(!report.problems(good.replacingOccurrences(of: "[1]}", with: "[1,2,3,4]}")).isEmpty)
+        #expect(!report.problems(good.replacingOccurrences(of: "[1]}", with: "[0]}")).isEmpty)
         #expect(
             !report.problems(
                 good.replacingOccurrences(of: #""records":1,"valid""#, with: #""records":-1,"valid""#)

@@ -105,11 +105,20 @@ struct EndToEndTests {
             errors.first
                 == "stopped after 2 invalid records (--max-errors); the records after it were not checked")
         #expect(errors.last == "4 records, 2 invalid")
-        // A limit the input does not go past is no stop.
-        let all = try playerform(["validate", "--max-errors", "3", "--input-format", "jsonl"], input: input)
+        // In a file, which one more read never makes wait, a limit the input does not go past is no
+        // stop; from a pipe the run stops at the limit without waiting to see.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "pf-max-\(UUID().uuidString).jsonl")
+        try Data(input.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let all = try playerform(["validate", "--max-errors", "3", file.path])
         #expect(all.status == 1)
         #expect(!all.errors.contains("stopped"))
         #expect(all.errors.hasSuffix("6 records, 3 invalid\n"))
+        let piped = try playerform(
+            ["validate", "--max-errors", "3", "--input-format", "jsonl"], input: input)
+        #expect(piped.status == 2)
+        #expect(piped.errors.hasSuffix("6 records, 3 invalid\n"))
         let json = try playerform(
             ["validate", "--max-errors", "1", "--format", "json", "--input-format", "jsonl"], input: input)
         #expect(json.status == 2)
@@ -118,6 +127,31 @@ struct EndToEndTests {
         let zero = try playerform(["validate", "--max-errors", "0", "-"], input: input)
         #expect(zero.status == 64)
         #expect(zero.errors.hasPrefix("error: --max-errors must be 1 or more, not 0."))
+    }
+
+    @Test("--max-errors on a pipe that stays open stops at the limit without waiting for the writer")
+    func maxErrorsOnAnOpenPipe() throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["validate", "--max-errors", "1", "--input-format", "jsonl"]
+        let stdin = Pipe()
+        let stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+        stdin.fileHandleForWriting.write(Data("{\"name\": \"\", \"points\": 1}\n".utf8))
+        // The writer keeps the pipe open: the run must end on its own, within a bound.
+        let result = ended.wait(timeout: .now() + 30)
+        if result == .timedOut { process.terminate() }
+        #expect(result == .success, "validate waited for more input after reaching --max-errors")
+        try stdin.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(errors.hasPrefix("stopped after 1 invalid record (--max-errors)"))
     }
 
     @Test("--max-errors counts over every input: reached in one, the later inputs are not read")
