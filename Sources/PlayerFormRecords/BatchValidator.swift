@@ -20,7 +20,8 @@ public struct BatchValidator {
     /// 4,096 records and at the end. With `stopAfterInvalid`, reading stops once `tally.invalid`
     /// reaches it (`--max-errors`); with `lookingAhead` (an input that never makes a read wait,
     /// such as a regular file) one more record is read to tell whether any was left unchecked,
-    /// else none is waited for.
+    /// else none is waited for. When the reader has a ``RecordReader/split``, each record is
+    /// written to its output as it is checked.
     /// - Returns: the event that ended the input: `.end`, `.unusable`, `.failed` or `.interrupted`;
     ///   or, when `stopAfterInvalid` stopped it, a record: the first left unchecked, or, without
     ///   `lookingAhead`, the one that reached the limit.
@@ -37,7 +38,7 @@ public struct BatchValidator {
             while true {
                 switch reader.next() {
                 case .record(let record):
-                    check(record, file: file, tally: &tally, report: report)
+                    check(record, file: file, tally: &tally, report: report, split: reader)
                     if let limit, tally.invalid >= limit {
                         // One more read tells whether records are left unchecked; a pipe might
                         // make it wait for the writer, so there the run stops at once.
@@ -76,16 +77,20 @@ public struct BatchValidator {
     /// rest fits in one chunk is then read and checked on this thread, as the last chunk would be:
     /// starting the threads would take longer than checking it. If it turns out longer (it grew),
     /// what was read goes to the threads.
+    ///
+    /// With `split`, each record is written to its output, in input order, as its chunk is handed
+    /// on.
     public func validateInParallel<Source: ByteSource>(
         _ source: Source, format: RecordFormat?, size: Int? = nil, idle: IdleRelay, file: String,
         tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void,
         chunkSize: Int = 1 << 20, maximumLineLength: Int = 8 << 20,
-        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil
+        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil, split: RecordSplit? = nil
     ) -> RecordEvent {
         let reader = RecordReader(source: source, format: format, maximumLineLength: maximumLineLength)
+        reader.split = split
         while let event = reader.readToRecords() {
             guard case .record(let record) = event else { return event }
-            check(record, file: file, tally: &tally, report: report)
+            check(record, file: file, tally: &tally, report: report, split: reader)
         }
         let taken = reader.handOver()
         let chunkFormat = reader.csvColumns.map(ChunkFormat.csv) ?? .jsonLines
@@ -95,8 +100,8 @@ public struct BatchValidator {
             var checker = ChunkChecker(
                 validator: self, format: chunkFormat, maximumLineLength: maximumLineLength)
             if let ending = checker.checkWhole(
-                after: &rest, of: &source, linesBefore: taken.lines, chunkSize: chunkSize, file: file,
-                tally: &tally, report: report)
+                after: &rest, of: &source, linesBefore: taken.lines, bytesBefore: taken.bytesTaken,
+                chunkSize: chunkSize, file: file, tally: &tally, report: report, split: split)
             {
                 progress?(tally.records, taken.bytesTaken + rest.count)
                 return ending
@@ -107,10 +112,12 @@ public struct BatchValidator {
         while true {
             let pipeline = ParallelRecords(
                 source: PrefixedSource(prefix: rest, source: source), format: chunkFormat,
-                linesBefore: lines, idle: idle, validator: self, file: file, reporting: report != nil,
-                chunkSize: chunkSize, maximumLineLength: maximumLineLength)
+                linesBefore: lines, bytesBefore: bytesRead, idle: idle, validator: self, file: file,
+                reporting: report != nil, splitting: split != nil, chunkSize: chunkSize,
+                maximumLineLength: maximumLineLength)
             let ending = pipeline.run(
-                tally: &tally, report: report, flush: flush, bytesRead: bytesRead, progress: progress)
+                tally: &tally, report: report, flush: flush, bytesRead: bytesRead, progress: progress,
+                split: split)
             guard case .longRecord(let prefix, let handed, let linesBefore, let bytesBefore) = ending else {
                 if case .input(let event) = ending { return event }
                 return .end
@@ -121,14 +128,15 @@ public struct BatchValidator {
             let reader = RecordReader(
                 source: PrefixedSource(prefix: prefix + unread, source: inner),
                 format: chunkFormat.recordFormat, columns: chunkFormat.columns,
-                maximumLineLength: maximumLineLength, linesBefore: linesBefore)
+                maximumLineLength: maximumLineLength, linesBefore: linesBefore, bytesBefore: bytesBefore)
+            reader.split = split
             let event = withoutActuallyEscaping(flush) { flush in
                 idle.action = flush
                 defer { idle.action = {} }
                 return reader.next()
             }
             guard case .record(let record) = event else { return event }
-            check(record, file: file, tally: &tally, report: report)
+            check(record, file: file, tally: &tally, report: report, split: reader)
             let after = reader.handOver()
             bytesRead = bytesBefore + after.bytesTaken
             progress?(tally.records, bytesRead)
@@ -139,40 +147,51 @@ public struct BatchValidator {
         }
     }
 
-    private func check(
-        _ record: NumberedRecord, file: String, tally: inout ValidationTally, report: ((Finding) -> Void)?
+    /// Checks `record`, just read by `reader`, reports its finding and, when the reader has a
+    /// split, writes the record to its output.
+    private func check<Source>(
+        _ record: NumberedRecord, file: String, tally: inout ValidationTally, report: ((Finding) -> Void)?,
+        split reader: RecordReader<Source>
     ) {
+        let invalidBefore = tally.invalid
         if let finding = check(record, file: file, tally: &tally, reporting: report != nil) {
             report?(finding)
         }
+        guard let split = reader.split else { return }
+        if tally.invalid != invalidBefore {
+            split.reject(record.place.offset..<reader.position)
+        } else {
+            split.accept(upTo: reader.position)
+        }
     }
 
-    /// Checks the JSON Lines record on `line`, numbered `number`, as
+    /// Checks the JSON Lines record on `line`, which starts at `place`, as
     /// ``check(_:file:tally:reporting:)`` checks `parser.parse(line)`: the same counts and
     /// findings, but a name becomes a String only for a finding.
     func check(
-        jsonLine line: UnsafeBufferPointer<UInt8>, number: Int, parser: inout JSONRecordParser, file: String,
+        jsonLine line: UnsafeBufferPointer<UInt8>, at place: RecordPlace, parser: inout JSONRecordParser,
+        file: String,
         tally: inout ValidationTally, reporting: Bool
     ) -> Finding? {
         parser.parse(
             line,
             record: { name, points in
                 check(
-                    utf8Name: name, points: points, number: number, file: file, tally: &tally,
+                    utf8Name: name, points: points, at: place, file: file, tally: &tally,
                     reporting: reporting)
             },
             malformed: { reason in
                 check(
-                    NumberedRecord(line: number, content: .malformed(reason)), file: file, tally: &tally,
+                    NumberedRecord(place: place, content: .malformed(reason)), file: file, tally: &tally,
                     reporting: reporting)
             })
     }
 
-    /// Checks the record numbered `number` whose name's UTF-8 bytes are `name`, as
+    /// Checks the record at `place` whose name's UTF-8 bytes are `name`, as
     /// ``check(_:file:tally:reporting:)`` checks it with the name as a String: the name becomes a
     /// String only for a finding (`PlayerRules.isValid(utf8Name:points:)` answers the rest).
     func check(
-        utf8Name name: UnsafeBufferPointer<UInt8>, points: Double, number: Int, file: String,
+        utf8Name name: UnsafeBufferPointer<UInt8>, points: Double, at place: RecordPlace, file: String,
         tally: inout ValidationTally, reporting: Bool
     ) -> Finding? {
         let valid = rules.isValid(utf8Name: name, points: points)
@@ -183,7 +202,7 @@ public struct BatchValidator {
         }
         let record = ParsedRecord.record(name: String(decoding: name, as: UTF8.self), points: points)
         return check(
-            NumberedRecord(line: number, content: record), file: file, tally: &tally, reporting: reporting)
+            NumberedRecord(place: place, content: record), file: file, tally: &tally, reporting: reporting)
     }
 
     /// Counts `record` into `tally` and returns its finding when it is invalid or malformed and
@@ -203,12 +222,12 @@ public struct BatchValidator {
             tally.invalid += 1
             for issue in issues { tally.reasons.add(FindingReason(issue.code), line: record.line) }
             return Finding(
-                file: file, line: record.line, name: name, problems: issues.map(Finding.Problem.issue))
+                file: file, place: record.place, name: name, problems: issues.map(Finding.Problem.issue))
         case .malformed(let reason):
             tally.invalid += 1
             guard reporting else { return nil }
             tally.reasons.add(.malformed, line: record.line)
-            return Finding(file: file, line: record.line, name: nil, problems: [.malformed(reason)])
+            return Finding(file: file, place: record.place, name: nil, problems: [.malformed(reason)])
         }
     }
 }

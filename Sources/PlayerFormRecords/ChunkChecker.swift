@@ -12,29 +12,38 @@ struct ChunkLines: LineSupply {
     private var start = 0
     /// The number of the line given last, counted over the whole input.
     private var lineNumber: Int
+    /// How many bytes of the input come before the chunk.
+    let bytesBefore: Int
 
     /// The lines of `chunk`, whose last line may lack its line break, numbered on from
-    /// `linesBefore`, the lines of the input before the chunk (none: the chunk starts the input).
-    init(_ chunk: UnsafeBufferPointer<UInt8>, maximumLineLength: Int, linesBefore: Int) {
+    /// `linesBefore`, the lines of the input before the chunk (none: the chunk starts the input),
+    /// and placed after `bytesBefore`, the bytes before it.
+    init(_ chunk: UnsafeBufferPointer<UInt8>, maximumLineLength: Int, linesBefore: Int, bytesBefore: Int) {
         self.base = chunk.baseAddress
         self.count = chunk.count
         self.maximumLineLength = Swift.max(1, maximumLineLength)
         self.lineNumber = linesBefore
+        self.bytesBefore = bytesBefore
         self.startsInput = linesBefore == 0
     }
+
+    var position: Int { bytesBefore + Swift.min(start, count) }
 
     mutating func nextLine(passingOverlongPieces overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> LineResult
     {
         guard let next = bounds() else { return .end }
+        let offset = position
         start = next.after
         lineNumber += 1
         let line = UnsafeBufferPointer(start: base! + next.first, count: next.last - next.first)
         guard line.count <= maximumLineLength else {
             overlong(line)
             return .line(
-                Line(bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true))
+                Line(
+                    bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true,
+                    offset: offset))
         }
-        return .line(Line(bytes: line, number: lineNumber, isTooLong: false))
+        return .line(Line(bytes: line, number: lineNumber, isTooLong: false, offset: offset))
     }
 
     /// The bytes from the next line's start to the end of the chunk, for a reader that finds where
@@ -47,11 +56,12 @@ struct ChunkLines: LineSupply {
     }
 
     /// Takes the next line, whose line break comes `length` bytes after the start of ``rest()``
-    /// (or which ends the chunk there), and returns its number.
-    mutating func takeLine(length: Int) -> Int {
+    /// (or which ends the chunk there), and returns its number and where it starts in the input.
+    mutating func takeLine(length: Int) -> RecordPlace {
+        let offset = position
         start += length + 1
         lineNumber += 1
-        return lineNumber
+        return RecordPlace(line: lineNumber, offset: offset)
     }
 
     /// Where the next line's content starts and ends (without a byte order mark at the start of
@@ -150,6 +160,9 @@ struct ChunkOutcome {
     var tally = ValidationTally()
     /// Findings in input order.
     var findings: [Finding] = []
+    /// Where the invalid and malformed records lie in the input, in order, each from its first
+    /// byte to the end of its line break; kept only when the records are split.
+    var rejected: [Range<Int>] = []
 }
 
 /// Checks the records of a chunk as ``RecordReader`` and ``BatchValidator`` check them one by one:
@@ -181,19 +194,27 @@ struct ChunkChecker {
     }
 
     /// Checks every record of `chunk`, which ends where a record ends or at the end of the input;
-    /// `linesBefore` is how many lines of the input come before it, so that line numbers count
-    /// over the whole input, in findings and in messages alike.
+    /// `linesBefore` and `bytesBefore` are how many lines and bytes of the input come before it, so
+    /// that line numbers and offsets count over the whole input, in findings and in messages alike.
+    ///
+    /// With `splitting`, the outcome also holds where each invalid or malformed record lies
+    /// (``ChunkOutcome/rejected``).
     mutating func check(
-        _ chunk: UnsafeBufferPointer<UInt8>, linesBefore: Int, file: String, reporting: Bool
+        _ chunk: UnsafeBufferPointer<UInt8>, linesBefore: Int, bytesBefore: Int, file: String,
+        reporting: Bool,
+        splitting: Bool = false
     ) -> ChunkOutcome {
-        var lines = ChunkLines(chunk, maximumLineLength: maximumLineLength, linesBefore: linesBefore)
+        var lines = ChunkLines(
+            chunk, maximumLineLength: maximumLineLength, linesBefore: linesBefore, bytesBefore: bytesBefore)
         var tally = ValidationTally()
         var findings: [Finding] = []
+        var rejected: [Range<Int>] = []
         // The closures below capture this copy, not `self`: capturing `self` while `steps` is read
         // made the compiler copy all of `steps`, scratch buffers and all, for every CSV record.
         let validator = validator
-        while true {
-            let event: RecordEvent
+        reading: while true {
+            let invalidBefore = tally.invalid
+            let place: RecordPlace
             switch format {
             case .jsonLines:
                 // A record is checked on its name's bytes: a String is made only for a finding.
@@ -201,96 +222,107 @@ struct ChunkChecker {
                 if plainJSONLines, let rest = lines.rest(),
                     let record = jsonLines.record(startOf: rest, limit: lines.maximumLineLength)
                 {
-                    let number = lines.takeLine(length: record.length)
+                    place = lines.takeLine(length: record.length)
                     Self.check(
-                        validator, name: record.name, points: record.points, number: number, file: file,
+                        validator, name: record.name, points: record.points, at: place, file: file,
                         tally: &tally, findings: &findings, reporting: reporting)
-                    continue
-                }
-                switch steps.nextJSONLine(from: &lines) {
-                case .line(let line):
-                    let finding = validator.check(
-                        jsonLine: line.bytes, number: line.number, parser: &steps.json, file: file,
-                        tally: &tally, reporting: reporting)
-                    if let finding { findings.append(finding) }
-                    continue
-                case .event(let next): event = next
+                } else {
+                    switch steps.nextJSONLine(from: &lines) {
+                    case .line(let line):
+                        place = line.place
+                        let finding = validator.check(
+                            jsonLine: line.bytes, at: place, parser: &steps.json, file: file,
+                            tally: &tally, reporting: reporting)
+                        if let finding { findings.append(finding) }
+                    case .event(let event):
+                        guard case .record(let record) = event else { break reading }
+                        place = record.place
+                        if let finding = validator.check(
+                            record, file: file, tally: &tally, reporting: reporting)
+                        {
+                            findings.append(finding)
+                        }
+                    }
                 }
             case .csv(let columns):
                 // So is a CSV record. A line without quotes (or whose quotes only wrap whole
                 // fields) that has the header's number of fields, as most have, is split where it
                 // lies; any other is read the general way.
-                if plainCSVLines, let rest = lines.rest() {
-                    // The commonest lines, two fields ending within a few bytes, in one look.
-                    if columns.count == 2,
-                        let record = csvLines.record(startOf: rest, limit: maximumLineLength)
-                    {
-                        let number = lines.takeLine(length: record.length)
-                        Self.check(
-                            validator, name: record.name, points: record.points, number: number, file: file,
-                            tally: &tally, findings: &findings, reporting: reporting)
-                        continue
-                    }
-                    if let fields = CSVFields.plainFields(
+                let rest = plainCSVLines ? lines.rest() : nil
+                // The commonest lines, two fields ending within a few bytes, in one look.
+                if let rest, columns.count == 2,
+                    let record = csvLines.record(startOf: rest, limit: maximumLineLength)
+                {
+                    place = lines.takeLine(length: record.length)
+                    Self.check(
+                        validator, name: record.name, points: record.points, at: place, file: file,
+                        tally: &tally, findings: &findings, reporting: reporting)
+                } else if let rest,
+                    let fields = CSVFields.plainFields(
                         startOf: rest, columns: columns, limit: maximumLineLength)
-                    {
-                        let number = lines.takeLine(length: fields.length)
-                        let finding = RecordSteps.csvRecord(
-                            name: fields.name, points: fields.points,
-                            record: { name, points in
-                                validator.check(
-                                    utf8Name: name, points: points, number: number, file: file, tally: &tally,
-                                    reporting: reporting)
-                            },
-                            malformed: { reason in
-                                validator.check(
-                                    NumberedRecord(line: number, content: .malformed(reason)), file: file,
-                                    tally: &tally, reporting: reporting)
-                            })
-                        if let finding { findings.append(finding) }
-                        continue
-                    }
-                }
-                // The same closures as above, written twice: one nested function for both made
-                // this loop 15% slower (0.78 against 0.92 s of CPU over 10M records).
-                switch steps.nextCSVFields(from: &lines) {
-                case .fields(let number):
-                    let finding = steps.csvRecord(
-                        columns,
+                {
+                    let at = lines.takeLine(length: fields.length)
+                    place = at
+                    let finding = RecordSteps.csvRecord(
+                        name: fields.name, points: fields.points,
                         record: { name, points in
                             validator.check(
-                                utf8Name: name, points: points, number: number, file: file, tally: &tally,
+                                utf8Name: name, points: points, at: at, file: file, tally: &tally,
                                 reporting: reporting)
                         },
                         malformed: { reason in
                             validator.check(
-                                NumberedRecord(line: number, content: .malformed(reason)), file: file,
+                                NumberedRecord(place: at, content: .malformed(reason)), file: file,
                                 tally: &tally, reporting: reporting)
                         })
                     if let finding { findings.append(finding) }
-                    continue
-                case .event(let next): event = next
+                } else {
+                    // The same closures as above, written twice: one nested function for both
+                    // made this loop 15% slower (0.78 against 0.92 s of CPU over 10M records).
+                    switch steps.nextCSVFields(from: &lines) {
+                    case .fields(let at):
+                        place = at
+                        let finding = steps.csvRecord(
+                            columns,
+                            record: { name, points in
+                                validator.check(
+                                    utf8Name: name, points: points, at: at, file: file, tally: &tally,
+                                    reporting: reporting)
+                            },
+                            malformed: { reason in
+                                validator.check(
+                                    NumberedRecord(place: at, content: .malformed(reason)), file: file,
+                                    tally: &tally, reporting: reporting)
+                            })
+                        if let finding { findings.append(finding) }
+                    case .event(let event):
+                        guard case .record(let record) = event else { break reading }
+                        place = record.place
+                        if let finding = validator.check(
+                            record, file: file, tally: &tally, reporting: reporting)
+                        {
+                            findings.append(finding)
+                        }
+                    }
                 }
             }
-            guard case .record(let record) = event else { break }
-            if let finding = validator.check(record, file: file, tally: &tally, reporting: reporting) {
-                findings.append(finding)
-            }
+            if splitting && tally.invalid != invalidBefore { rejected.append(place.offset..<lines.position) }
         }
-        return ChunkOutcome(tally: tally, findings: findings)
+        return ChunkOutcome(tally: tally, findings: findings, rejected: rejected)
     }
 
     /// Reads the rest of `source` after `read`, the bytes read before, and checks them all as
-    /// one chunk starting after `linesBefore` lines of the input; returns the event that ended the
-    /// input.
+    /// one chunk starting after `linesBefore` lines and `bytesBefore` bytes of the input; returns
+    /// the event that ended the input.
     ///
     /// What ``ParallelRecords`` does with its last chunk: at the end of the input every byte is
     /// checked; when reading failed or was interrupted, the records not yet complete are dropped.
     /// Returns nil when more than `chunkSize` bytes came: `read` then holds every byte read and
     /// `source` what is left.
     mutating func checkWhole<Source: ByteSource>(
-        after read: inout [UInt8], of source: inout Source?, linesBefore: Int, chunkSize: Int, file: String,
-        tally: inout ValidationTally, report: ((Finding) -> Void)?
+        after read: inout [UInt8], of source: inout Source?, linesBefore: Int, bytesBefore: Int,
+        chunkSize: Int,
+        file: String, tally: inout ValidationTally, report: ((Finding) -> Void)?, split: RecordSplit?
     ) -> RecordEvent? {
         var ending = RecordEvent.end
         if var rest = source {
@@ -320,9 +352,13 @@ struct ChunkChecker {
             complete = read.withUnsafeBufferPointer { ends.complete(in: $0) }
         }
         let outcome = read.withUnsafeBufferPointer {
-            check(
-                UnsafeBufferPointer(rebasing: $0[..<complete]), linesBefore: linesBefore, file: file,
-                reporting: report != nil)
+            let chunk = UnsafeBufferPointer(rebasing: $0[..<complete])
+            let outcome = check(
+                chunk, linesBefore: linesBefore, bytesBefore: bytesBefore, file: file,
+                reporting: report != nil,
+                splitting: split != nil)
+            split?.take(chunk, at: bytesBefore, rejecting: outcome.rejected)
+            return outcome
         }
         tally.add(outcome.tally)
         if let report {
@@ -332,16 +368,16 @@ struct ChunkChecker {
         return ending
     }
 
-    /// Checks the record read where it lies, numbered `number`, whose name's UTF-8 bytes are
+    /// Checks the record read where it lies, at `place`, whose name's UTF-8 bytes are
     /// `name`, counting it into `tally` and adding its finding to `findings`.
     @inline(__always)
     private static func check(
-        _ validator: BatchValidator, name: UnsafeBufferPointer<UInt8>, points: Double, number: Int,
+        _ validator: BatchValidator, name: UnsafeBufferPointer<UInt8>, points: Double, at place: RecordPlace,
         file: String,
         tally: inout ValidationTally, findings: inout [Finding], reporting: Bool
     ) {
         let finding = validator.check(
-            utf8Name: name, points: points, number: number, file: file, tally: &tally, reporting: reporting)
+            utf8Name: name, points: points, at: place, file: file, tally: &tally, reporting: reporting)
         if let finding { findings.append(finding) }
     }
 }

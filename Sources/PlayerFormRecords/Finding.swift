@@ -30,15 +30,18 @@ public struct Finding: Equatable, Sendable {
     public let file: String
     /// The line the record starts on, counting from 1.
     public let line: Int
+    /// The record's first byte in the input, counting from 0.
+    public let offset: Int
     /// The record's name, or nil when the record cannot be read.
     public let name: String?
     /// Every reason, in the order the rules report them.
     public let problems: [Problem]
 
-    /// A finding for the record at `file:line`.
-    public init(file: String, line: Int, name: String?, problems: [Problem]) {
+    /// A finding for the record at `place` in `file`.
+    public init(file: String, place: RecordPlace, name: String?, problems: [Problem]) {
         self.file = file
-        self.line = line
+        self.line = place.line
+        self.offset = place.offset
         self.name = name
         self.problems = problems
     }

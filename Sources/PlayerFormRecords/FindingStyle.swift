@@ -4,7 +4,8 @@ import PlayerFormText
 public enum FindingStyle: String, Sendable, CaseIterable {
     /// One line per finding for people: `file:line: "name": reasons`, escaped for the terminal.
     case text
-    /// JSON Lines: `{"file", "line", "name", "issues": [codes], "messages": [reasons]}`.
+    /// JSON Lines: `{"file", "line", "offset", "name", "issues": [codes], "messages": [reasons]}`;
+    /// `offset` is the record's first byte in the input, counting from 0.
     case json
 
     /// The line, with its line break, that shows `finding` in this style.
@@ -13,7 +14,7 @@ public enum FindingStyle: String, Sendable, CaseIterable {
     /// FindingStyle.text.line(for: finding)
     /// // players.jsonl:3: "darn": The name darn has been forbidden.
     /// FindingStyle.json.line(for: finding)
-    /// // {"file":"players.jsonl","line":3,"name":"darn","issues":["forbiddenName"],"messages":[...]}
+    /// // {"file":"players.jsonl","line":3,"offset":41,"name":"darn","issues":["forbiddenName"],...}
     /// ```
     public func line(for finding: Finding) -> String {
         switch self {
@@ -25,7 +26,8 @@ public enum FindingStyle: String, Sendable, CaseIterable {
         case .json:
             let codes = finding.problems.map { JSONText.quoted($0.code) }.joined(separator: ",")
             let messages = finding.problems.map { JSONText.quoted($0.message) }.joined(separator: ",")
-            return "{\"file\":\(JSONText.quoted(finding.file)),\"line\":\(finding.line),"
+            return
+                "{\"file\":\(JSONText.quoted(finding.file)),\"line\":\(finding.line),\"offset\":\(finding.offset),"
                 + "\"name\":\(finding.name.map(JSONText.quoted) ?? "null"),"
                 + "\"issues\":[\(codes)],\"messages\":[\(messages)]}\n"
         }

@@ -9,6 +9,12 @@ public struct Line {
     public let number: Int
     /// Whether the line was longer than the reader's limit; its bytes are then empty.
     public let isTooLong: Bool
+    /// Where the line starts in the input, in bytes from its start (a byte order mark before the
+    /// first line included).
+    public let offset: Int
+
+    /// Where a record starting on this line is.
+    var place: RecordPlace { RecordPlace(line: number, offset: offset) }
 }
 
 /// What asking a ``LineReader`` for a line produced.
@@ -28,6 +34,10 @@ public enum LineResult {
 protocol LineSupply {
     /// The longest line given whole, in bytes.
     var maximumLineLength: Int { get }
+
+    /// Where the next line starts in the input, in bytes: after the line break of the line given
+    /// last, or the input's length once every line was given.
+    var position: Int { get }
 
     /// The next line; a line longer than the limit is given to `overlong` piece by piece and then
     /// returned as too long (see ``LineReader/nextLine(passingOverlongPieces:)``).
@@ -49,6 +59,10 @@ public final class LineReader<Source: ByteSource>: LineSupply {
     private let startsInput: Bool
     /// Bytes read from the source so far.
     private(set) var bytesRead = 0
+    /// How many bytes of the input come before `source`.
+    private var bytesBefore = 0
+    /// Given every byte read from the source, with its offset in the input, as it is read.
+    var split: RecordSplit?
 
     /// A reader of `source` that starts with a buffer of `bufferSize` bytes and grows it for long
     /// lines up to `maximumLineLength`.
@@ -65,13 +79,17 @@ public final class LineReader<Source: ByteSource>: LineSupply {
             byteCount: Swift.max(16, Swift.min(bufferSize, maximumLineLength + 2)), alignment: 8)
     }
 
-    /// A reader of the rest of an input, `source`, after its first `linesBefore` lines: line
-    /// numbers count on from there, and when there are none, `source` starts the input.
-    convenience init(source: Source, bufferSize: Int = 1 << 18, maximumLineLength: Int, linesBefore: Int) {
+    /// A reader of the rest of an input, `source`, after its first `linesBefore` lines and
+    /// `bytesBefore` bytes: line numbers and offsets count on from there, and when there are no
+    /// lines before, `source` starts the input.
+    convenience init(
+        source: Source, bufferSize: Int = 1 << 18, maximumLineLength: Int, linesBefore: Int, bytesBefore: Int
+    ) {
         self.init(
             source: source, bufferSize: bufferSize, maximumLineLength: maximumLineLength,
             startsInput: linesBefore == 0)
         lineNumber = linesBefore
+        self.bytesBefore = bytesBefore
     }
 
     deinit { buffer.deallocate() }
@@ -79,6 +97,9 @@ public final class LineReader<Source: ByteSource>: LineSupply {
     /// How many bytes the reader's buffer holds: at most `maximumLineLength + 2` (and at least
     /// 16), whatever the input.
     public var bufferCapacity: Int { buffer.count }
+
+    /// Where the next line starts in the input, in bytes.
+    public var position: Int { bytesBefore + bytesRead - (end - start) }
 
     /// The next line; its bytes stay valid until the next call.
     public func nextLine() -> LineResult {
@@ -93,6 +114,7 @@ public final class LineReader<Source: ByteSource>: LineSupply {
     /// which a record may span lines (CSV) follows the line's content this way.
     public func nextLine(passingOverlongPieces overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> LineResult {
         var skipping = false
+        let offset = position
         while true {
             if let newline = firstNewline() {
                 lineNumber += 1
@@ -102,9 +124,9 @@ public final class LineReader<Source: ByteSource>: LineSupply {
                     return .line(
                         Line(
                             bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber,
-                            isTooLong: true))
+                            isTooLong: true, offset: offset))
                 }
-                let line = lineBytes(start, newline, overlong: overlong)
+                let line = lineBytes(start, newline, offset: offset, overlong: overlong)
                 start = newline + 1
                 return .line(line)
             }
@@ -115,9 +137,10 @@ public final class LineReader<Source: ByteSource>: LineSupply {
                 if skipping {
                     pass(start, end, to: overlong)
                     line = Line(
-                        bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true)
+                        bytes: UnsafeBufferPointer(start: nil, count: 0), number: lineNumber, isTooLong: true,
+                        offset: offset)
                 } else {
-                    line = lineBytes(start, end, overlong: overlong)
+                    line = lineBytes(start, end, offset: offset, overlong: overlong)
                 }
                 start = end
                 return .line(line)
@@ -136,6 +159,7 @@ public final class LineReader<Source: ByteSource>: LineSupply {
             makeRoom()
             switch source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...])) {
             case .bytes(let count):
+                taken(count)
                 end += count
                 bytesRead += count
             case .end: sourceEnded = true
@@ -159,6 +183,7 @@ public final class LineReader<Source: ByteSource>: LineSupply {
         reading: while end < wanted && !sourceEnded {
             switch source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...])) {
             case .bytes(let read):
+                taken(read)
                 end += read
                 bytesRead += read
                 if end >= 2 { break reading }
@@ -177,6 +202,12 @@ public final class LineReader<Source: ByteSource>: LineSupply {
     func handOver() -> (rest: [UInt8], source: Source?, lines: Int, bytesTaken: Int) {
         let rest = Array(bytes(start, end))
         return (rest, sourceEnded ? nil : source, lineNumber, bytesRead - rest.count)
+    }
+
+    /// Gives the `count` bytes just read after `end` to ``split``.
+    private func taken(_ count: Int) {
+        guard let split else { return }
+        split.take(UnsafeRawBufferPointer(rebasing: buffer[end..<(end + count)]), at: bytesBefore + bytesRead)
     }
 
     /// Gives the last piece of an over-long line, `from..<to` without a final carriage return.
@@ -199,7 +230,9 @@ public final class LineReader<Source: ByteSource>: LineSupply {
         return found - UnsafeMutableRawPointer(buffer.baseAddress!)
     }
 
-    private func lineBytes(_ from: Int, _ to: Int, overlong: (UnsafeBufferPointer<UInt8>) -> Void) -> Line {
+    private func lineBytes(
+        _ from: Int, _ to: Int, offset: Int, overlong: (UnsafeBufferPointer<UInt8>) -> Void
+    ) -> Line {
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var first = from
         var last = to
@@ -211,7 +244,7 @@ public final class LineReader<Source: ByteSource>: LineSupply {
             bytes: tooLong
                 ? UnsafeBufferPointer(start: nil, count: 0)
                 : UnsafeBufferPointer(start: base + first, count: last - first),
-            number: lineNumber, isTooLong: tooLong)
+            number: lineNumber, isTooLong: tooLong, offset: offset)
     }
 
     /// Moves unread bytes to the front and grows the buffer when a line fills it.

@@ -17,8 +17,9 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         let buffer: UnsafeMutableRawBufferPointer
         var count = 0
         var state = State.free
-        /// How many lines of the input come before the chunk.
+        /// How many lines and bytes of the input come before the chunk.
         var linesBefore = 0
+        var bytesBefore = 0
         var inputIdle = false
         var ending: RecordEvent?
         /// The start of a record longer than a chunk, and the source to read its rest and what
@@ -42,6 +43,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
     private let maximumLineLength: Int
     private let file: String
     private let reporting: Bool
+    private let splitting: Bool
     private let slots: [Slot]
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -52,23 +54,28 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
     private let carry: UnsafeMutableRawBufferPointer
     private var carried = 0
     private var filling = 0
-    /// Lines of the input before the chunk being filled.
+    /// Lines and bytes of the input before the chunk being filled.
     private var linesBefore: Int
+    private var bytesBefore: Int
     private var ends: RecordEnds
 
     /// A pipeline over `source`, records in `format`; chunks hold `chunkSize` bytes at most.
     ///
-    /// `linesBefore` is how many lines of the input were read before `source` starts; none means
-    /// `source` starts the input, where a byte order mark is not part of the first line.
+    /// `linesBefore` and `bytesBefore` are how many lines and bytes of the input were read before
+    /// `source` starts; no lines means `source` starts the input, where a byte order mark is not
+    /// part of the first line. With `splitting`, each chunk's outcome says where its rejected
+    /// records lie.
     init(
-        source: Source, format: ChunkFormat, linesBefore: Int, idle: IdleRelay, validator: BatchValidator,
-        file: String, reporting: Bool, chunkSize: Int = 1 << 20, slotCount: Int = 6,
-        maximumLineLength: Int = 8 << 20
+        source: Source, format: ChunkFormat, linesBefore: Int, bytesBefore: Int, idle: IdleRelay,
+        validator: BatchValidator, file: String, reporting: Bool, splitting: Bool = false,
+        chunkSize: Int = 1 << 20, slotCount: Int = 6, maximumLineLength: Int = 8 << 20
     ) {
         let capacity = Swift.max(chunkSize, 16)
         self.source = source
         self.format = format
         self.linesBefore = linesBefore
+        self.bytesBefore = bytesBefore
+        self.splitting = splitting
         self.ends = RecordEnds(format: format)
         self.validator = validator
         self.file = file
@@ -95,10 +102,10 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
     /// Reads, checks and hands on the input, to its end or to a record longer than a chunk.
     ///
     /// The bytes read told to `progress` count on from `bytesRead`, those taken before `source`
-    /// starts.
+    /// starts. Each chunk's records are written to `split`, when given, before its slot is reused.
     func run(
         tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void,
-        bytesRead: Int, progress: ((_ records: Int, _ bytesRead: Int) -> Void)?
+        bytesRead: Int, progress: ((_ records: Int, _ bytesRead: Int) -> Void)?, split: RecordSplit? = nil
     ) -> Ending {
         let reader = Thread { self.produce() }
         reader.stackSize = 1 << 20
@@ -119,6 +126,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             if let report {
                 for finding in slot.outcome.findings { report(finding) }
             }
+            split?.take(slot.bytes, at: slot.bytesBefore, rejecting: slot.outcome.rejected)
             bytesRead += slot.count
             let inputIdle = slot.inputIdle
             let ending = slot.ending
@@ -224,6 +232,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             prefix.append(contentsOf: rest)
             slot.count = 0
             slot.linesBefore = linesBefore
+            slot.bytesBefore = bytesBefore
             slot.handOff = (prefix, source!)
             source = nil
             finish(slot)
@@ -255,7 +264,9 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         slot.inputIdle = idle
         slot.ending = ending
         slot.linesBefore = linesBefore
+        slot.bytesBefore = bytesBefore
         linesBefore += ChunkLines.lineBreaks(in: slot.bytes)
+        bytesBefore += slot.count
         if ending != nil {
             finish(slot)
         } else {
@@ -301,7 +312,8 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             condition.unlock()
             guard let slot else { return }
             let outcome = checker.check(
-                slot.bytes, linesBefore: slot.linesBefore, file: file, reporting: reporting)
+                slot.bytes, linesBefore: slot.linesBefore, bytesBefore: slot.bytesBefore, file: file,
+                reporting: reporting, splitting: splitting)
             condition.lock()
             slot.outcome = outcome
             slot.state = .done

@@ -45,16 +45,30 @@ public final class RecordReader<Source: ByteSource> {
             startsInput: startsInput)
     }
 
-    /// A reader of the rest of an input, `source`, after its first `linesBefore` lines; when
-    /// `columns` is given, the input is CSV whose header was among those lines.
+    /// A reader of the rest of an input, `source`, after its first `linesBefore` lines and
+    /// `bytesBefore` bytes; when `columns` is given, the input is CSV whose header was among those
+    /// lines.
     init(
-        source: Source, format: RecordFormat, columns: CSVColumns?, maximumLineLength: Int, linesBefore: Int
+        source: Source, format: RecordFormat, columns: CSVColumns?, maximumLineLength: Int, linesBefore: Int,
+        bytesBefore: Int
     ) {
         self.format = columns == nil ? format : .csv
         self.columns = columns
         self.lines = LineReader(
-            source: source, maximumLineLength: maximumLineLength, linesBefore: linesBefore)
+            source: source, maximumLineLength: maximumLineLength, linesBefore: linesBefore,
+            bytesBefore: bytesBefore)
     }
+
+    /// Given every byte the reader reads, and its CSV header row; the validator reading the
+    /// records decides the rest.
+    public var split: RecordSplit? {
+        get { lines.split }
+        set { lines.split = newValue }
+    }
+
+    /// Where the next record starts in the input, in bytes: after the line break of the record
+    /// given last.
+    public var position: Int { lines.position }
 
     /// The next record, or why there is none.
     public func next() -> RecordEvent {
@@ -105,12 +119,12 @@ public final class RecordReader<Source: ByteSource> {
             if line.isTooLong ? overlongIsBlank : RecordSteps.isBlank(line.bytes) { continue }
             if line.isTooLong && !followsCSV {
                 return .record(
-                    NumberedRecord(line: line.number, content: .malformed(RecordSteps.tooLong(lines))))
+                    NumberedRecord(place: line.place, content: .malformed(RecordSteps.tooLong(lines))))
             }
             if format == nil {
                 if line.bytes.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "{") {
                     format = .jsonl
-                    return .record(NumberedRecord(line: line.number, content: records.json.parse(line.bytes)))
+                    return .record(NumberedRecord(place: line.place, content: records.json.parse(line.bytes)))
                 }
                 format = .csv
                 if let problem = readHeader(line) {
@@ -182,6 +196,7 @@ public final class RecordReader<Source: ByteSource> {
                         + found.joined(separator: ", "))
             }
             columns = CSVColumns(count: records.csv.count, name: name, points: points)
+            lines.split?.header(line.offset..<lines.position)
             return nil
         }
     }
@@ -207,7 +222,7 @@ struct RecordSteps {
     /// The next JSON Lines record from `lines`, or `.end`, `.failed` or `.interrupted`.
     mutating func nextJSON<Lines: LineSupply>(from lines: inout Lines) -> RecordEvent {
         switch nextJSONLine(from: &lines) {
-        case .line(let line): .record(NumberedRecord(line: line.number, content: json.parse(line.bytes)))
+        case .line(let line): .record(NumberedRecord(place: line.place, content: json.parse(line.bytes)))
         case .event(let event): event
         }
     }
@@ -237,7 +252,7 @@ struct RecordSteps {
             if line.isTooLong {
                 if overlongIsBlank { continue }
                 let content = ParsedRecord.malformed(Self.tooLong(lines))
-                return .event(.record(NumberedRecord(line: line.number, content: content)))
+                return .event(.record(NumberedRecord(place: line.place, content: content)))
             }
             if Self.isBlank(line.bytes) { continue }
             return .line(line)
@@ -248,15 +263,15 @@ struct RecordSteps {
     /// `.failed` or `.interrupted`.
     mutating func nextCSV<Lines: LineSupply>(from lines: inout Lines, columns: CSVColumns) -> RecordEvent {
         switch nextCSVFields(from: &lines) {
-        case .fields(let number): .record(NumberedRecord(line: number, content: csvContent(columns)))
+        case .fields(let place): .record(NumberedRecord(place: place, content: csvContent(columns)))
         case .event(let event): event
         }
     }
 
-    /// What ``nextCSVFields(from:)`` found: the fields of a record that starts on line `number`,
+    /// What ``nextCSVFields(from:)`` found: the fields of a record that starts at the place given,
     /// read into ``csv`` and still to be made into a record, or the event that comes instead.
     enum CSVStep {
-        case fields(number: Int)
+        case fields(RecordPlace)
         case event(RecordEvent)
     }
 
@@ -285,8 +300,8 @@ struct RecordSteps {
             case .stopped(.failed(let code)): return .event(.failed(code))
             case .stopped: return .event(.interrupted)
             case .malformed(let message):
-                return .event(.record(NumberedRecord(line: line.number, content: .malformed(message))))
-            case .fields: return .fields(number: line.number)
+                return .event(.record(NumberedRecord(place: line.place, content: .malformed(message))))
+            case .fields: return .fields(line.place)
             }
         }
     }

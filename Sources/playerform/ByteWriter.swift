@@ -36,6 +36,16 @@ public final class ByteWriter {
         if pending.count >= 1 << 16 { flush() }
     }
 
+    /// Queues `bytes`, writing out when enough is queued.
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard descriptor != nil else {
+            captured.append(contentsOf: bytes)
+            return
+        }
+        pending.append(contentsOf: bytes)
+        if pending.count >= 1 << 16 { flush() }
+    }
+
     /// Writes out everything queued.
     public func flush() {
         guard let descriptor, !pending.isEmpty else { return }

@@ -151,14 +151,6 @@ public enum PlayerFormREPL {
     /// time, each damaged line costing that line only.
     static let readByLine = "\u{1F}by line"
 
-    /// Whether `first` and `second` name one existing file (a link or another spelling of it).
-    static func sameFile(_ first: String, _ second: String) -> Bool {
-        var a = stat()
-        var b = stat()
-        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
-    }
-
     /// News on standard error (a wait for a lock, an import), in the program's one style.
     @Sendable static func note(_ line: String) {
         StandardError.write("note: " + TerminalText.escaped(line) + "\n")
@@ -247,11 +239,11 @@ public enum PlayerFormREPL {
             let scripts = options.scripts.compactMap {
                 if case .file(let script) = $0 { script } else { nil }
             }
-            if Self.sameFile(path, options.storePath) {
+            if FileIdentity.same(path, options.storePath) {
                 report("-o \(path) is the score database; name another file for the results")
                 return 64
             }
-            if let script = scripts.first(where: { Self.sameFile(path, $0) }) {
+            if let script = scripts.first(where: { FileIdentity.same(path, $0) }) {
                 report("-o \(path) is the script -f \(script); name another file for the results")
                 return 64
             }

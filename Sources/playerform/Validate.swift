@@ -17,11 +17,20 @@ extension PlayerFormCommand {
                 findings are JSON Lines and the report one JSON object (docs/schemas). --quiet \
                 prints the summary alone (and, when --max-errors stopped the run, that it did).
 
+                --valid FILE and --invalid FILE write the records themselves, byte for byte as \
+                read and in input order: the valid ones to one, the invalid and malformed ones to \
+                the other. A CSV's header row goes to both; every other byte of an input goes to \
+                exactly one (blank lines with the valid records). With several inputs the records \
+                follow one another, a header the same as the one before written once. - is \
+                standard output; the findings then go to standard error. Records after an \
+                interruption or --max-errors's stop are written to neither.
+
                 Exit status: 0 every record is valid; 1 a record is invalid or malformed; 2 \
                 --max-errors stopped the run before its end; 64 usage \
                 error; 65 an input is unusable (CSV without the header, or a format that cannot be \
                 told) or the --config file is not accepted; 66 an input or the --config file cannot \
-                be opened or read; 74 the findings cannot be written to standard output; 130 \
+                be opened or read; 73 a file for --valid or --invalid cannot be made; 74 the \
+                findings or the records cannot be written; 130 \
                 interrupted. With several inputs the highest of these wins.
                 """
         )
@@ -52,9 +61,27 @@ extension PlayerFormCommand {
                 valueName: "n"))
         var maxErrors: Int?
 
+        @Option(
+            help: ArgumentHelp(
+                "Write the valid records, byte for byte, to FILE (- for standard output; the findings then go to standard error).",
+                valueName: "file"))
+        var valid: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "Write the invalid and malformed records, byte for byte, to FILE (- for standard output).",
+                valueName: "file"))
+        var invalid: String?
+
         func validate() throws {
             if let maxErrors, maxErrors < 1 {
                 throw ValidationError("--max-errors must be 1 or more, not \(maxErrors).")
+            }
+            if let valid, valid == invalid {
+                throw ValidationError(
+                    valid == "-"
+                        ? "--valid - and --invalid - cannot both write to standard output; name a file for one."
+                        : "--valid and --invalid name the same file; name two files.")
             }
         }
 
@@ -63,6 +90,15 @@ extension PlayerFormCommand {
         func run() async throws {
             // Before any input is read; a file such as <(...) can be read only once.
             let rules = try RulesFileOption.rules(path: rulesFile.path)
+            var recordOutputs: RecordOutputs?
+            if valid != nil || invalid != nil {
+                switch RecordOutputs.open(valid: valid, invalid: invalid, inputs: files) {
+                case .success(let outputs): recordOutputs = outputs
+                case .failure(let refusal):
+                    StandardError.write("error: \(refusal.message)\n")
+                    throw ExitCode(refusal.status.rawValue)
+                }
+            }
             Interrupt.install()
             var run = ValidationRun(
                 inputs: files, format: inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
@@ -70,6 +106,7 @@ extension PlayerFormCommand {
             Self.show(Self.progressMeter(quiet: quiet), on: &run)
             run.barsInReport = isatty(STDERR_FILENO) == 1
             run.maxErrors = maxErrors
+            run.recordOutputs = recordOutputs
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))
             if status != .valid { throw ExitCode(status.rawValue) }
         }

@@ -1,6 +1,6 @@
 /// The exit statuses of `playerform validate`.
 ///
-/// With several inputs the most serious wins: interrupted, then cannot write, then cannot open,
+/// With several inputs the most serious wins: interrupted, then cannot write, then cannot create, then cannot open,
 /// then unusable, then stopped, then invalid.
 public enum ValidationExit: Int32, Sendable, Comparable {
     /// Every record is valid.
@@ -17,7 +17,9 @@ public enum ValidationExit: Int32, Sendable, Comparable {
     case unusable = 65
     /// An input cannot be opened or read (EX_NOINPUT).
     case cannotOpen = 66
-    /// The findings could not be written to standard output (EX_IOERR).
+    /// A file for `--valid` or `--invalid` cannot be made (EX_CANTCREAT).
+    case cannotCreate = 73
+    /// The findings or the records could not be written (EX_IOERR).
     case cannotWrite = 74
     /// Ctrl-C stopped the run (128 + SIGINT).
     case interrupted = 130
@@ -35,8 +37,9 @@ public enum ValidationExit: Int32, Sendable, Comparable {
         case .usage: 3
         case .unusable: 4
         case .cannotOpen: 5
-        case .cannotWrite: 6
-        case .interrupted: 7
+        case .cannotCreate: 6
+        case .cannotWrite: 7
+        case .interrupted: 8
         }
     }
 }

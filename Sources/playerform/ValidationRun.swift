@@ -30,6 +30,9 @@ public struct ValidationRun {
     public var barsInReport = false
     /// Stop once this many records were invalid (`--max-errors`); nil checks every record.
     public var maxErrors: Int?
+    /// Where valid and rejected records are written (`--valid`, `--invalid`); when one is standard
+    /// output, findings go to the errors instead.
+    public var recordOutputs: RecordOutputs?
 
     /// A run over `inputs`.
     public init(inputs: [String], format: RecordFormat?, style: FindingStyle, quiet: Bool, rules: PlayerRules)
@@ -46,11 +49,31 @@ public struct ValidationRun {
     /// When the findings cannot be written, says so once on `errors` and returns
     /// ``ValidationExit/cannotWrite``.
     public func run(output: ByteWriter, errors: ByteWriter) -> ValidationExit {
-        let status = runInputs(output: output, errors: errors)
-        guard let failure = output.failure else { return status }
-        errors.write("error: cannot write to standard output: \(Self.describe(failure))\n")
+        let findings = recordOutputs?.usesStandardOutput == true ? errors : output
+        var status = runInputs(output: findings, errors: errors)
+        var failures: [(String, Int32)] = []
+        for (kind, records) in [("valid", recordOutputs?.valid), ("invalid", recordOutputs?.rejected)] {
+            guard let records else { continue }
+            records.writer.flush()
+            if let failure = records.writer.failure {
+                failures.append(("the \(kind) records to \(records.name)", failure))
+            }
+        }
+        if let failure = findings.failure { failures.append(("to standard output", failure)) }
+        for (what, failure) in failures {
+            errors.write("error: cannot write \(what): \(Self.describe(failure))\n")
+            status = max(status, .cannotWrite)
+        }
         errors.flush()
-        return max(status, .cannotWrite)
+        return status
+    }
+
+    /// The split of the records into ``recordOutputs``, when there are any.
+    private func recordSplit() -> RecordSplit? {
+        guard let recordOutputs else { return nil }
+        return RecordSplit(
+            valid: recordOutputs.valid.map { output in { output.writer.write($0) } },
+            rejected: recordOutputs.rejected.map { output in { output.writer.write($0) } })
     }
 
     private func runInputs(output: ByteWriter, errors: ByteWriter) -> ValidationExit {
@@ -58,6 +81,7 @@ public struct ValidationRun {
             output.flush()
             errors.flush()
         }
+        let split = recordSplit()
         func complain(_ message: String) {
             clearProgress()
             output.flush()
@@ -97,18 +121,21 @@ public struct ValidationRun {
             let before = inputsRead.reduce(0) { $0 + $1.tally.records }
             var tally = ValidationTally()
             let told = progress.map { progress in { progress(before + $0, $1, size) } }
-            let ending =
-                if let maxErrors {
-                    // The general path, which stops at the record that reaches the limit.
-                    validator.validate(
-                        RecordReader(source: source, format: known), idle: idle, file: label, tally: &tally,
-                        report: report, flush: { output.flush() }, progress: told,
-                        stopAfterInvalid: maxErrors - invalidSoFar, lookingAhead: size != nil)
-                } else {
-                    validator.validateInParallel(
-                        source, format: known, size: size, idle: idle, file: label, tally: &tally,
-                        report: report, flush: { output.flush() }, progress: told)
-                }
+            split?.startInput()
+            let ending: RecordEvent
+            if let maxErrors {
+                // The general path, which stops at the record that reaches the limit.
+                let reader = RecordReader(source: source, format: known)
+                reader.split = split
+                ending = validator.validate(
+                    reader, idle: idle, file: label, tally: &tally, report: report, flush: { output.flush() },
+                    progress: told, stopAfterInvalid: maxErrors - invalidSoFar, lookingAhead: size != nil)
+            } else {
+                ending = validator.validateInParallel(
+                    source, format: known, size: size, idle: idle, file: label, tally: &tally,
+                    report: report, flush: { output.flush() }, progress: told, split: split)
+            }
+            if ending == .end { split?.finishInput() }
             invalidSoFar += tally.invalid
             inputsRead.append(ValidationReport.Input(file: label, tally: tally))
             if tally.invalid > 0 { status = max(status, .invalid) }

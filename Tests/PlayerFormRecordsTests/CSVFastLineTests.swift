@@ -43,7 +43,7 @@ private func checked(_ bytes: [UInt8], columns: CSVColumns, limit: Int, whereThe
         validator: BatchValidator(rules: .defaults), format: .csv(columns), maximumLineLength: limit)
     checker.plainCSVLines = whereTheyLie
     return bytes.withUnsafeBufferPointer {
-        checker.check($0, linesBefore: 1, file: "in.csv", reporting: true)
+        checker.check($0, linesBefore: 1, bytesBefore: 12, file: "in.csv", reporting: true)
     }
 }
 

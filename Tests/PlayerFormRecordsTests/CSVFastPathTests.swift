@@ -33,7 +33,9 @@ private func checked(
         validator: BatchValidator(rules: .defaults), format: .csv(columns), maximumLineLength: limit)
     checker.plainCSVLines = splitWhereTheyLie
     let outcome = bytes.withUnsafeBufferPointer {
-        checker.check($0, linesBefore: startsInput ? 0 : 1, file: "in.csv", reporting: true)
+        checker.check(
+            $0, linesBefore: startsInput ? 0 : 1, bytesBefore: startsInput ? 0 : 12, file: "in.csv",
+            reporting: true)
     }
     return (outcome.tally, outcome.findings)
 }

@@ -33,17 +33,17 @@ struct CSVPlainLineTests {
 /// met instead, in order, with lines of at most 48 bytes.
 private func fields(of bytes: [UInt8], splittingPlainLines: Bool) -> [String] {
     bytes.withUnsafeBufferPointer { chunk in
-        var lines = ChunkLines(chunk, maximumLineLength: 48, linesBefore: 0)
+        var lines = ChunkLines(chunk, maximumLineLength: 48, linesBefore: 0, bytesBefore: 0)
         var steps = RecordSteps()
         steps.csv.splitsPlainLines = splittingPlainLines
         var found: [String] = []
         while true {
             switch steps.nextCSVFields(from: &lines) {
-            case .fields(let number):
+            case .fields(let place):
                 let fields = (0..<steps.csv.count).map { index in
                     steps.csv.field(index) { String(decoding: $0, as: UTF8.self) }
                 }
-                found.append("\(number): \(fields)")
+                found.append("\(place.line): \(fields)")
             case .event(.end): return found
             case .event(let event): found.append("\(event)")
             }

@@ -63,7 +63,9 @@ private func checked(
         validator: BatchValidator(rules: .defaults), format: .jsonLines, maximumLineLength: limit)
     checker.plainJSONLines = whereTheyLie
     let outcome = bytes.withUnsafeBufferPointer {
-        checker.check($0, linesBefore: startsInput ? 0 : 10, file: "in.jsonl", reporting: true)
+        checker.check(
+            $0, linesBefore: startsInput ? 0 : 10, bytesBefore: startsInput ? 0 : 300, file: "in.jsonl",
+            reporting: true)
     }
     return (outcome.tally, outcome.findings)
 }

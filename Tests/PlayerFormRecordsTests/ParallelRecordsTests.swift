@@ -1,7 +1,8 @@
 import Glibc
-import PlayerFormRecords
 import PropertyBased
 import Testing
+
+@testable import PlayerFormRecords
 
 /// Lines of every kind a JSON Lines input may hold: valid and invalid records, forbidden names in
 /// disguise, escapes, blank lines, CRLF, a byte order mark, bad JSON and UTF-8, lines longer than
@@ -33,6 +34,30 @@ struct Outcome: Equatable {
     var findings: [Finding] = []
     var ending: RecordEvent = .end
     var flushes = 0
+    /// What a ``RecordSplit`` wrote of the input: the valid records and the rejected ones.
+    var valid: [UInt8] = []
+    var rejected: [UInt8] = []
+}
+
+/// The two outputs of a ``RecordSplit``, kept in memory.
+final class SplitOutputs {
+    var valid: [UInt8] = []
+    var rejected: [UInt8] = []
+
+    /// A split of one input into these outputs, started.
+    func split() -> RecordSplit {
+        let split = RecordSplit(
+            valid: { self.valid.append(contentsOf: $0) }, rejected: { self.rejected.append(contentsOf: $0) })
+        split.startInput()
+        return split
+    }
+
+    /// Ends the input as `ending` did and keeps the outputs in `outcome`.
+    func finish(_ split: RecordSplit, into outcome: inout Outcome) {
+        if outcome.ending == .end { split.finishInput() }
+        outcome.valid = valid
+        outcome.rejected = rejected
+    }
 }
 
 /// What the one-record-at-a-time reader finds in `bytes`, read `readSize` bytes at a time.
@@ -48,10 +73,14 @@ func sequential<Source: ByteSource>(
 ) -> Outcome {
     var outcome = Outcome()
     var findings: [Finding] = []
+    let outputs = SplitOutputs()
+    let split = outputs.split()
     let reader = RecordReader(source: source, format: format, bufferSize: 16, maximumLineLength: limit)
+    reader.split = split
     outcome.ending = BatchValidator(rules: .defaults).validate(
         reader, file: "p.jsonl", tally: &outcome.tally, report: reporting ? { findings.append($0) } : nil)
     outcome.findings = findings
+    outputs.finish(split, into: &outcome)
     return outcome
 }
 
@@ -109,12 +138,15 @@ func parallel<Source: ByteSource>(
     var outcome = Outcome()
     var findings: [Finding] = []
     var flushes = 0
+    let outputs = SplitOutputs()
+    let split = outputs.split()
     outcome.ending = BatchValidator(rules: .defaults).validateInParallel(
         source, format: format, size: size, idle: idle, file: "p.jsonl", tally: &outcome.tally,
         report: reporting ? { findings.append($0) } : nil, flush: { flushes += 1 }, chunkSize: chunkSize,
-        maximumLineLength: limit)
+        maximumLineLength: limit, split: split)
     outcome.findings = findings
     outcome.flushes = flushes
+    outputs.finish(split, into: &outcome)
     return outcome
 }
 
@@ -304,5 +336,69 @@ struct ParallelJSONLinesTests {
         // The first read, which runs dry before anything was read, is the look at the input's
         // encoding, before the chunks start: there is nothing to flush then.
         #expect(events == ["finding 1", "flush"])
+    }
+}
+
+@Suite("Records split into valid and rejected outputs")
+struct RecordSplitTests {
+    /// The lines of `bytes`, each with its line break.
+    static func lines(_ bytes: [UInt8]) -> [[UInt8]] {
+        var lines: [[UInt8]] = []
+        var current: [UInt8] = []
+        for byte in bytes {
+            current.append(byte)
+            if byte == 0x0A {
+                lines.append(current)
+                current = []
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    @Test(
+        "JSON Lines: the rejected output is the lines of the findings and the valid one every other line, both ways"
+    )
+    func jsonLinesOracle() async {
+        await propertyCheck(count: 300, input: inputs, Gen.int(in: 1...97), Gen.int(in: 16...300)) {
+            lines, readSize, chunkSize in
+            let bytes = Array(lines.joined().utf8)
+            let (expected, found) = bothWays(
+                bytes, format: .jsonl, readSize: readSize, chunkSize: chunkSize, limit: 8 << 20)
+            let numbered = Self.lines(bytes)
+            let rejectedLines = Set(expected.findings.map(\.line))
+            let rejected = numbered.indices.filter { rejectedLines.contains($0 + 1) }.flatMap { numbered[$0] }
+            let valid = numbered.indices.filter { !rejectedLines.contains($0 + 1) }.flatMap { numbered[$0] }
+            #expect(expected.rejected == rejected, "\(lines)")
+            #expect(expected.valid == valid, "\(lines)")
+            #expect(found.rejected == rejected, "\(lines)")
+            #expect(found.valid == valid, "\(lines)")
+            // Each finding's offset is the start of its line.
+            let offsets = expected.findings.map { finding in
+                numbered[..<(finding.line - 1)].reduce(0) { $0 + $1.count }
+            }
+            #expect(expected.findings.map(\.offset) == offsets, "\(lines)")
+            #expect(found.findings.map(\.offset) == offsets, "\(lines)")
+        }
+    }
+
+    @Test(
+        "bytes held past the limit can only be an over-long record's: they go to the rejected output as they come"
+    )
+    func holdLimit() {
+        let outputs = SplitOutputs()
+        let split = RecordSplit(
+            valid: { outputs.valid.append(contentsOf: $0) },
+            rejected: { outputs.rejected.append(contentsOf: $0) },
+            holdLimit: 10)
+        split.startInput()
+        let bytes = Array("ok\n".utf8) + Array(repeating: UInt8(ascii: "x"), count: 30) + [0x0A]
+        bytes.withUnsafeBytes { split.take(UnsafeRawBufferPointer(rebasing: $0[..<3]), at: 0) }
+        split.accept(upTo: 3)
+        bytes.withUnsafeBytes { split.take(UnsafeRawBufferPointer(rebasing: $0[3...]), at: 3) }
+        #expect(outputs.rejected.count == 21, "the bytes beyond the limit are written at once")
+        split.reject(3..<bytes.count)
+        #expect(outputs.valid == Array("ok\n".utf8))
+        #expect(outputs.rejected == Array(bytes[3...]))
     }
 }

@@ -20,7 +20,7 @@ func readAll(
     var events: [RecordEvent] = []
     while true {
         let event = reader.next()
-        events.append(event)
+        events.append(event.atLineOnly)
         if case .record = event { continue }
         return events
     }
@@ -28,6 +28,33 @@ func readAll(
 
 func readAll(_ text: String, format: RecordFormat?, chunkSize: Int = .max) -> [RecordEvent] {
     readAll(Array(text.utf8), format: format, chunkSize: chunkSize)
+}
+
+extension NumberedRecord {
+    /// A record on `line`, its offset left at 0: for specs about lines, which compare
+    /// ``RecordEvent/atLineOnly`` events.
+    init(line: Int, content: ParsedRecord) {
+        self.init(place: RecordPlace(line: line, offset: 0), content: content)
+    }
+}
+
+extension RecordEvent {
+    /// The event with a record's offset set to 0, for specs about lines and content; the specs
+    /// of offsets compare them.
+    var atLineOnly: RecordEvent {
+        guard case .record(let record) = self else { return self }
+        return .record(NumberedRecord(line: record.line, content: record.content))
+    }
+}
+
+/// Where line `line` (counting from 1) starts in `text`, in bytes.
+func offset(ofLine line: Int, in text: String) -> Int {
+    var seen = 1
+    for (index, byte) in text.utf8.enumerated() where seen < line && byte == 0x0A {
+        seen += 1
+        if seen == line { return index + 1 }
+    }
+    return 0
 }
 
 /// A record event, for comparing with what a reader gives.

@@ -29,7 +29,7 @@ struct NameRuleValidationTests {
                 jsonl + #":3: "\u{FEFF}po\u{AD}op": The name \u{FEFF}po\u{AD}op has been forbidden."#,
             ])
         let json = run(jsonl, style: .json).output
-        #expect(json.contains(#""line":1,"name":"d\u200barn","issues":["forbiddenName"]"#))
+        #expect(json.contains(#""line":1,"offset":0,"name":"d\u200barn","issues":["forbiddenName"]"#))
         #expect(json.contains(#""messages":["The name d\u200barn has been forbidden."]"#))
         let csv = try scratch.file("players.csv", "name,points\nda\u{2060}rn,1\nok,2\n")
         #expect(
@@ -55,7 +55,7 @@ struct NameRuleValidationTests {
             ])
         #expect(
             run(jsonl, style: .json).output.contains(
-                #""line":1,"name":"Pasted\nup 2","issues":["controlCharacters"]"#))
+                #""line":1,"offset":0,"name":"Pasted\nup 2","issues":["controlCharacters"]"#))
         let csv = try scratch.file("players.csv", "name,points\n\"two\nlines\",1\nok,2\n")
         #expect(
             run(csv, style: .text).output == csv

@@ -98,11 +98,11 @@ struct ValidationRunTests {
         let lines = run([path], style: .json).output.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(
-            lines[0] == #"{"file":"\#(path)","line":2,"name":"darn","issues":["forbiddenName","belowMin"],"#
+            lines[0] == #"{"file":"\#(path)","line":2,"offset":33,"name":"darn","issues":["forbiddenName","belowMin"],"#
                 + #""messages":["The name darn has been forbidden.","Points -3 are below the minimum of 0."]}"#
         )
         #expect(
-            lines[1] == #"{"file":"\#(path)","line":4,"name":null,"issues":["malformed"],"#
+            lines[1] == #"{"file":"\#(path)","line":4,"offset":97,"name":null,"issues":["malformed"],"#
                 + #""messages":["\"points\" must be a number, not a string"]}"#)
         for line in lines {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])

@@ -210,7 +210,7 @@ _playerform_validate() {
     repeating_flags=()
     non_repeating_flags=(--quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--input-format --format --max-errors --config)
+    non_repeating_options=(--input-format --format --max-errors --valid --invalid --config)
     __playerform_offer_flags_options -1
 
     # Offer option value completions
@@ -224,6 +224,12 @@ _playerform_validate() {
         return
         ;;
     '--max-errors')
+        return
+        ;;
+    '--valid')
+        return
+        ;;
+    '--invalid')
         return
         ;;
     '--config')
