@@ -81,12 +81,14 @@ public struct BatchValidator {
     /// With `split`, each record is written to its output, in input order, as its chunk is handed
     /// on.
     public func validateInParallel<Source: ByteSource>(
-        _ source: Source, format: RecordFormat?, size: Int? = nil, idle: IdleRelay, file: String,
+        _ source: Source, format: RecordFormat?, delimiter: CSVDelimiter? = nil, size: Int? = nil,
+        idle: IdleRelay, file: String,
         tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void,
         chunkSize: Int = 1 << 20, maximumLineLength: Int = 8 << 20,
         progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil, split: RecordSplit? = nil
     ) -> RecordEvent {
-        let reader = RecordReader(source: source, format: format, maximumLineLength: maximumLineLength)
+        let reader = RecordReader(
+            source: source, format: format, delimiter: delimiter, maximumLineLength: maximumLineLength)
         reader.split = split
         while let event = reader.readToRecords() {
             guard case .record(let record) = event else { return event }

@@ -4,35 +4,36 @@ import CByteClasses
 /// i): what CSV lines are split by (``CSVFastLine``) and where records end (``RecordEnds``).
 struct ByteClasses: Equatable {
     var lineBreaks: UInt32
-    var commas: UInt32
+    /// The field delimiter's bytes (a comma, a semicolon or a tab).
+    var delimiters: UInt32
     var quotes: UInt32
     var beyondASCII: UInt32
 
-    init(lineBreaks: UInt32, commas: UInt32, quotes: UInt32, beyondASCII: UInt32) {
+    init(lineBreaks: UInt32, delimiters: UInt32, quotes: UInt32, beyondASCII: UInt32) {
         self.lineBreaks = lineBreaks
-        self.commas = commas
+        self.delimiters = delimiters
         self.quotes = quotes
         self.beyondASCII = beyondASCII
     }
 
-    /// The classes of the 32 bytes at `base`, which must all be readable: by SSE2 on x86-64, else
-    /// by ``packed(_:)``.
+    /// The classes of the 32 bytes at `base`, which must all be readable, fields being separated
+    /// by `delimiter`: by SSE2 on x86-64, else by ``packed(_:delimiter:)``.
     @inline(__always)
-    init(_ base: UnsafePointer<UInt8>) {
+    init(_ base: UnsafePointer<UInt8>, delimiter: UInt8 = UInt8(ascii: ",")) {
         #if arch(x86_64)
-            let classes = pf_classify32(base)
+            let classes = pf_classify32(base, delimiter)
             self.init(
-                lineBreaks: classes.lineBreaks, commas: classes.commas, quotes: classes.quotes,
+                lineBreaks: classes.lineBreaks, delimiters: classes.delimiters, quotes: classes.quotes,
                 beyondASCII: classes.beyondASCII)
         #else
-            self = Self.packed(base)
+            self = Self.packed(base, delimiter: delimiter)
         #endif
     }
 
     /// The classes of the 32 bytes at `base` by Swift's SIMD comparisons, each packed into bits
     /// by multiplication.
     @inline(__always)
-    static func packed(_ base: UnsafePointer<UInt8>) -> ByteClasses {
+    static func packed(_ base: UnsafePointer<UInt8>, delimiter: UInt8 = UInt8(ascii: ",")) -> ByteClasses {
         let raw = UnsafeRawPointer(base)
         let low = raw.loadUnaligned(as: SIMD16<UInt8>.self)
         let high = raw.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self)
@@ -49,7 +50,7 @@ struct ByteClasses: Equatable {
             )
             &<< 16
         return ByteClasses(
-            lineBreaks: bits(0x0A), commas: bits(0x2C), quotes: bits(0x22), beyondASCII: beyondASCII)
+            lineBreaks: bits(0x0A), delimiters: bits(delimiter), quotes: bits(0x22), beyondASCII: beyondASCII)
     }
 
     /// The comparison of 16 bytes, one bit each, in memory order: the high bit of each byte

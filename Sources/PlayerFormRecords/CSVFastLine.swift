@@ -30,12 +30,16 @@ struct CSVFastLine {
 
     /// Whether the name is the first of the two fields.
     let nameFirst: Bool
+    /// The byte between the two fields.
+    let delimiter: UInt8
     /// The last name with doubled quotes, undoubled.
     private var undoubled = LineScratch(capacity: window)
 
-    /// A reader of lines whose name comes first when `nameFirst` is set, else second.
-    init(nameFirst: Bool) {
+    /// A reader of lines whose name comes first when `nameFirst` is set, else second, the fields
+    /// separated by `delimiter`.
+    init(nameFirst: Bool, delimiter: UInt8 = UInt8(ascii: ",")) {
         self.nameFirst = nameFirst
+        self.delimiter = delimiter
     }
 
     /// The record on the line starting `rest`, or nil when the line is not of the kind above.
@@ -47,13 +51,13 @@ struct CSVFastLine {
         guard rest.count >= Self.window, let base = rest.baseAddress else { return nil }
         // Every line is looked at whole, its 32 bytes at once: telling short lines from long ones
         // first cost more, in branches guessed wrong, than it saved.
-        let classes = ByteClasses(base)
+        let classes = ByteClasses(base, delimiter: delimiter)
         let breaks = classes.lineBreaks
         guard breaks != 0 else { return nil }
         let length = breaks.trailingZeroBitCount
         // The bytes before the line break; `length` is at most 31.
         let line = UInt32(1) &<< UInt32(length) &- 1
-        let commas = classes.commas & line
+        let commas = classes.delimiters & line
         guard commas != 0, commas & (commas &- 1) == 0 else { return nil }
         let comma = commas.trailingZeroBitCount
         let end = length > 0 && base[length &- 1] == 0x0D ? length &- 1 : length

@@ -2,8 +2,8 @@ import Glibc
 import PlayerFormRules
 
 /// The fields of one CSV record (RFC 4180), read from one or more lines: fields are separated by
-/// commas; a field in double quotes may hold commas, line breaks (read as "\n") and doubled
-/// quotes.
+/// commas (or the file's ``delimiter``); a field in double quotes may hold commas, line breaks
+/// (read as "\n") and doubled quotes.
 ///
 /// A quote inside an unquoted field, or text after a closing quote, is malformed.
 ///
@@ -30,6 +30,8 @@ struct CSVFields {
     /// Whether a line without quotes is split at its commas at once, kept whole, rather than
     /// followed byte by byte; off only in specs, to compare the two ways.
     var splitsPlainLines = true
+    /// The byte between fields: a comma, or a semicolon or tab for a file that says so.
+    var delimiter = UInt8(ascii: ",")
     private var state = State.fieldStart
     /// The longest record kept, in bytes of its fields.
     private var limit = Int.max
@@ -142,7 +144,7 @@ struct CSVFields {
                 if byte == UInt8(ascii: "\"") {
                     state = .quoted
                     index += 1
-                } else if byte == UInt8(ascii: ",") {
+                } else if byte == delimiter {
                     endField()
                     index += 1
                 } else {
@@ -151,7 +153,7 @@ struct CSVFields {
             case .unquoted:
                 // An unquoted field runs to the next comma, and may not hold a quote.
                 var stop = index
-                while stop < count && base[stop] != UInt8(ascii: ",") && base[stop] != UInt8(ascii: "\"") {
+                while stop < count && base[stop] != delimiter && base[stop] != UInt8(ascii: "\"") {
                     stop += 1
                 }
                 keep(base + index, stop - index)
@@ -170,7 +172,7 @@ struct CSVFields {
                 if byte == UInt8(ascii: "\"") {
                     keep(base + index, 1)
                     state = .quoted
-                } else if byte == UInt8(ascii: ",") {
+                } else if byte == delimiter {
                     endField()
                     state = .fieldStart
                 } else {
@@ -199,7 +201,7 @@ struct CSVFields {
         }
         bytes.append(contentsOf: line)
         var index = 0
-        while let found = memchr(base + index, Int32(UInt8(ascii: ",")), line.count - index) {
+        while let found = memchr(base + index, Int32(delimiter), line.count - index) {
             let comma = UnsafePointer<UInt8>(found.assumingMemoryBound(to: UInt8.self)) - base
             ends.append(comma)
             starts.append(comma + 1)
@@ -250,7 +252,7 @@ struct CSVFields {
                         length = index
                         break scan
                     case UInt8(ascii: "\""): quoted = true
-                    case UInt8(ascii: ","): endField(at: index)
+                    case columns.delimiter: endField(at: index)
                     default: break
                     }
                     index += 1
@@ -273,7 +275,7 @@ struct CSVFields {
             }
             let quotes = Self.halves(block .== SIMD16(repeating: UInt8(ascii: "\"")))
             if quotes.low & low != 0 || quotes.high & high != 0 { quoted = true }
-            let commas = Self.halves(block .== SIMD16(repeating: UInt8(ascii: ",")))
+            let commas = Self.halves(block .== SIMD16(repeating: columns.delimiter))
             var bits = commas.low & low
             while bits != 0 {
                 endField(at: index + bits.trailingZeroBitCount / 8)
@@ -324,13 +326,13 @@ struct CSVFields {
                 while close < count && line[close] != UInt8(ascii: "\"") { close += 1 }
                 // Not closed on this line, or closed and followed by anything but a comma or the
                 // line's end (a doubled quote among them).
-                guard close < count, close + 1 == count || line[close + 1] == UInt8(ascii: ",") else {
+                guard close < count, close + 1 == count || line[close + 1] == columns.delimiter else {
                     return nil
                 }
                 text = index + 1..<close
                 index = close + 1
             } else {
-                while index < count && line[index] != UInt8(ascii: ",") {
+                while index < count && line[index] != columns.delimiter {
                     if line[index] == UInt8(ascii: "\"") { return nil }
                     index += 1
                 }
@@ -425,6 +427,17 @@ enum CSVNumber: Equatable {
         let value =
             fractionDigits == 0 ? Double(mantissa) : Double(mantissa) / DecimalText.exactPower(fractionDigits)
         return .value(negative ? -value : value)
+    }
+
+    /// `text` read with its one comma as the decimal point (`3,5`, `-0,25`, `1,5e3`), as a
+    /// spreadsheet that separates fields with semicolons or tabs writes points; `.invalid` when it
+    /// has no comma, more than one, or a point too.
+    static func parse(decimalCommaRead text: UnsafeBufferPointer<UInt8>) -> CSVNumber {
+        guard text.count(where: { $0 == UInt8(ascii: ",") }) == 1, !text.contains(UInt8(ascii: ".")) else {
+            return .invalid
+        }
+        let pointed = text.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }
+        return pointed.withUnsafeBufferPointer { parse($0) }
     }
 
     /// Checks `text` against the grammar, then converts it with `DecimalText.value(of:)`: every

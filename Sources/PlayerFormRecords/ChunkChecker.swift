@@ -185,12 +185,13 @@ struct ChunkChecker {
         self.validator = validator
         self.format = format
         self.maximumLineLength = maximumLineLength
-        let nameFirst =
-            switch format {
-            case .jsonLines: true
-            case .csv(let columns): columns.name == 0
-            }
-        csvLines = CSVFastLine(nameFirst: nameFirst)
+        switch format {
+        case .jsonLines:
+            csvLines = CSVFastLine(nameFirst: true)
+        case .csv(let columns):
+            csvLines = CSVFastLine(nameFirst: columns.name == 0, delimiter: columns.delimiter)
+            steps.csv.delimiter = columns.delimiter
+        }
     }
 
     /// Checks every record of `chunk`, which ends where a record ends or at the end of the input;
@@ -264,7 +265,7 @@ struct ChunkChecker {
                     let at = lines.takeLine(length: fields.length)
                     place = at
                     let finding = RecordSteps.csvRecord(
-                        name: fields.name, points: fields.points,
+                        name: fields.name, points: fields.points, decimalComma: columns.decimalComma,
                         record: { name, points in
                             validator.check(
                                 utf8Name: name, points: points, at: at, file: file, tally: &tally,

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// In JSON Lines every line break ends a record. In CSV a line break ends a record unless a quoted
 /// field is open, as ``CSVFields`` reads it: a quote opens a field only at the start of a field (at
-/// the start of a line or after a comma); inside a quoted field, two quotes are one and a single
+/// the start of a line or after a comma, or the file's delimiter); inside a quoted field, two quotes are one and a single
 /// quote closes it; a quote anywhere else, or text after a closing quote, is a mistake that ends
 /// the record with its line. Gathered bytes always start where a record starts.
 struct RecordEnds {
@@ -21,6 +21,8 @@ struct RecordEnds {
     }
 
     private let isCSV: Bool
+    /// The byte between a CSV's fields.
+    private let delimiter: UInt8
     private var place = Place.outside
     /// How many of the gathered bytes were looked at.
     private var scanned = 0
@@ -29,7 +31,13 @@ struct RecordEnds {
 
     /// Ends of records in `format`.
     init(format: ChunkFormat) {
-        if case .csv = format { isCSV = true } else { isCSV = false }
+        if case .csv(let columns) = format {
+            isCSV = true
+            delimiter = columns.delimiter
+        } else {
+            isCSV = false
+            delimiter = UInt8(ascii: ",")
+        }
     }
 
     /// The length of the complete records at the start of `gathered` (0 when there is none): the
@@ -50,7 +58,7 @@ struct RecordEnds {
                     return end
                 }
                 let before = quote == 0 ? 0x0A : base[quote - 1]
-                place = before == 0x0A || before == UInt8(ascii: ",") ? .quoted : .restOfLine
+                place = before == 0x0A || before == delimiter ? .quoted : .restOfLine
                 index = quote + 1
             case .quoted:
                 guard let quote = firstQuote(base, from: index, count: count, noteBreaks: false) else {
@@ -63,7 +71,7 @@ struct RecordEnds {
                 case UInt8(ascii: "\""):
                     place = .quoted
                     index += 1
-                case UInt8(ascii: ","), 0x0A: place = .outside
+                case delimiter, 0x0A: place = .outside
                 default: place = .restOfLine
                 }
             case .restOfLine:

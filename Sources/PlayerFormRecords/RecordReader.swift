@@ -30,16 +30,21 @@ public final class RecordReader<Source: ByteSource> {
     private var finished: RecordEvent?
     /// Whether the input's first bytes were looked at for another encoding than UTF-8.
     private var encodingChecked = false
+    /// The delimiter of a CSV input, or nil to tell it from the header row.
+    private let delimiter: CSVDelimiter?
 
     /// A reader of `source` in `format`, or in the format its first line shows when nil.
     ///
+    /// A CSV input's fields are separated by `delimiter`; when nil, by the first of comma,
+    /// semicolon and tab that splits the header row into titles naming `name` and `points`.
     /// `startsInput` is false when `source` starts at a line inside an input, whose byte order
     /// mark, if any, is part of the line.
     public init(
-        source: Source, format: RecordFormat?, bufferSize: Int = 1 << 18, maximumLineLength: Int = 8 << 20,
-        startsInput: Bool = true
+        source: Source, format: RecordFormat?, delimiter: CSVDelimiter? = nil, bufferSize: Int = 1 << 18,
+        maximumLineLength: Int = 8 << 20, startsInput: Bool = true
     ) {
         self.format = format
+        self.delimiter = delimiter
         self.lines = LineReader(
             source: source, bufferSize: bufferSize, maximumLineLength: maximumLineLength,
             startsInput: startsInput)
@@ -54,9 +59,11 @@ public final class RecordReader<Source: ByteSource> {
     ) {
         self.format = columns == nil ? format : .csv
         self.columns = columns
+        self.delimiter = columns.flatMap { CSVDelimiter(rawValue: $0.delimiter) }
         self.lines = LineReader(
             source: source, maximumLineLength: maximumLineLength, linesBefore: linesBefore,
             bytesBefore: bytesBefore)
+        records.csv.delimiter = columns?.delimiter ?? CSVDelimiter.comma.rawValue
     }
 
     /// Given every byte the reader reads, and its CSV header row; the validator reading the
@@ -127,8 +134,11 @@ public final class RecordReader<Source: ByteSource> {
                     return .record(NumberedRecord(place: line.place, content: records.json.parse(line.bytes)))
                 }
                 format = .csv
+                // A header naming name and points, but not with the delimiter given, is CSV: its
+                // own message says which delimiter to give.
+                let namesColumns = CSVDelimiter.told(byHeader: line.bytes) != nil
                 if let problem = readHeader(line) {
-                    if case .unusable = problem {
+                    if case .unusable = problem, !namesColumns {
                         return finish(
                             .unusable(
                                 "cannot tell the format from the first line: it is neither a JSON object nor a CSV "
@@ -167,6 +177,8 @@ public final class RecordReader<Source: ByteSource> {
 
     /// Reads the CSV header; returns the event that ends the input when it is not usable.
     private func readHeader(_ line: Line) -> RecordEvent? {
+        let told = CSVDelimiter.told(byHeader: line.bytes)
+        records.csv.delimiter = (delimiter ?? told ?? .comma).rawValue
         switch records.csv.read(first: line, from: &lines) {
         case .stopped(let result):
             if case .failed(let code) = result { return .failed(code) }
@@ -191,18 +203,30 @@ public final class RecordReader<Source: ByteSource> {
                 }
             }
             guard let name, let points else {
+                let separated =
+                    switch delimiter {
+                    case nil: "separated by commas, semicolons or tabs"
+                    case let given?: "separated by \(given.plural) as --delimiter says"
+                    }
+                // A delimiter given that is not the file's: the header says which it is.
+                let hint =
+                    told.map {
+                        "; the header is separated by \($0.plural): give --delimiter \($0.shown) or leave it out"
+                    } ?? ""
                 return .unusable(
-                    "the CSV header row must name the columns name and points; found: "
-                        + found.joined(separator: ", "))
+                    "the CSV header row must name the columns name and points, \(separated); found: "
+                        + found.joined(separator: ", ") + hint)
             }
-            columns = CSVColumns(count: records.csv.count, name: name, points: points)
+            columns = CSVColumns(
+                count: records.csv.count, name: name, points: points, delimiter: records.csv.delimiter)
             lines.split?.header(line.offset..<lines.position)
             return nil
         }
     }
 }
 
-/// Where the fields a record needs are in a CSV input, as its header row says.
+/// Where the fields a record needs are in a CSV input, as its header row says, and what
+/// separates them.
 struct CSVColumns: Equatable {
     /// How many fields each record must have.
     var count: Int
@@ -210,6 +234,12 @@ struct CSVColumns: Equatable {
     var name: Int
     /// The index of the `points` field.
     var points: Int
+    /// The byte between fields: a comma, a semicolon or a tab.
+    var delimiter: UInt8 = UInt8(ascii: ",")
+
+    /// Whether points may be written with a decimal comma (`3,5`), as spreadsheets that separate
+    /// fields with semicolons or tabs write them.
+    var decimalComma: Bool { delimiter != UInt8(ascii: ",") }
 }
 
 /// Reads records from lines once the format (and for CSV the columns) is known: the one step that
@@ -325,7 +355,9 @@ struct RecordSteps {
         }
         return csv.field(columns.name) { name in
             csv.field(columns.points) { points in
-                Self.csvRecord(name: name, points: points, record: record, malformed: malformed)
+                Self.csvRecord(
+                    name: name, points: points, decimalComma: columns.decimalComma, record: record,
+                    malformed: malformed)
             }
         }
     }
@@ -333,15 +365,22 @@ struct RecordSteps {
     /// The record whose `name` and `points` fields are these bytes, handed to `record` with the
     /// name's bytes and the points' value, or the reason it is not a player record handed to
     /// `malformed`.
+    ///
+    /// With `decimalComma` (a file separated by semicolons or tabs), points with one comma and no
+    /// point read the comma as the decimal point: `3,5` is 3.5, as `import` reads it.
     static func csvRecord<Answer>(
-        name: UnsafeBufferPointer<UInt8>, points text: UnsafeBufferPointer<UInt8>,
+        name: UnsafeBufferPointer<UInt8>, points text: UnsafeBufferPointer<UInt8>, decimalComma: Bool,
         record: (UnsafeBufferPointer<UInt8>, Double) -> Answer, malformed: (String) -> Answer
     ) -> Answer {
         guard UTF8Text.isValid(name) else {
             let note = EncodingHints.firstInvalidByte(name).map { " " + EncodingHints.byteNote($0) } ?? ""
             return malformed("the name is not valid UTF-8\(note); " + EncodingHints.convert)
         }
-        switch CSVNumber.parse(Self.trimmed(text)) {
+        var number = CSVNumber.parse(Self.trimmed(text))
+        if number == .invalid && decimalComma {
+            number = CSVNumber.parse(decimalCommaRead: Self.trimmed(text))
+        }
+        switch number {
         case .value(let points): return record(name, points)
         case .empty: return malformed("\"points\" is empty; expected a number such as 12, -3.5 or 1e3")
         case .invalid:

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlayerFormRecords
+import PlayerFormText
 
 extension PlayerFormCommand {
     /// `playerform validate`: checks files of player records against the form's rules.
@@ -10,7 +11,10 @@ extension PlayerFormCommand {
             abstract: "Check files of player records against the player rules.",
             discussion: """
                 Reads JSON Lines (.jsonl, .ndjson: one object per line with a string "name" and a \
-                number "points") or CSV (.csv: a header row naming name and points). With no FILE, \
+                number "points") or CSV (.csv, .tsv: a header row naming name and points, in any \
+                case; fields separated by commas, semicolons or tabs, told from the header row \
+                unless --delimiter says; with semicolons or tabs, points may have a decimal \
+                comma, 3,5). With no FILE, \
                 or with -, reads standard input. Prints one finding per invalid record, then on \
                 standard error a report by reason (how many records had each, their share, the \
                 first lines) and the summary ("N records, K invalid"); with --format json the \
@@ -49,6 +53,12 @@ extension PlayerFormCommand {
         @Option(help: "The format of the inputs, when the extension or the first line does not tell.")
         var inputFormat: InputFormat?
 
+        @Option(
+            help: ArgumentHelp(
+                "What separates a CSV's fields: , ; or tab (default: told from the header row).",
+                valueName: "delimiter"))
+        var delimiter: String?
+
         @Option(help: "How findings are written: text for people, json for JSON Lines.")
         var format: OutputFormat = .text
 
@@ -76,6 +86,11 @@ extension PlayerFormCommand {
         func validate() throws {
             if let maxErrors, maxErrors < 1 {
                 throw ValidationError("--max-errors must be 1 or more, not \(maxErrors).")
+            }
+            if let delimiter, CSVDelimiter(naming: delimiter) == nil {
+                throw ValidationError(
+                    "--delimiter takes , ; or tab (also comma, semicolon or \\t), not \(TerminalText.quoted(delimiter))."
+                )
             }
             if let valid, valid == invalid {
                 throw ValidationError(
@@ -105,6 +120,7 @@ extension PlayerFormCommand {
                 style: format == .json ? .json : .text, quiet: quiet, rules: rules)
             Self.show(Self.progressMeter(quiet: quiet), on: &run)
             run.barsInReport = isatty(STDERR_FILENO) == 1
+            run.delimiter = delimiter.flatMap(CSVDelimiter.init(naming:))
             run.maxErrors = maxErrors
             run.recordOutputs = recordOutputs
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))

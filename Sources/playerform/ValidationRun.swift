@@ -11,6 +11,8 @@ public struct ValidationRun {
     public var inputs: [String]
     /// The format of every input, or nil to take it from each file's extension or first line.
     public var format: RecordFormat?
+    /// What separates a CSV input's fields, or nil to tell it from each header row.
+    public var delimiter: CSVDelimiter?
     /// How findings are written.
     public var style: FindingStyle
     /// Whether to write only the summary (and messages about inputs that cannot be used).
@@ -125,14 +127,15 @@ public struct ValidationRun {
             let ending: RecordEvent
             if let maxErrors {
                 // The general path, which stops at the record that reaches the limit.
-                let reader = RecordReader(source: source, format: known)
+                let reader = RecordReader(source: source, format: known, delimiter: delimiter)
                 reader.split = split
                 ending = validator.validate(
                     reader, idle: idle, file: label, tally: &tally, report: report, flush: { output.flush() },
                     progress: told, stopAfterInvalid: maxErrors - invalidSoFar, lookingAhead: size != nil)
             } else {
                 ending = validator.validateInParallel(
-                    source, format: known, size: size, idle: idle, file: label, tally: &tally,
+                    source, format: known, delimiter: delimiter, size: size, idle: idle, file: label,
+                    tally: &tally,
                     report: report, flush: { output.flush() }, progress: told, split: split)
             }
             if ending == .end { split?.finishInput() }

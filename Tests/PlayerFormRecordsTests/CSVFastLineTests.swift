@@ -147,22 +147,28 @@ struct CSVFastLineTests {
         }
     }
 
-    @Test("the classes of 32 bytes are where their line breaks, commas, quotes and bytes beyond ASCII are")
+    @Test(
+        "the classes of 32 bytes are where their line breaks, delimiters, quotes and bytes beyond ASCII are"
+    )
     func byteClasses() async {
-        let kinds: [UInt8] = [0x0A, 0x2C, 0x22, 0x80, 0xFF, 0x41, 0x0D, 0x7F]
-        await propertyCheck(count: 500, input: Gen.int(in: 0..<kinds.count).array(of: 32...32)) { picks in
+        let kinds: [UInt8] = [0x0A, 0x2C, 0x3B, 0x09, 0x22, 0x80, 0xFF, 0x41, 0x0D, 0x7F]
+        await propertyCheck(
+            count: 500, input: Gen.int(in: 0..<kinds.count).array(of: 32...32),
+            Gen.element(of: CSVDelimiter.allCases)
+        ) { picks, delimiter in
+            let delimiter = delimiter!.rawValue
             let bytes = picks.map { kinds[$0] }
             func bitsWhere(_ test: (UInt8) -> Bool) -> UInt32 {
                 bytes.enumerated().reduce(UInt32(0)) { $0 | (test($1.element) ? 1 << UInt32($1.offset) : 0) }
             }
             let expected = ByteClasses(
-                lineBreaks: bitsWhere { $0 == 0x0A }, commas: bitsWhere { $0 == 0x2C },
+                lineBreaks: bitsWhere { $0 == 0x0A }, delimiters: bitsWhere { $0 == delimiter },
                 quotes: bitsWhere { $0 == 0x22 },
                 beyondASCII: bitsWhere { $0 >= 0x80 })
             bytes.withUnsafeBufferPointer { buffer in
                 // The classes used on this machine, and the Swift ones used where SSE2 is not.
-                #expect(ByteClasses(buffer.baseAddress!) == expected, "\(bytes)")
-                #expect(ByteClasses.packed(buffer.baseAddress!) == expected, "\(bytes)")
+                #expect(ByteClasses(buffer.baseAddress!, delimiter: delimiter) == expected, "\(bytes)")
+                #expect(ByteClasses.packed(buffer.baseAddress!, delimiter: delimiter) == expected, "\(bytes)")
             }
         }
     }

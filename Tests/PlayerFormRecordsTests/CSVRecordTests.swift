@@ -92,7 +92,8 @@ struct CSVRecordTests {
             readAll("Colin,100\nAlice,2\n", format: .csv)
                 == [
                     .unusable(
-                        "the CSV header row must name the columns name and points; found: \"Colin\", \"100\"")
+                        "the CSV header row must name the columns name and points, separated by commas, "
+                            + "semicolons or tabs; found: \"Colin\", \"100\"")
                 ])
         #expect(
             readAll("name,name,points\n", format: .csv) == [

@@ -110,6 +110,62 @@ struct ParallelCSVTests {
         #expect(found == expected)
     }
 
+    @Test(
+        "a CSV separated by semicolons, told from its header, reads as the same CSV with commas, both ways"
+    )
+    func semicolons() async {
+        await propertyCheck(
+            count: 300, input: records, noise, Gen.int(in: 1...97), Gen.int(in: 16...300), Gen.int(in: 0..<4)
+        ) { records, noise, readSize, chunkSize, header in
+            let bytes = Array(headers[header].utf8) + records.joined() + Array(noise.utf8)
+            // Commas and semicolons trade places: the same records, separated by semicolons.
+            let swapped = bytes.map {
+                $0 == UInt8(ascii: ",") ? UInt8(ascii: ";") : $0 == UInt8(ascii: ";") ? UInt8(ascii: ",") : $0
+            }
+            let commas = sequential(bytes, format: nil, readSize: readSize, limit: 100, reporting: true)
+            let (expected, found) = bothWays(
+                swapped, format: nil, readSize: readSize, chunkSize: chunkSize, limit: 100)
+            #expect(found == expected, "\(String(decoding: swapped, as: UTF8.self).debugDescription)")
+            #expect(expected.tally.records == commas.tally.records)
+            #expect(expected.tally.invalid == commas.tally.invalid)
+            #expect(expected.findings.map(\.line) == commas.findings.map(\.line))
+            #expect(expected.findings.map(\.offset) == commas.findings.map(\.offset))
+            #expect(
+                expected.findings.map { $0.problems.map(\.code) }
+                    == commas.findings.map { $0.problems.map(\.code) })
+            #expect(
+                expected.valid.count == commas.valid.count && expected.rejected.count == commas.rejected.count
+            )
+        }
+    }
+
+    @Test("points with a decimal comma read as with a point when fields are separated by semicolons or tabs")
+    func decimalComma() {
+        for header in ["Name;Points\r\n", "name\tpoints\n"] {
+            let delimiter = header.contains(";") ? ";" : "\t"
+            let text =
+                header + ["Ann", "3,5"].joined(separator: delimiter) + "\n"
+                + ["Bob", "-0,25"].joined(separator: delimiter) + "\n"
+                + ["Cy", "1,2,3"].joined(separator: delimiter)
+                + "\n" + ["Di", "1,5.0"].joined(separator: delimiter) + "\n"
+                + ["Ed", "\"20000,5\""].joined(separator: delimiter) + "\n"
+            let (expected, found) = bothWays(
+                Array(text.utf8), format: .csv, readSize: 7, chunkSize: 32, limit: 100)
+            #expect(found == expected)
+            #expect(expected.tally.records == 5)
+            // -0,25 is read, and below the minimum.
+            #expect(expected.findings.map(\.line) == [3, 4, 5, 6])
+            #expect(
+                expected.findings.map { $0.problems.map(\.code) } == [
+                    ["belowMin"], ["malformed"], ["malformed"], ["aboveMax"],
+                ])
+        }
+        // With commas between fields, a comma in points is a field of its own.
+        let commas = sequential(
+            Array("name,points\nAnn,\"3,5\"\n".utf8), format: .csv, readSize: 64, limit: 100, reporting: true)
+        #expect(commas.findings.map { $0.problems.map { $0.code } } == [["malformed"]])
+    }
+
     @Test("reading that fails inside a quoted field keeps only the records complete before it")
     func failureInsideQuotedField() {
         let input = FailingSource("name,points\n\"\"\"a\"\"\",1\n\"open,\n\nstill open")

@@ -1,5 +1,6 @@
-import PlayerFormRecords
 import Testing
+
+@testable import PlayerFormRecords
 
 @Suite("Reading lines and telling formats")
 struct RecordReaderTests {
@@ -80,5 +81,47 @@ struct RecordReaderTests {
         #expect(reader.next() == record(1, "a", 1))
         #expect(reader.next() == .failed(5))
         #expect(reader.next() == .failed(5))
+    }
+}
+
+@Suite("CSV delimiters")
+struct CSVDelimiterTests {
+    @Test("the delimiter is the first of comma, semicolon and tab whose titles name name and points")
+    func toldByHeader() {
+        let cases: [(String, CSVDelimiter?)] = [
+            ("name,points", .comma), ("Name;Points", .semicolon), ("name\tpoints", .tab),
+            (" NAME ; points ;team", .semicolon), ("name,points,x;y", .comma),
+            ("\"name\";\"points\"", .semicolon),
+            ("name,points;x", nil), ("\"na;me\";points", nil), ("\"name;points\",x", nil), ("nom;pts", nil),
+            ("name;name", nil), ("", nil),
+        ]
+        for (header, expected) in cases {
+            let told = Array(header.utf8).withUnsafeBufferPointer { CSVDelimiter.told(byHeader: $0) }
+            #expect(told == expected, "\(header.debugDescription)")
+        }
+    }
+
+    @Test("a delimiter is named by its character or its name; anything else is refused")
+    func naming() {
+        #expect(
+            [",", "comma", ";", "Semicolon", "\t", "\\t", "TAB"].map(CSVDelimiter.init(naming:)) == [
+                .comma, .comma, .semicolon, .semicolon, .tab, .tab, .tab,
+            ])
+        #expect(["", "|", ",,", "colon"].allSatisfy { CSVDelimiter(naming: $0) == nil })
+    }
+
+    @Test("a delimiter given that is not the file's makes it unusable, naming the one its header uses")
+    func givenDelimiterWrong() {
+        let reader = RecordReader(
+            source: MemorySource(Array("Name;Points\nAnn;1\n".utf8)), format: .csv, delimiter: .tab)
+        #expect(
+            reader.next()
+                == .unusable(
+                    "the CSV header row must name the columns name and points, separated by tabs as --delimiter "
+                        + "says; found: \"Name;Points\"; the header is separated by semicolons: give --delimiter ';' "
+                        + "or leave it out"))
+        let given = RecordReader(
+            source: MemorySource(Array("name;points\nAnn;1\n".utf8)), format: .csv, delimiter: .semicolon)
+        #expect(given.next().atLineOnly == record(2, "Ann", 1))
     }
 }

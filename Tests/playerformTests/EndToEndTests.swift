@@ -194,6 +194,37 @@ struct EndToEndTests {
                 + "be UTF-8: convert the file, for example with iconv -f WINDOWS-1252 -t UTF-8\n")
     }
 
+    @Test(
+        "a spreadsheet's export, Name;Points in Windows-1252 with CRLF and decimal commas, is read by its delimiter"
+    )
+    func spreadsheetExport() throws {
+        let export = Array("Name;Points\r\nZo".utf8) + [0xEB] + Array(";5\r\nAnn;7,5\r\nBob;-0,5\r\n".utf8)
+        let run = try ProgramRunner.run(
+            Self.executable.path, ["validate", "--input-format", "csv", "-"], input: Data(export))
+        #expect(run.status == 1)
+        #expect(
+            run.output
+                == "<stdin>:2: malformed: the name is not valid UTF-8 (byte 0xEB, ë in Windows-1252); records must "
+                + "be UTF-8: convert the file, for example with iconv -f WINDOWS-1252 -t UTF-8\n"
+                + "<stdin>:4: \"Bob\": Points -0.5 are below the minimum of 0.\n")
+        #expect(run.errors.hasSuffix("3 records, 2 invalid\n"))
+        let tabs = try ProgramRunner.run(
+            Self.executable.path, ["validate", "--delimiter", "tab", "-"],
+            input: Data("name\tpoints\nAnn\t1\n".utf8))
+        #expect(tabs.status == 0)
+        let wrong = try ProgramRunner.run(
+            Self.executable.path, ["validate", "--delimiter", ",", "-"], input: Data(export))
+        #expect(wrong.status == 65)
+        #expect(
+            wrong.errors.contains(
+                "the header is separated by semicolons: give --delimiter ';' or leave it out"))
+        let unknown = try ProgramRunner.run(Self.executable.path, ["validate", "--delimiter", "|", "-"])
+        #expect(unknown.status == 64)
+        #expect(
+            unknown.errors.contains("--delimiter takes , ; or tab (also comma, semicolon or \\t), not \"|\".")
+        )
+    }
+
     @Test("Ctrl-C stops reading, prints the summary of what was read, and exits 130")
     func interrupt() throws {
         let process = Process()

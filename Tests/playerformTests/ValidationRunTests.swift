@@ -87,7 +87,7 @@ struct ValidationRunTests {
         let header = try scratch.file("header.csv", "\"a\"\",\"\"b\",x\nA,1\n")
         #expect(
             run([header]).errors.hasPrefix(
-                #"error: \#(header): the CSV header row must name the columns name and points; found: "a\",\"b", "x""#
+                #"error: \#(header): the CSV header row must name the columns name and points, separated by commas, semicolons or tabs; found: "a\",\"b", "x""#
             ))
     }
 
@@ -98,7 +98,8 @@ struct ValidationRunTests {
         let lines = run([path], style: .json).output.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(
-            lines[0] == #"{"file":"\#(path)","line":2,"offset":33,"name":"darn","issues":["forbiddenName","belowMin"],"#
+            lines[0]
+                == #"{"file":"\#(path)","line":2,"offset":33,"name":"darn","issues":["forbiddenName","belowMin"],"#
                 + #""messages":["The name darn has been forbidden.","Points -3 are below the minimum of 0."]}"#
         )
         #expect(

@@ -210,13 +210,16 @@ _playerform_validate() {
     repeating_flags=()
     non_repeating_flags=(--quiet --version -h --help)
     repeating_options=()
-    non_repeating_options=(--input-format --format --max-errors --valid --invalid --config)
+    non_repeating_options=(--input-format --delimiter --format --max-errors --valid --invalid --config)
     __playerform_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--input-format')
         __playerform_add_completions -W 'jsonl'$'\n''csv'
+        return
+        ;;
+    '--delimiter')
         return
         ;;
     '--format')
