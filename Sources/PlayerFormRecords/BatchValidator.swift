@@ -5,10 +5,15 @@ import PlayerFormRules
 public struct BatchValidator {
     /// The rules records are checked against.
     public let rules: PlayerRules
+    /// Whether the reasons of invalid records are counted into the tally when no findings are
+    /// made (`--report-only`); with findings they always are.
+    public let countsReasons: Bool
 
-    /// A validator applying `rules`.
-    public init(rules: PlayerRules) {
+    /// A validator applying `rules`, counting the reasons of invalid records without findings when
+    /// `countingReasons` is set.
+    public init(rules: PlayerRules, countingReasons: Bool = false) {
         self.rules = rules
+        self.countsReasons = countingReasons
     }
 
     /// Reads `reader` to its end, counting into `tally` and calling `report`, when given, for each
@@ -199,7 +204,14 @@ public struct BatchValidator {
         let valid = rules.isValid(utf8Name: name, points: points)
         guard reporting && !valid else {
             tally.records += 1
-            if !valid { tally.invalid += 1 }
+            if !valid {
+                tally.invalid += 1
+                if countsReasons {
+                    let codes = rules.issueCodes(utf8Name: name, points: points)
+                    if let code = codes.name { tally.reasons.add(FindingReason(code), line: place.line) }
+                    if let code = codes.points { tally.reasons.add(FindingReason(code), line: place.line) }
+                }
+            }
             return nil
         }
         let record = ParsedRecord.record(name: String(decoding: name, as: UTF8.self), points: points)
@@ -216,7 +228,13 @@ public struct BatchValidator {
         switch record.content {
         case .record(let name, let points):
             guard reporting else {
-                if !rules.isValid(name: name, points: points) { tally.invalid += 1 }
+                guard !rules.isValid(name: name, points: points) else { return nil }
+                tally.invalid += 1
+                if countsReasons {
+                    for issue in rules.validate(name: name, points: points) {
+                        tally.reasons.add(FindingReason(issue.code), line: record.line)
+                    }
+                }
                 return nil
             }
             let issues = rules.validate(name: name, points: points)
@@ -227,7 +245,10 @@ public struct BatchValidator {
                 file: file, place: record.place, name: name, problems: issues.map(Finding.Problem.issue))
         case .malformed(let reason):
             tally.invalid += 1
-            guard reporting else { return nil }
+            guard reporting else {
+                if countsReasons { tally.reasons.add(.malformed, line: record.line) }
+                return nil
+            }
             tally.reasons.add(.malformed, line: record.line)
             return Finding(file: file, place: record.place, name: nil, problems: [.malformed(reason)])
         }

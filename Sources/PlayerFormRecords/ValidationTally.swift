@@ -6,8 +6,8 @@ public struct ValidationTally: Equatable, Sendable {
     public var records = 0
     /// Records that break a rule or cannot be read.
     public var invalid = 0
-    /// How many records had each reason, counted when findings are made (not with `--quiet`,
-    /// which only counts).
+    /// How many records had each reason, counted when findings are made or the validator counts
+    /// reasons (`--report-only`); not with `--quiet`, which only counts.
     public var reasons = ReasonCounts()
 
     /// No records yet.

@@ -146,6 +146,19 @@ public struct PlayerRules: Sendable, Equatable {
         return !forbiddenNames.contains(asciiName: name)
     }
 
+    /// The codes of ``validate(name:points:)`` for the name whose UTF-8 bytes are `name`, without
+    /// the messages: the name's (nil when it breaks no rule) and the points'. A String is made only
+    /// of a name that breaks a rule; a report counting reasons needs no more.
+    public func issueCodes(
+        utf8Name name: UnsafeBufferPointer<UInt8>, points: Double
+    ) -> (name: ValidationIssue.Code?, points: ValidationIssue.Code?) {
+        // `min` is finite and, with `min <= max`, within the limits: only the name can fail here.
+        let nameCode =
+            min <= max && isValid(utf8Name: name, points: min)
+            ? nil : nameIssue(String(decoding: name, as: UTF8.self))?.code
+        return (nameCode, pointsIssue(points)?.code)
+    }
+
     /// The bytes of `word` that are zero, as their high bits; a byte above a zero byte may be
     /// marked too, but the lowest mark is always a zero byte.
     @inline(__always)

@@ -19,7 +19,8 @@ extension PlayerFormCommand {
                 standard error a report by reason (how many records had each, their share, the \
                 first lines) and the summary ("N records, K invalid"); with --format json the \
                 findings are JSON Lines and the report one JSON object (docs/schemas). --quiet \
-                prints the summary alone (and, when --max-errors stopped the run, that it did).
+                prints the summary alone (and, when --max-errors stopped the run, that it did); \
+                --report-only the report and the summary without the findings.
 
                 --valid FILE and --invalid FILE write the records themselves, byte for byte as \
                 read and in input order: the valid ones to one, the invalid and malformed ones to \
@@ -65,6 +66,9 @@ extension PlayerFormCommand {
         @Flag(help: "Print only the summary.")
         var quiet = false
 
+        @Flag(help: "Print the report by reason and the summary, without a finding per record.")
+        var reportOnly = false
+
         @Option(
             help: ArgumentHelp(
                 "Stop after N invalid records, saying so, with exit status 2 (default: check every record).",
@@ -86,6 +90,10 @@ extension PlayerFormCommand {
         func validate() throws {
             if let maxErrors, maxErrors < 1 {
                 throw ValidationError("--max-errors must be 1 or more, not \(maxErrors).")
+            }
+            if quiet && reportOnly {
+                throw ValidationError(
+                    "--quiet prints the summary alone and --report-only the report: give one.")
             }
             if let delimiter, CSVDelimiter(naming: delimiter) == nil {
                 throw ValidationError(
@@ -121,6 +129,7 @@ extension PlayerFormCommand {
             Self.show(Self.progressMeter(quiet: quiet), on: &run)
             run.barsInReport = isatty(STDERR_FILENO) == 1
             run.delimiter = delimiter.flatMap(CSVDelimiter.init(naming:))
+            run.reportOnly = reportOnly
             run.maxErrors = maxErrors
             run.recordOutputs = recordOutputs
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))

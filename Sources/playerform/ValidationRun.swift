@@ -17,6 +17,8 @@ public struct ValidationRun {
     public var style: FindingStyle
     /// Whether to write only the summary (and messages about inputs that cannot be used).
     public var quiet: Bool
+    /// Whether to write the report by reason without a finding per record (`--report-only`).
+    public var reportOnly = false
     /// The rules records are checked against.
     public var rules: PlayerRules
     /// The descriptor read for `-`.
@@ -90,10 +92,10 @@ public struct ValidationRun {
             errors.write(message + "\n")
             errors.flush()
         }
-        let validator = BatchValidator(rules: rules)
+        let validator = BatchValidator(rules: rules, countingReasons: reportOnly)
         var inputsRead: [ValidationReport.Input] = []
         var status = ValidationExit.valid
-        let report: ((Finding) -> Void)? = quiet ? nil : { output.write(style.line(for: $0)) }
+        let report: ((Finding) -> Void)? = quiet || reportOnly ? nil : { output.write(style.line(for: $0)) }
         var invalidSoFar = 0
         for path in inputs.isEmpty ? ["-"] : inputs {
             if let maxErrors, invalidSoFar >= maxErrors {

@@ -45,6 +45,27 @@ struct ValidateReportTests {
         #expect(perFile.allSatisfy { !(($0["firstLines"] as? [Int]) ?? []).isEmpty })
     }
 
+    @Test("--report-only writes the report by reason and no finding; with --quiet it is a usage error")
+    func reportOnly() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data(Self.records.utf8).write(to: folder.appendingPathComponent("a.jsonl"))
+        let run = try BuiltBinary.run(["validate", "--report-only", "a.jsonl"], directory: folder)
+        #expect(run.status == 1)
+        #expect(run.output == "")
+        let full = try BuiltBinary.run(["validate", "a.jsonl"], directory: folder)
+        #expect(run.errors == full.errors, "the same report as with the findings")
+        #expect(run.errors.contains("forbiddenName") && run.errors.hasSuffix("6 records, 5 invalid\n"))
+        let json = try BuiltBinary.run(
+            ["validate", "--report-only", "--format", "json", "a.jsonl"], directory: folder)
+        let report = try SchemaCheck(file: "docs/schemas/validate-report.schema.json")
+        #expect(json.output == "")
+        #expect(report.problems(try #require(json.errorLines.last)) == [])
+        let both = try BuiltBinary.run(
+            ["validate", "--quiet", "--report-only", "a.jsonl"], directory: folder)
+        #expect(both.status == 64)
+    }
+
     @Test("the schema check refuses a report that breaks the schema, so that conforming means something")
     func checkCanFail() throws {
         let report = try SchemaCheck(file: "docs/schemas/validate-report.schema.json")

@@ -339,6 +339,34 @@ struct ParallelJSONLinesTests {
     }
 }
 
+@Suite("Reasons counted without findings")
+struct ReportOnlyTests {
+    @Test(
+        "counting reasons without findings gives the tally, reasons and first lines of the findings, both ways"
+    )
+    func sameReasonsAsFindings() async {
+        await propertyCheck(count: 300, input: inputs, Gen.int(in: 1...97), Gen.int(in: 16...300)) {
+            lines, readSize, chunkSize in
+            let bytes = Array(lines.joined().utf8)
+            let withFindings = sequential(
+                bytes, format: .jsonl, readSize: readSize, limit: 120, reporting: true)
+            let counting = BatchValidator(rules: .defaults, countingReasons: true)
+            var general = ValidationTally()
+            _ = counting.validate(
+                RecordReader(
+                    source: MemorySource(bytes, chunkSize: readSize), format: .jsonl, bufferSize: 16,
+                    maximumLineLength: 120),
+                file: "p.jsonl", tally: &general, report: nil)
+            var chunks = ValidationTally()
+            _ = counting.validateInParallel(
+                MemorySource(bytes, chunkSize: readSize), format: .jsonl, idle: IdleRelay(), file: "p.jsonl",
+                tally: &chunks, report: nil, flush: {}, chunkSize: chunkSize, maximumLineLength: 120)
+            #expect(general == withFindings.tally, "\(lines)")
+            #expect(chunks == withFindings.tally, "\(lines)")
+        }
+    }
+}
+
 @Suite("Records split into valid and rejected outputs")
 struct RecordSplitTests {
     /// The lines of `bytes`, each with its line break.

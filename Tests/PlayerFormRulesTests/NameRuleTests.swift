@@ -129,6 +129,20 @@ struct NameRuleOnBytesTests {
         }
     }
 
+    @Test("for random names and points, the codes a report counts are those of validate, in its order")
+    func issueCodesAgreeWithValidate() async {
+        let rules = try! PlayerRules(forbiddenNames: ["darn", "名", "dag nabbit"])
+        await propertyCheck(count: 3_000, input: Self.names, Self.points) { name, points in
+            let expected = rules.validate(name: name, points: points).map(\.code)
+            let codes = Array(name.utf8).withUnsafeBufferPointer {
+                rules.issueCodes(utf8Name: $0, points: points)
+            }
+            #expect(
+                [codes.name, codes.points].compactMap { $0 } == expected, "\(name.debugDescription) \(points)"
+            )
+        }
+    }
+
     @Test("names of every length around the 8 and 16 bytes read as words agree with the rule's definition")
     func everyLengthAgrees() {
         let long = String(repeating: "colin", count: 13)
