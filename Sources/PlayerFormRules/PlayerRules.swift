@@ -146,9 +146,10 @@ public struct PlayerRules: Sendable, Equatable {
         return !forbiddenNames.contains(asciiName: name)
     }
 
-    /// The codes of ``validate(name:points:)`` for the name whose UTF-8 bytes are `name`, without
-    /// the messages: the name's (nil when it breaks no rule) and the points'. A String is made only
-    /// of a name that breaks a rule; a report counting reasons needs no more.
+    /// The codes of ``validate(name:points:)`` for the name whose UTF-8 bytes are `name`.
+    ///
+    /// Without the messages: the name's code (nil when it breaks no rule) and the points'. A
+    /// String is made only of a name that breaks a rule; a report counting reasons needs no more.
     public func issueCodes(
         utf8Name name: UnsafeBufferPointer<UInt8>, points: Double
     ) -> (name: ValidationIssue.Code?, points: ValidationIssue.Code?) {
