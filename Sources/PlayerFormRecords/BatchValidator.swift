@@ -26,7 +26,9 @@ public struct BatchValidator {
     /// reaches it (`--max-errors`); with `lookingAhead` (an input that never makes a read wait,
     /// such as a regular file) one more record is read to tell whether any was left unchecked,
     /// else none is waited for. When the reader has a ``RecordReader/split``, each record is
-    /// written to its output as it is checked.
+    /// written to its output as it is checked. With `unique` (`--unique`), a record naming a
+    /// player already seen in the input (the same comparison key) is invalid, its finding naming
+    /// the first line.
     /// - Returns: the event that ended the input: `.end`, `.unusable`, `.failed` or `.interrupted`;
     ///   or, when `stopAfterInvalid` stopped it, a record: the first left unchecked, or, without
     ///   `lookingAhead`, the one that reached the limit.
@@ -34,7 +36,7 @@ public struct BatchValidator {
         _ reader: RecordReader<Source>, idle: IdleRelay? = nil, file: String, tally: inout ValidationTally,
         report: ((Finding) -> Void)?, flush: () -> Void = {},
         progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil, stopAfterInvalid limit: Int? = nil,
-        lookingAhead: Bool = true
+        lookingAhead: Bool = true, unique: UniqueNames? = nil
     ) -> RecordEvent {
         withoutActuallyEscaping(flush) { flush in
             idle?.action = flush
@@ -43,7 +45,7 @@ public struct BatchValidator {
             while true {
                 switch reader.next() {
                 case .record(let record):
-                    check(record, file: file, tally: &tally, report: report, split: reader)
+                    check(record, file: file, tally: &tally, report: report, split: reader, unique: unique)
                     if let limit, tally.invalid >= limit {
                         // One more read tells whether records are left unchecked; a pipe might
                         // make it wait for the writer, so there the run stops at once.
@@ -65,7 +67,7 @@ public struct BatchValidator {
         }
     }
 
-    /// Like ``validate(_:idle:file:tally:report:flush:progress:stopAfterInvalid:lookingAhead:)``, on every core: what comes
+    /// Like ``validate(_:idle:file:tally:report:flush:progress:stopAfterInvalid:lookingAhead:unique:)``, on every core: what comes
     /// before the records (blank lines, the line the format is told from when `format` is nil,
     /// the CSV header) is read on this thread; then one thread reads the rest of `source` in chunks
     /// of `chunkSize` bytes that end where a record ends, two threads parse and check chunks at the
@@ -155,15 +157,25 @@ public struct BatchValidator {
     }
 
     /// Checks `record`, just read by `reader`, reports its finding and, when the reader has a
-    /// split, writes the record to its output.
+    /// split, writes the record to its output; with `unique`, a player already seen is invalid.
     private func check<Source>(
         _ record: NumberedRecord, file: String, tally: inout ValidationTally, report: ((Finding) -> Void)?,
-        split reader: RecordReader<Source>
+        split reader: RecordReader<Source>, unique: UniqueNames? = nil
     ) {
         let invalidBefore = tally.invalid
-        if let finding = check(record, file: file, tally: &tally, reporting: report != nil) {
-            report?(finding)
+        var finding = check(record, file: file, tally: &tally, reporting: report != nil)
+        if let unique, case .record(let name, _) = record.content,
+            let first = unique.firstLine(of: name, line: record.line)
+        {
+            if tally.invalid == invalidBefore { tally.invalid += 1 }
+            if report != nil || countsReasons { tally.reasons.add(.duplicateName, line: record.line) }
+            if report != nil {
+                finding = Finding(
+                    file: file, place: record.place, name: name,
+                    problems: (finding?.problems ?? []) + [.duplicate(firstLine: first)])
+            }
         }
+        if let finding { report?(finding) }
         guard let split = reader.split else { return }
         if tally.invalid != invalidBefore {
             split.reject(record.place.offset..<reader.position)
@@ -269,4 +281,30 @@ public final class IdleRelay: @unchecked Sendable {
 
     /// Runs the action; called by a ``FileDescriptorSource`` on the reading thread.
     public func callAsFunction() { action() }
+}
+
+/// The players seen so far in an input, by their comparison key (`PlayerName.comparisonKey`), with
+/// the line each was first seen on: what `--unique` checks against.
+///
+/// It holds every distinct name of the input, so its memory grows with them.
+public final class UniqueNames {
+    private var firstLines: [String: Int] = [:]
+
+    /// None seen yet.
+    public init() {}
+
+    /// The line `name`'s player was first seen on, when it was; else notes it as seen on `line`
+    /// and returns nil. A blank name (an empty key) names no player and is never a duplicate.
+    public func firstLine(of name: String, line: Int) -> Int? {
+        let key = PlayerName.comparisonKey(name)
+        guard !key.isEmpty else { return nil }
+        if let first = firstLines[key] { return first }
+        firstLines[key] = line
+        return nil
+    }
+
+    /// Forgets every player: the next input starts afresh.
+    public func removeAll() {
+        firstLines.removeAll(keepingCapacity: true)
+    }
 }

@@ -6,6 +6,8 @@ public struct Finding: Equatable, Sendable {
     public enum Problem: Equatable, Sendable {
         /// A rule of `PlayerRules` that the record breaks.
         case issue(ValidationIssue)
+        /// The same player (the same comparison key) is on `firstLine` of the file (`--unique`).
+        case duplicate(firstLine: Int)
         /// Why the record cannot be read.
         case malformed(String)
 
@@ -13,6 +15,7 @@ public struct Finding: Equatable, Sendable {
         public var code: String {
             switch self {
             case .issue(let issue): issue.code.rawValue
+            case .duplicate: "duplicateName"
             case .malformed: "malformed"
             }
         }
@@ -21,6 +24,7 @@ public struct Finding: Equatable, Sendable {
         public var message: String {
             switch self {
             case .issue(let issue): issue.message
+            case .duplicate(let line): "The same player is on line \(line)."
             case .malformed(let reason): reason
             }
         }

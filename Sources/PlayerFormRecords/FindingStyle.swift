@@ -41,6 +41,7 @@ public enum FindingStyle: String, Sendable, CaseIterable {
     static func shown(_ problem: Finding.Problem) -> String {
         switch problem {
         case .issue(let issue): TerminalText.escaped(issue.message)
+        case .duplicate: problem.message
         case .malformed(let reason): TerminalText.message(reason)
         }
     }

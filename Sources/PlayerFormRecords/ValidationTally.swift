@@ -29,10 +29,10 @@ public struct ValidationTally: Equatable, Sendable {
 
 /// Why a record is not valid, as a report counts it.
 ///
-/// Each rule of `PlayerRules`, or `malformed` for a record that cannot be read. The raw value is
-/// the stable code findings carry.
+/// Each rule of `PlayerRules`, `duplicateName` for a player already in the file (`--unique`), or
+/// `malformed` for a record that cannot be read. The raw value is the stable code findings carry.
 public enum FindingReason: String, CaseIterable, Sendable {
-    case emptyName, controlCharacters, forbiddenName, belowMin, aboveMax, notFinite, malformed
+    case emptyName, controlCharacters, forbiddenName, belowMin, aboveMax, notFinite, duplicateName, malformed
 
     /// The reason of a rule's issue.
     public init(_ code: ValidationIssue.Code) {
@@ -50,6 +50,7 @@ public enum FindingReason: String, CaseIterable, Sendable {
     public init(_ problem: Finding.Problem) {
         switch problem {
         case .issue(let issue): self.init(issue.code)
+        case .duplicate: self = .duplicateName
         case .malformed: self = .malformed
         }
     }
@@ -62,7 +63,8 @@ public enum FindingReason: String, CaseIterable, Sendable {
         case .belowMin: 3
         case .aboveMax: 4
         case .notFinite: 5
-        case .malformed: 6
+        case .duplicateName: 6
+        case .malformed: 7
         }
     }
 }

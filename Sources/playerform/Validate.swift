@@ -20,7 +20,10 @@ extension PlayerFormCommand {
                 first lines) and the summary ("N records, K invalid"); with --format json the \
                 findings are JSON Lines and the report one JSON object (docs/schemas). --quiet \
                 prints the summary alone (and, when --max-errors stopped the run, that it did); \
-                --report-only the report and the summary without the findings.
+                --report-only the report and the summary without the findings. --unique makes a \
+                record invalid when its player is already in the same file, names compared as the \
+                form compares them (case, width and invisible characters aside); its finding \
+                names the first line. It keeps every distinct name in memory.
 
                 --valid FILE and --invalid FILE write the records themselves, byte for byte as \
                 read and in input order: the valid ones to one, the invalid and malformed ones to \
@@ -68,6 +71,12 @@ extension PlayerFormCommand {
 
         @Flag(help: "Print the report by reason and the summary, without a finding per record.")
         var reportOnly = false
+
+        @Flag(
+            help:
+                "Count a player already in the same file (the same name as the form compares names) as invalid."
+        )
+        var unique = false
 
         @Option(
             help: ArgumentHelp(
@@ -130,6 +139,7 @@ extension PlayerFormCommand {
             run.barsInReport = isatty(STDERR_FILENO) == 1
             run.delimiter = delimiter.flatMap(CSVDelimiter.init(naming:))
             run.reportOnly = reportOnly
+            run.unique = unique
             run.maxErrors = maxErrors
             run.recordOutputs = recordOutputs
             let status = run.run(output: ByteWriter(descriptor: 1), errors: ByteWriter(descriptor: 2))

@@ -34,6 +34,8 @@ public struct ValidationRun {
     public var barsInReport = false
     /// Stop once this many records were invalid (`--max-errors`); nil checks every record.
     public var maxErrors: Int?
+    /// Whether a player already in the input is invalid (`--unique`).
+    public var unique = false
     /// Where valid and rejected records are written (`--valid`, `--invalid`); when one is standard
     /// output, findings go to the errors instead.
     public var recordOutputs: RecordOutputs?
@@ -127,13 +129,15 @@ public struct ValidationRun {
             let told = progress.map { progress in { progress(before + $0, $1, size) } }
             split?.startInput()
             let ending: RecordEvent
-            if let maxErrors {
-                // The general path, which stops at the record that reaches the limit.
+            if maxErrors != nil || unique {
+                // The general path, which stops at the record that reaches the limit and sees the
+                // records in order, as telling the first of a player takes.
                 let reader = RecordReader(source: source, format: known, delimiter: delimiter)
                 reader.split = split
                 ending = validator.validate(
                     reader, idle: idle, file: label, tally: &tally, report: report, flush: { output.flush() },
-                    progress: told, stopAfterInvalid: maxErrors - invalidSoFar, lookingAhead: size != nil)
+                    progress: told, stopAfterInvalid: maxErrors.map { $0 - invalidSoFar },
+                    lookingAhead: size != nil, unique: unique ? UniqueNames() : nil)
             } else {
                 ending = validator.validateInParallel(
                     source, format: known, delimiter: delimiter, size: size, idle: idle, file: label,

@@ -86,3 +86,40 @@ struct ValidateReportTests {
                 .isEmpty)
     }
 }
+
+/// `playerform validate --unique`: a player twice in a file.
+@Suite("playerform validate --unique")
+struct ValidateUniqueTests {
+    @Test(
+        "a player already in the file, by the form's comparison of names, is invalid and names the first line"
+    )
+    func duplicates() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = "name,points\nAnn,1\n\"ＡＮＮ \",2\nBob,3\n\"\",4\n\"\",5\nbo\u{200B}b,6\n"
+        try Data(first.utf8).write(to: folder.appendingPathComponent("a.csv"))
+        try Data("name,points\nAnn,7\n".utf8).write(to: folder.appendingPathComponent("b.csv"))
+        let run = try BuiltBinary.run(
+            ["validate", "--unique", "--invalid", "rejected.csv", "a.csv", "b.csv"], directory: folder)
+        #expect(run.status == 1)
+        #expect(
+            run.outputLines == [
+                "a.csv:3: \"ＡＮＮ \": The same player is on line 2.",
+                "a.csv:5: \"\": The name is empty.",
+                "a.csv:6: \"\": The name is empty.",
+                "a.csv:7: \"bo\\u{200B}b\": The same player is on line 4.",
+            ])
+        #expect(run.errors.contains("duplicateName              2"))
+        let rejected = try String(contentsOf: folder.appendingPathComponent("rejected.csv"), encoding: .utf8)
+        #expect(rejected == "name,points\n\"ＡＮＮ \",2\n\"\",4\n\"\",5\nbo\u{200B}b,6\n")
+        let json = try BuiltBinary.run(
+            ["validate", "--unique", "--format", "json", "a.csv"], directory: folder)
+        let findings = try SchemaCheck(file: "docs/schemas/validate-finding.schema.json")
+        let report = try SchemaCheck(file: "docs/schemas/validate-report.schema.json")
+        #expect(json.outputLines.allSatisfy { findings.problems($0) == [] })
+        #expect(json.outputLines.first?.contains(#""issues":["duplicateName"]"#) == true)
+        #expect(report.problems(try #require(json.errorLines.last)) == [])
+        let without = try BuiltBinary.run(["validate", "a.csv"], directory: folder)
+        #expect(without.outputLines.count == 2, "without --unique a name may come back")
+    }
+}

@@ -208,7 +208,7 @@ _playerform() {
 
 _playerform_validate() {
     repeating_flags=()
-    non_repeating_flags=(--quiet --report-only --version -h --help)
+    non_repeating_flags=(--quiet --report-only --unique --version -h --help)
     repeating_options=()
     non_repeating_options=(--input-format --delimiter --format --max-errors --valid --invalid --config)
     __playerform_offer_flags_options -1

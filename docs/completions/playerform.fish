@@ -23,7 +23,7 @@ function __playerform_parse_tokens -S
         __playerform_parse_subcommand 0 'config=' 'store=' 'no-color' 'bail' 'history-file=' 'c/command=+' 'f/file=+' 'echo' 'o/output=' 'q/quiet' 'no-pager' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'validate'
-            __playerform_parse_subcommand -r 1 'input-format=' 'delimiter=' 'format=' 'quiet' 'report-only' 'max-errors=' 'valid=' 'invalid=' 'config=' 'version' 'h/help'
+            __playerform_parse_subcommand -r 1 'input-format=' 'delimiter=' 'format=' 'quiet' 'report-only' 'unique' 'max-errors=' 'valid=' 'invalid=' 'config=' 'version' 'h/help'
         case 'import'
             __playerform_parse_subcommand -r 1 'version' 'h/help'
         case 'export'
@@ -108,6 +108,7 @@ complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" format' -l 'format' -d 'How findings are written: text for people, json for JSON Lines.' -rfka 'text json'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" quiet' -l 'quiet' -d 'Print only the summary.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" report-only' -l 'report-only' -d 'Print the report by reason and the summary, without a finding per record.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" unique' -l 'unique' -d 'Count a player already in the same file (the same name as the form compares names) as invalid.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" max-errors' -l 'max-errors' -d 'Stop after N invalid records, saying so, with exit status 2 (default: check every record).' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" valid' -l 'valid' -d 'Write the valid records, byte for byte, to FILE (- for standard output; the findings then go to standard error).' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" invalid' -l 'invalid' -d 'Write the invalid and malformed records, byte for byte, to FILE (- for standard output).' -rfka ''
