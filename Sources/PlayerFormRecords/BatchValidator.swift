@@ -293,8 +293,10 @@ public final class UniqueNames {
     /// None seen yet.
     public init() {}
 
-    /// The line `name`'s player was first seen on, when it was; else notes it as seen on `line`
-    /// and returns nil. A blank name (an empty key) names no player and is never a duplicate.
+    /// The line `name`'s player was first seen on, or nil when it is new.
+    ///
+    /// A new player is noted as seen on `line`. A blank name (an empty key) names no player and is
+    /// never a duplicate.
     public func firstLine(of name: String, line: Int) -> Int? {
         let key = PlayerName.comparisonKey(name)
         guard !key.isEmpty else { return nil }
