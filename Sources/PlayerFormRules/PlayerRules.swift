@@ -153,11 +153,32 @@ public struct PlayerRules: Sendable, Equatable {
     public func issueCodes(
         utf8Name name: UnsafeBufferPointer<UInt8>, points: Double
     ) -> (name: ValidationIssue.Code?, points: ValidationIssue.Code?) {
+        (asciiNameCode(name) ?? utf8NameCode(name), pointsIssue(points)?.code)
+    }
+
+    /// The code of `nameIssue` for an ASCII name, on its bytes, in the rule's order: blank, then
+    /// forbidden, then control characters; `.some(nil)` when it breaks no rule, nil when a byte
+    /// is beyond ASCII.
+    private func asciiNameCode(_ name: UnsafeBufferPointer<UInt8>) -> ValidationIssue.Code?? {
+        var blank = true
+        var control = false
+        for byte in name {
+            if byte >= 0x80 { return nil }
+            // Whitespace in ASCII is the space and 0x09...0x0D, which are also control characters.
+            if byte != 0x20 && !(0x09...0x0D).contains(byte) { blank = false }
+            if byte < 0x20 || byte == 0x7F { control = true }
+        }
+        if blank { return .some(.emptyName) }
+        if forbiddenNames.contains(asciiName: name) { return .some(.forbiddenName) }
+        return .some(control ? .controlCharacters : nil)
+    }
+
+    /// The code of `nameIssue` for a name beyond ASCII: on its bytes when it breaks no rule, else
+    /// from the String.
+    private func utf8NameCode(_ name: UnsafeBufferPointer<UInt8>) -> ValidationIssue.Code? {
         // `min` is finite and, with `min <= max`, within the limits: only the name can fail here.
-        let nameCode =
-            min <= max && isValid(utf8Name: name, points: min)
-            ? nil : nameIssue(String(decoding: name, as: UTF8.self))?.code
-        return (nameCode, pointsIssue(points)?.code)
+        if min <= max && isValid(utf8Name: name, points: min) { return nil }
+        return nameIssue(String(decoding: name, as: UTF8.self))?.code
     }
 
     /// The bytes of `word` that are zero, as their high bits; a byte above a zero byte may be

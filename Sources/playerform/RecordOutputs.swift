@@ -57,6 +57,15 @@ public struct RecordOutputs {
                         status: .usage))
             }
         }
+        // Two writers of one file would write over each other; /dev/null, or another device,
+        // takes both.
+        if let valid, valid != "-", valid == invalid, !isDevice(valid) {
+            return .failure(
+                Refusal(
+                    message:
+                        "--valid and --invalid name the same file, \(TerminalText.escaped(valid)); name two files",
+                    status: .usage))
+        }
         var opened: [Int32] = []
         var outputs: [Output?] = []
         for (option, path) in [("valid", valid), ("invalid", invalid)] {
@@ -84,6 +93,15 @@ public struct RecordOutputs {
                 Output(writer: ByteWriter(descriptor: descriptor), name: TerminalText.escaped(path)))
         }
         // A FIFO or a device is written as it is; only a regular file has anything to empty.
+        if opened.count == 2, isSameFile(opened[0], opened[1]) {
+            for descriptor in opened { close(descriptor) }
+            return .failure(
+                Refusal(
+                    message:
+                        "--valid and --invalid name the same file, \(TerminalText.escaped(valid ?? "")); "
+                        + "name two files",
+                    status: .usage))
+        }
         for descriptor in opened where isRegularFile(descriptor) && ftruncate(descriptor, 0) != 0 {
             let reason = SystemError.text(errno)
             for descriptor in opened { close(descriptor) }
@@ -91,6 +109,19 @@ public struct RecordOutputs {
                 Refusal(message: "cannot empty a file for the records: \(reason)", status: .cannotCreate))
         }
         return .success(RecordOutputs(valid: outputs[0], rejected: outputs[1]))
+    }
+
+    private static func isDevice(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFCHR
+    }
+
+    /// Whether two open descriptors are one file that is not a device.
+    private static func isSameFile(_ first: Int32, _ second: Int32) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard fstat(first, &a) == 0, fstat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino && (a.st_mode & S_IFMT) != S_IFCHR
     }
 
     private static func isRegularFile(_ descriptor: Int32) -> Bool {

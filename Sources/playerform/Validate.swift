@@ -109,11 +109,9 @@ extension PlayerFormCommand {
                     "--delimiter takes , ; or tab (also comma, semicolon or \\t), not \(TerminalText.quoted(delimiter))."
                 )
             }
-            if let valid, valid == invalid {
+            if valid == "-" && invalid == "-" {
                 throw ValidationError(
-                    valid == "-"
-                        ? "--valid - and --invalid - cannot both write to standard output; name a file for one."
-                        : "--valid and --invalid name the same file; name two files.")
+                    "--valid - and --invalid - cannot both write to standard output; name a file for one.")
             }
         }
 

@@ -81,6 +81,15 @@ struct ValidateSplitTests {
             ["validate", "--valid", "-", "--invalid", "-", "a.csv"], directory: folder)
         #expect(both.status == 64)
         #expect(both.errors.contains("cannot both write to standard output"))
+        for second in ["out.csv", "./out.csv"] {
+            let one = try BuiltBinary.run(
+                ["validate", "--valid", "out.csv", "--invalid", second, "a.csv"], directory: folder)
+            #expect(one.status == 64, "\(second)")
+            #expect(one.errors.contains("--valid and --invalid name the same file, out.csv"), "\(second)")
+        }
+        let discarded = try BuiltBinary.run(
+            ["validate", "--valid", "/dev/null", "--invalid", "/dev/null", "a.csv"], directory: folder)
+        #expect(discarded.status == 0, "both may go to /dev/null")
     }
 
     @Test("a file that cannot be made is refused with 73, leaving the other as it was; a full disk is 74")
