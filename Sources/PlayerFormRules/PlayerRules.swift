@@ -176,6 +176,9 @@ public struct PlayerRules: Sendable, Equatable {
     /// The code of `nameIssue` for a name beyond ASCII: on its bytes when it breaks no rule, else
     /// from the String.
     private func utf8NameCode(_ name: UnsafeBufferPointer<UInt8>) -> ValidationIssue.Code? {
+        // A name the byte rules find forbidden is never blank, and forbidden comes before control
+        // characters.
+        if forbiddenNames.contains(utf8Name: name) == true { return .forbiddenName }
         // `min` is finite and, with `min <= max`, within the limits: only the name can fail here.
         if min <= max && isValid(utf8Name: name, points: min) { return nil }
         return nameIssue(String(decoding: name, as: UTF8.self))?.code

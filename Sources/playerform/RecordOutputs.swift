@@ -44,16 +44,17 @@ public struct RecordOutputs {
     /// Refuses a path that is one of the inputs (writing would empty it before it is read) with
     /// status 64, and a file that cannot be made with 73; a file is emptied only once both are
     /// open.
-    public static func open(valid: String?, invalid: String?, inputs: [String]) -> Result<
-        RecordOutputs, Refusal
-    > {
+    public static func open(
+        valid: String?, invalid: String?, inputs: [ValidationInput]
+    ) -> Result<RecordOutputs, Refusal> {
         for (option, path) in [("--valid", valid), ("--invalid", invalid)] {
             guard let path, path != "-" else { continue }
-            if let input = inputs.first(where: { $0 != "-" && FileIdentity.same(path, $0) }) {
+            let bytes = Array(path.utf8)
+            if let input = inputs.first(where: { $0.path.map { FileIdentity.same(bytes, $0) } ?? false }) {
                 return .failure(
                     Refusal(
                         message: "\(option) \(TerminalText.escaped(path)) is the input "
-                            + "\(TerminalText.escaped(input)), which writing would empty; name another file",
+                            + "\(TerminalText.escaped(input.label)), which writing would empty; name another file",
                         status: .usage))
             }
         }

@@ -20,7 +20,10 @@ extension PlayerFormCommand {
                 first lines) and the summary ("N records, K invalid"); with --format json the \
                 findings are JSON Lines and the report one JSON object (docs/schemas). --quiet \
                 prints the summary alone (and, when --max-errors stopped the run, that it did); \
-                --report-only the report and the summary without the findings. --unique makes a \
+                --report-only the report and the summary without the findings. \
+                --files0-from FILE reads the inputs' paths from FILE, each ended by a NUL byte, \
+                so that find . -name '*.csv' -print0 | playerform validate --files0-from - \
+                checks what find found, whatever its names hold; an empty list checks nothing. --unique makes a \
                 record invalid when its player is already in the same file, names compared as the \
                 form compares them (case, width and invisible characters aside); its finding \
                 names the first line. It keeps every distinct name in memory.
@@ -53,6 +56,12 @@ extension PlayerFormCommand {
 
         @Argument(help: "Files of player records; - or none reads standard input.")
         var files: [String] = []
+
+        @Option(
+            help: ArgumentHelp(
+                "Read the inputs' paths from FILE, each ended by a NUL byte (- for standard input), as find -print0 writes them.",
+                valueName: "file"))
+        var files0From: String?
 
         @Option(help: "The format of the inputs, when the extension or the first line does not tell.")
         var inputFormat: InputFormat?
@@ -100,6 +109,10 @@ extension PlayerFormCommand {
             if let maxErrors, maxErrors < 1 {
                 throw ValidationError("--max-errors must be 1 or more, not \(maxErrors).")
             }
+            if files0From != nil && !files.isEmpty {
+                throw ValidationError(
+                    "--files0-from reads the inputs' paths from its file: give no FILE as well.")
+            }
             if quiet && reportOnly {
                 throw ValidationError(
                     "--quiet prints the summary alone and --report-only the report: give one.")
@@ -120,9 +133,20 @@ extension PlayerFormCommand {
         func run() async throws {
             // Before any input is read; a file such as <(...) can be read only once.
             let rules = try RulesFileOption.rules(path: rulesFile.path)
+            let inputs: [ValidationInput]
+            if let files0From {
+                switch InputList.read(files0From) {
+                case .success(let listed): inputs = listed
+                case .failure(let refusal):
+                    StandardError.write("error: \(refusal.message)\n")
+                    throw ExitCode(refusal.status.rawValue)
+                }
+            } else {
+                inputs = files.isEmpty ? [.standardInput] : files.map(ValidationInput.argument)
+            }
             var recordOutputs: RecordOutputs?
             if valid != nil || invalid != nil {
-                switch RecordOutputs.open(valid: valid, invalid: invalid, inputs: files) {
+                switch RecordOutputs.open(valid: valid, invalid: invalid, inputs: inputs) {
                 case .success(let outputs): recordOutputs = outputs
                 case .failure(let refusal):
                     StandardError.write("error: \(refusal.message)\n")
@@ -131,7 +155,7 @@ extension PlayerFormCommand {
             }
             Interrupt.install()
             var run = ValidationRun(
-                inputs: files, format: inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
+                inputs: inputs, format: inputFormat.map { $0 == .jsonl ? .jsonl : .csv },
                 style: format == .json ? .json : .text, quiet: quiet, rules: rules)
             Self.show(Self.progressMeter(quiet: quiet), on: &run)
             run.barsInReport = isatty(STDERR_FILENO) == 1

@@ -4,11 +4,33 @@ import PlayerFormRules
 import PlayerFormSystem
 import PlayerFormText
 
+/// One input of `playerform validate`: standard input, or a file by the bytes of its path.
+public struct ValidationInput: Equatable, Sendable {
+    /// How findings and messages name it: `<stdin>`, or the path as text.
+    public let label: String
+    /// The path's bytes; nil for standard input.
+    public let path: [UInt8]?
+
+    /// Standard input.
+    public static let standardInput = ValidationInput(label: "<stdin>", path: nil)
+
+    /// The input a command-line argument names: `-` is standard input; a path is opened by the
+    /// bytes it was typed with (see `CommandLineBytes`).
+    public static func argument(_ text: String) -> ValidationInput {
+        text == "-" ? standardInput : ValidationInput(label: text, path: CommandLineBytes.bytes(of: text))
+    }
+
+    /// A path read from a list (`--files0-from`), by its bytes.
+    public static func listed(_ path: [UInt8]) -> ValidationInput {
+        ValidationInput(label: String(decoding: path, as: UTF8.self), path: path)
+    }
+}
+
 /// One run of `playerform validate`: reads each input in turn, writes findings to `output` and
 /// messages and the summary to `errors`, and tells the exit status.
 public struct ValidationRun {
-    /// The paths to read; `-` is standard input, and no path at all means standard input.
-    public var inputs: [String]
+    /// The inputs to read, in order.
+    public var inputs: [ValidationInput]
     /// The format of every input, or nil to take it from each file's extension or first line.
     public var format: RecordFormat?
     /// What separates a CSV input's fields, or nil to tell it from each header row.
@@ -40,9 +62,18 @@ public struct ValidationRun {
     /// output, findings go to the errors instead.
     public var recordOutputs: RecordOutputs?
 
-    /// A run over `inputs`.
+    /// A run over the inputs the arguments `inputs` name (`-` is standard input).
     public init(inputs: [String], format: RecordFormat?, style: FindingStyle, quiet: Bool, rules: PlayerRules)
     {
+        self.init(
+            inputs: inputs.isEmpty ? [.standardInput] : inputs.map(ValidationInput.argument), format: format,
+            style: style, quiet: quiet, rules: rules)
+    }
+
+    /// A run over `inputs`, none of them when it is empty.
+    public init(
+        inputs: [ValidationInput], format: RecordFormat?, style: FindingStyle, quiet: Bool, rules: PlayerRules
+    ) {
         self.inputs = inputs
         self.format = format
         self.style = style
@@ -99,29 +130,32 @@ public struct ValidationRun {
         var status = ValidationExit.valid
         let report: ((Finding) -> Void)? = quiet || reportOnly ? nil : { output.write(style.line(for: $0)) }
         var invalidSoFar = 0
-        for path in inputs.isEmpty ? ["-"] : inputs {
+        for input in inputs {
             if let maxErrors, invalidSoFar >= maxErrors {
                 // The limit was reached at the very end of an input: the later ones are unchecked.
                 return stop(inputsRead, status: status, complain: complain)
             }
-            let label = path == "-" ? "<stdin>" : path
+            let label = input.label
             let descriptor: Int32
-            if path == "-" {
-                descriptor = standardInput
-            } else {
+            if let path = input.path {
                 switch Self.open(path) {
                 case .success(let opened): descriptor = opened
                 case .failure(let code):
-                    complain("error: cannot open \(TerminalText.escaped(path)): \(Self.describe(code))")
+                    complain(
+                        path.isEmpty
+                            ? "error: the list of inputs (--files0-from) holds an empty name"
+                            : "error: cannot open \(TerminalText.escaped(label)): \(Self.describe(code))")
                     status = max(status, .cannotOpen)
                     continue
                 }
+            } else {
+                descriptor = standardInput
             }
             defer { if descriptor != standardInput { close(descriptor) } }
             let idle = IdleRelay()
             let source = FileDescriptorSource(
                 descriptor: descriptor, isInterrupted: isInterrupted, onIdle: { idle() })
-            let known = format ?? RecordFormat(fileExtensionOf: path)
+            let known = format ?? RecordFormat(fileExtensionOf: label)
             let size = Self.regularFileSize(descriptor)
             let progress = self.progress
             let before = inputsRead.reduce(0) { $0 + $1.tally.records }
@@ -195,10 +229,15 @@ public struct ValidationRun {
         }
     }
 
-    private static func open(_ path: String) -> Result<Int32, Errno> {
-        // By the bytes typed: a name that is not UTF-8 reached the parser with U+FFFD in it.
+    private static func open(_ path: [UInt8]) -> Result<Int32, Errno> {
+        guard !path.isEmpty else { return .failure(Errno(ENOENT)) }
+        // By its bytes: a name that is not UTF-8 is still the file's name.
         // A FIFO opens at once, so that Ctrl-C stops a wait for its writer: the reader polls.
-        let descriptor = Descriptor.openForReading { CommandLineBytes.open(path, $0) }
+        let descriptor = Descriptor.openForReading { flags in
+            (path + [0]).withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { Glibc.open($0.baseAddress!, flags) }
+            }
+        }
         guard descriptor >= 0 else { return .failure(Errno(errno)) }
         var status = stat()
         if fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR {

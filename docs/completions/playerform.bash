@@ -210,11 +210,14 @@ _playerform_validate() {
     repeating_flags=()
     non_repeating_flags=(--quiet --report-only --unique --version -h --help)
     repeating_options=()
-    non_repeating_options=(--input-format --delimiter --format --max-errors --valid --invalid --config)
+    non_repeating_options=(--files0-from --input-format --delimiter --format --max-errors --valid --invalid --config)
     __playerform_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
+    '--files0-from')
+        return
+        ;;
     '--input-format')
         __playerform_add_completions -W 'jsonl'$'\n''csv'
         return

@@ -23,7 +23,7 @@ function __playerform_parse_tokens -S
         __playerform_parse_subcommand 0 'config=' 'store=' 'no-color' 'bail' 'history-file=' 'c/command=+' 'f/file=+' 'echo' 'o/output=' 'q/quiet' 'no-pager' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'validate'
-            __playerform_parse_subcommand -r 1 'input-format=' 'delimiter=' 'format=' 'quiet' 'report-only' 'unique' 'max-errors=' 'valid=' 'invalid=' 'config=' 'version' 'h/help'
+            __playerform_parse_subcommand -r 1 'files0-from=' 'input-format=' 'delimiter=' 'format=' 'quiet' 'report-only' 'unique' 'max-errors=' 'valid=' 'invalid=' 'config=' 'version' 'h/help'
         case 'import'
             __playerform_parse_subcommand -r 1 'version' 'h/help'
         case 'export'
@@ -103,6 +103,7 @@ complete -c 'playerform' -n '__playerform_should_offer_completions_for_positiona
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'export' -d 'Write every stored score record to standard output.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'check' -d 'Verify the score database; with --repair, rebuild the players from the scores.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" files0-from' -l 'files0-from' -d 'Read the inputs\' paths from FILE, each ended by a NUL byte (- for standard input), as find -print0 writes them.' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" input-format' -l 'input-format' -d 'The format of the inputs, when the extension or the first line does not tell.' -rfka 'jsonl csv'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" delimiter' -l 'delimiter' -d 'What separates a CSV\'s fields: , ; or tab (default: told from the header row).' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" format' -l 'format' -d 'How findings are written: text for people, json for JSON Lines.' -rfka 'text json'
