@@ -8,6 +8,16 @@ public struct BatchValidator {
     /// Whether the reasons of invalid records are counted into the tally when no findings are
     /// made (`--report-only`); with findings they always are.
     public let countsReasons: Bool
+    /// Where a chunk checker notes each readable record's player, for `--unique` to tell on the
+    /// calling thread; nil elsewhere.
+    var keyNotes: KeyNotes?
+
+    /// This validator, noting the player of each readable record into `notes`.
+    func noting(into notes: KeyNotes?) -> BatchValidator {
+        var noting = self
+        noting.keyNotes = notes
+        return noting
+    }
 
     /// A validator applying `rules`, counting the reasons of invalid records without findings when
     /// `countingReasons` is set.
@@ -86,20 +96,22 @@ public struct BatchValidator {
     /// what was read goes to the threads.
     ///
     /// With `split`, each record is written to its output, in input order, as its chunk is handed
-    /// on.
+    /// on. With `unique`, the players are told from those seen before as each chunk is handed on,
+    /// so the first of a player is the first in input order, as on the general path.
     public func validateInParallel<Source: ByteSource>(
         _ source: Source, format: RecordFormat?, delimiter: CSVDelimiter? = nil, size: Int? = nil,
         idle: IdleRelay, file: String,
         tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void,
         chunkSize: Int = 1 << 20, maximumLineLength: Int = 8 << 20,
-        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil, split: RecordSplit? = nil
+        progress: ((_ records: Int, _ bytesRead: Int) -> Void)? = nil, split: RecordSplit? = nil,
+        unique: UniqueNames? = nil
     ) -> RecordEvent {
         let reader = RecordReader(
             source: source, format: format, delimiter: delimiter, maximumLineLength: maximumLineLength)
         reader.split = split
         while let event = reader.readToRecords() {
             guard case .record(let record) = event else { return event }
-            check(record, file: file, tally: &tally, report: report, split: reader)
+            check(record, file: file, tally: &tally, report: report, split: reader, unique: unique)
         }
         let taken = reader.handOver()
         let chunkFormat = reader.csvColumns.map(ChunkFormat.csv) ?? .jsonLines
@@ -110,7 +122,7 @@ public struct BatchValidator {
                 validator: self, format: chunkFormat, maximumLineLength: maximumLineLength)
             if let ending = checker.checkWhole(
                 after: &rest, of: &source, linesBefore: taken.lines, bytesBefore: taken.bytesTaken,
-                chunkSize: chunkSize, file: file, tally: &tally, report: report, split: split)
+                chunkSize: chunkSize, file: file, tally: &tally, report: report, split: split, unique: unique)
             {
                 progress?(tally.records, taken.bytesTaken + rest.count)
                 return ending
@@ -122,11 +134,11 @@ public struct BatchValidator {
             let pipeline = ParallelRecords(
                 source: PrefixedSource(prefix: rest, source: source), format: chunkFormat,
                 linesBefore: lines, bytesBefore: bytesRead, idle: idle, validator: self, file: file,
-                reporting: report != nil, splitting: split != nil, chunkSize: chunkSize,
-                maximumLineLength: maximumLineLength)
+                reporting: report != nil, splitting: split != nil, notingPlayers: unique != nil,
+                chunkSize: chunkSize, maximumLineLength: maximumLineLength)
             let ending = pipeline.run(
                 tally: &tally, report: report, flush: flush, bytesRead: bytesRead, progress: progress,
-                split: split)
+                split: split, unique: unique)
             guard case .longRecord(let prefix, let handed, let linesBefore, let bytesBefore) = ending else {
                 if case .input(let event) = ending { return event }
                 return .end
@@ -145,7 +157,7 @@ public struct BatchValidator {
                 return reader.next()
             }
             guard case .record(let record) = event else { return event }
-            check(record, file: file, tally: &tally, report: report, split: reader)
+            check(record, file: file, tally: &tally, report: report, split: reader, unique: unique)
             let after = reader.handOver()
             bytesRead = bytesBefore + after.bytesTaken
             progress?(tally.records, bytesRead)
@@ -215,6 +227,7 @@ public struct BatchValidator {
     ) -> Finding? {
         let valid = rules.isValid(utf8Name: name, points: points)
         guard reporting && !valid else {
+            keyNotes?.note(utf8Name: name, at: place, invalid: !valid)
             tally.records += 1
             if !valid {
                 tally.invalid += 1
@@ -240,7 +253,11 @@ public struct BatchValidator {
         switch record.content {
         case .record(let name, let points):
             guard reporting else {
-                guard !rules.isValid(name: name, points: points) else { return nil }
+                guard !rules.isValid(name: name, points: points) else {
+                    keyNotes?.note(name: name, at: record.place, invalid: false)
+                    return nil
+                }
+                keyNotes?.note(name: name, at: record.place, invalid: true)
                 tally.invalid += 1
                 if countsReasons {
                     for issue in rules.validate(name: name, points: points) {
@@ -250,6 +267,7 @@ public struct BatchValidator {
                 return nil
             }
             let issues = rules.validate(name: name, points: points)
+            keyNotes?.note(name: name, at: record.place, invalid: !issues.isEmpty)
             guard !issues.isEmpty else { return nil }
             tally.invalid += 1
             for issue in issues { tally.reasons.add(FindingReason(issue.code), line: record.line) }
@@ -281,32 +299,4 @@ public final class IdleRelay: @unchecked Sendable {
 
     /// Runs the action; called by a ``FileDescriptorSource`` on the reading thread.
     public func callAsFunction() { action() }
-}
-
-/// The players seen so far in an input, by their comparison key (`PlayerName.comparisonKey`), with
-/// the line each was first seen on: what `--unique` checks against.
-///
-/// It holds every distinct name of the input, so its memory grows with them.
-public final class UniqueNames {
-    private var firstLines: [String: Int] = [:]
-
-    /// None seen yet.
-    public init() {}
-
-    /// The line `name`'s player was first seen on, or nil when it is new.
-    ///
-    /// A new player is noted as seen on `line`. A blank name (an empty key) names no player and is
-    /// never a duplicate.
-    public func firstLine(of name: String, line: Int) -> Int? {
-        let key = PlayerName.comparisonKey(name)
-        guard !key.isEmpty else { return nil }
-        if let first = firstLines[key] { return first }
-        firstLines[key] = line
-        return nil
-    }
-
-    /// Forgets every player: the next input starts afresh.
-    public func removeAll() {
-        firstLines.removeAll(keepingCapacity: true)
-    }
 }

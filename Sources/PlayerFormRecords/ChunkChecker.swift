@@ -163,6 +163,10 @@ struct ChunkOutcome {
     /// Where the invalid and malformed records lie in the input, in order, each from its first
     /// byte to the end of its line break; kept only when the records are split.
     var rejected: [Range<Int>] = []
+    /// Whether the records are split (``rejected`` is kept).
+    var splitting = false
+    /// The players of the readable records, in order, noted for `--unique`.
+    var players: [KeyNotes.Entry] = []
 }
 
 /// Checks the records of a chunk as ``RecordReader`` and ``BatchValidator`` check them one by one:
@@ -199,11 +203,12 @@ struct ChunkChecker {
     /// that line numbers and offsets count over the whole input, in findings and in messages alike.
     ///
     /// With `splitting`, the outcome also holds where each invalid or malformed record lies
-    /// (``ChunkOutcome/rejected``).
+    /// (``ChunkOutcome/rejected``); with `notingPlayers`, the player of each readable record
+    /// (``ChunkOutcome/players``).
     mutating func check(
         _ chunk: UnsafeBufferPointer<UInt8>, linesBefore: Int, bytesBefore: Int, file: String,
         reporting: Bool,
-        splitting: Bool = false
+        splitting: Bool = false, notingPlayers: Bool = false
     ) -> ChunkOutcome {
         var lines = ChunkLines(
             chunk, maximumLineLength: maximumLineLength, linesBefore: linesBefore, bytesBefore: bytesBefore)
@@ -212,7 +217,8 @@ struct ChunkChecker {
         var rejected: [Range<Int>] = []
         // The closures below capture this copy, not `self`: capturing `self` while `steps` is read
         // made the compiler copy all of `steps`, scratch buffers and all, for every CSV record.
-        let validator = validator
+        let notes = notingPlayers ? KeyNotes(keepingNames: reporting) : nil
+        let validator = validator.noting(into: notes)
         reading: while true {
             let invalidBefore = tally.invalid
             let place: RecordPlace
@@ -308,8 +314,11 @@ struct ChunkChecker {
                 }
             }
             if splitting && tally.invalid != invalidBefore { rejected.append(place.offset..<lines.position) }
+            notes?.ended(at: place, end: lines.position)
         }
-        return ChunkOutcome(tally: tally, findings: findings, rejected: rejected)
+        return ChunkOutcome(
+            tally: tally, findings: findings, rejected: rejected, splitting: splitting,
+            players: notes?.take() ?? [])
     }
 
     /// Reads the rest of `source` after `read`, the bytes read before, and checks them all as
@@ -323,7 +332,8 @@ struct ChunkChecker {
     mutating func checkWhole<Source: ByteSource>(
         after read: inout [UInt8], of source: inout Source?, linesBefore: Int, bytesBefore: Int,
         chunkSize: Int,
-        file: String, tally: inout ValidationTally, report: ((Finding) -> Void)?, split: RecordSplit?
+        file: String, tally: inout ValidationTally, report: ((Finding) -> Void)?, split: RecordSplit?,
+        unique: UniqueNames? = nil
     ) -> RecordEvent? {
         var ending = RecordEvent.end
         if var rest = source {
@@ -354,10 +364,12 @@ struct ChunkChecker {
         }
         let outcome = read.withUnsafeBufferPointer {
             let chunk = UnsafeBufferPointer(rebasing: $0[..<complete])
-            let outcome = check(
+            var outcome = check(
                 chunk, linesBefore: linesBefore, bytesBefore: bytesBefore, file: file,
                 reporting: report != nil,
-                splitting: split != nil)
+                splitting: split != nil, notingPlayers: unique != nil)
+            unique?.resolve(
+                &outcome, file: file, reporting: report != nil, countingReasons: validator.countsReasons)
             split?.take(chunk, at: bytesBefore, rejecting: outcome.rejected)
             return outcome
         }

@@ -44,6 +44,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
     private let file: String
     private let reporting: Bool
     private let splitting: Bool
+    private let notingPlayers: Bool
     private let slots: [Slot]
     private let condition = NSCondition()
     // Guarded by `condition`.
@@ -68,7 +69,8 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
     init(
         source: Source, format: ChunkFormat, linesBefore: Int, bytesBefore: Int, idle: IdleRelay,
         validator: BatchValidator, file: String, reporting: Bool, splitting: Bool = false,
-        chunkSize: Int = 1 << 20, slotCount: Int = 6, maximumLineLength: Int = 8 << 20
+        notingPlayers: Bool = false, chunkSize: Int = 1 << 20, slotCount: Int = 6,
+        maximumLineLength: Int = 8 << 20
     ) {
         let capacity = Swift.max(chunkSize, 16)
         self.source = source
@@ -76,6 +78,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
         self.linesBefore = linesBefore
         self.bytesBefore = bytesBefore
         self.splitting = splitting
+        self.notingPlayers = notingPlayers
         self.ends = RecordEnds(format: format)
         self.validator = validator
         self.file = file
@@ -102,10 +105,12 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
     /// Reads, checks and hands on the input, to its end or to a record longer than a chunk.
     ///
     /// The bytes read told to `progress` count on from `bytesRead`, those taken before `source`
-    /// starts. Each chunk's records are written to `split`, when given, before its slot is reused.
+    /// starts. Each chunk's records are written to `split`, when given, before its slot is reused;
+    /// with `unique`, the players its records name are told from those seen before, in order.
     func run(
         tally: inout ValidationTally, report: ((Finding) -> Void)?, flush: () -> Void,
-        bytesRead: Int, progress: ((_ records: Int, _ bytesRead: Int) -> Void)?, split: RecordSplit? = nil
+        bytesRead: Int, progress: ((_ records: Int, _ bytesRead: Int) -> Void)?, split: RecordSplit? = nil,
+        unique: UniqueNames? = nil
     ) -> Ending {
         let reader = Thread { self.produce() }
         reader.stackSize = 1 << 20
@@ -122,6 +127,8 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             condition.lock()
             while slot.state != .done { condition.wait() }
             condition.unlock()
+            unique?.resolve(
+                &slot.outcome, file: file, reporting: report != nil, countingReasons: validator.countsReasons)
             tally.add(slot.outcome.tally)
             if let report {
                 for finding in slot.outcome.findings { report(finding) }
@@ -313,7 +320,7 @@ final class ParallelRecords<Source: ByteSource>: @unchecked Sendable {
             guard let slot else { return }
             let outcome = checker.check(
                 slot.bytes, linesBefore: slot.linesBefore, bytesBefore: slot.bytesBefore, file: file,
-                reporting: reporting, splitting: splitting)
+                reporting: reporting, splitting: splitting, notingPlayers: notingPlayers)
             condition.lock()
             slot.outcome = outcome
             slot.state = .done

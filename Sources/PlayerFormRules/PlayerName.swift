@@ -24,6 +24,12 @@ public enum PlayerName {
             ? ForbiddenNames.normalize(withoutIgnorables(key)) : key
     }
 
+    /// ``comparisonKey(_:)`` of the name whose UTF-8 bytes are `name`: for an ASCII name, made
+    /// from its bytes without making the name a String first.
+    public static func comparisonKey(utf8Name name: UnsafeBufferPointer<UInt8>) -> String {
+        asciiKey(name) ?? comparisonKey(String(decoding: name, as: UTF8.self))
+    }
+
     /// The key of an ASCII name, nil for any other.
     ///
     /// ASCII has no default-ignorable code points and no compatibility forms, and its whitespace is
@@ -34,22 +40,34 @@ public enum PlayerName {
         // nil: not ASCII; the name itself: already a key.
         let key = name.withUTF8 { bytes -> String?? in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return .some(nil) }
-            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
-            var first = 0
-            var end = bytes.count
-            while first < end && isSpace(bytes[first]) { first += 1 }
-            while end > first && isSpace(bytes[end - 1]) { end -= 1 }
-            let hasUpper = bytes[first..<end].contains { (0x41...0x5A).contains($0) }
-            if !hasUpper && first == 0 && end == bytes.count { return nil }
-            return String(unsafeUninitializedCapacity: end - first) { buffer in
-                for offset in 0..<(end - first) {
-                    let byte = bytes[first + offset]
-                    buffer[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-                }
-                return end - first
-            }
+            if isKey(bytes) { return nil }
+            return asciiKey(bytes)
         }
         return key ?? name
+    }
+
+    /// Whether the ASCII name `bytes` is its own key: no whitespace at either end, no capital.
+    private static func isKey(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first, let last = bytes.last else { return true }
+        return !isSpace(first) && !isSpace(last) && !bytes.contains { (0x41...0x5A).contains($0) }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+
+    /// The key of the name whose bytes are `bytes` when they are all ASCII, else nil.
+    private static func asciiKey(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var first = 0
+        var end = bytes.count
+        while first < end && isSpace(bytes[first]) { first += 1 }
+        while end > first && isSpace(bytes[end - 1]) { end -= 1 }
+        return String(unsafeUninitializedCapacity: end - first) { buffer in
+            for offset in 0..<(end - first) {
+                let byte = bytes[first + offset]
+                buffer[offset] = (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+            }
+            return end - first
+        }
     }
 
     /// Whether `name` and `other` name the same player.

@@ -163,9 +163,8 @@ public struct ValidationRun {
             let told = progress.map { progress in { progress(before + $0, $1, size) } }
             split?.startInput()
             let ending: RecordEvent
-            if maxErrors != nil || unique {
-                // The general path, which stops at the record that reaches the limit and sees the
-                // records in order, as telling the first of a player takes.
+            if maxErrors != nil {
+                // The general path, which stops at the record that reaches the limit.
                 let reader = RecordReader(source: source, format: known, delimiter: delimiter)
                 reader.split = split
                 ending = validator.validate(
@@ -175,8 +174,8 @@ public struct ValidationRun {
             } else {
                 ending = validator.validateInParallel(
                     source, format: known, delimiter: delimiter, size: size, idle: idle, file: label,
-                    tally: &tally,
-                    report: report, flush: { output.flush() }, progress: told, split: split)
+                    tally: &tally, report: report, flush: { output.flush() }, progress: told, split: split,
+                    unique: unique ? UniqueNames() : nil)
             }
             if ending == .end { split?.finishInput() }
             invalidSoFar += tally.invalid

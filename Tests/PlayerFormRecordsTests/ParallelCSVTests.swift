@@ -110,6 +110,18 @@ struct ParallelCSVTests {
         #expect(found == expected)
     }
 
+    @Test("--unique: CSV chunks tell the same players already seen as the one-record-at-a-time reader")
+    func uniqueSameAsSequential() async {
+        await propertyCheck(
+            count: 300, input: records, noise, Gen.int(in: 1...97), Gen.int(in: 16...300), Gen.int(in: 0..<4)
+        ) { records, noise, readSize, chunkSize, header in
+            let bytes = Array(headers[header].utf8) + records.joined() + Array(noise.utf8)
+            let (expected, found) = bothWays(
+                bytes, format: nil, readSize: readSize, chunkSize: chunkSize, limit: 100, unique: true)
+            #expect(found == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+        }
+    }
+
     @Test(
         "a CSV separated by semicolons, told from its header, reads as the same CSV with commas, both ways"
     )

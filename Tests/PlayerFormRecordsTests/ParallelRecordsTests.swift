@@ -62,14 +62,18 @@ final class SplitOutputs {
 
 /// What the one-record-at-a-time reader finds in `bytes`, read `readSize` bytes at a time.
 func sequential(
-    _ bytes: [UInt8], format: RecordFormat? = .jsonl, readSize: Int, limit: Int, reporting: Bool
+    _ bytes: [UInt8], format: RecordFormat? = .jsonl, readSize: Int, limit: Int, reporting: Bool,
+    unique: Bool = false
 ) -> Outcome {
-    sequential(MemorySource(bytes, chunkSize: readSize), format: format, limit: limit, reporting: reporting)
+    sequential(
+        MemorySource(bytes, chunkSize: readSize), format: format, limit: limit, reporting: reporting,
+        unique: unique)
 }
 
 /// What the one-record-at-a-time reader finds in `source`.
 func sequential<Source: ByteSource>(
-    _ source: Source, format: RecordFormat?, limit: Int = 8 << 20, reporting: Bool = true
+    _ source: Source, format: RecordFormat?, limit: Int = 8 << 20, reporting: Bool = true,
+    unique: Bool = false
 ) -> Outcome {
     var outcome = Outcome()
     var findings: [Finding] = []
@@ -78,7 +82,8 @@ func sequential<Source: ByteSource>(
     let reader = RecordReader(source: source, format: format, bufferSize: 16, maximumLineLength: limit)
     reader.split = split
     outcome.ending = BatchValidator(rules: .defaults).validate(
-        reader, file: "p.jsonl", tally: &outcome.tally, report: reporting ? { findings.append($0) } : nil)
+        reader, file: "p.jsonl", tally: &outcome.tally, report: reporting ? { findings.append($0) } : nil,
+        unique: unique ? UniqueNames() : nil)
     outcome.findings = findings
     outputs.finish(split, into: &outcome)
     return outcome
@@ -90,12 +95,13 @@ func sequential<Source: ByteSource>(
 /// `size` is the size the input is said to have, as a regular file's is known.
 func bothWays(
     _ bytes: [UInt8], format: RecordFormat?, size: Int? = nil, readSize: Int, chunkSize: Int, limit: Int,
-    reporting: Bool = true
+    reporting: Bool = true, unique: Bool = false
 ) -> (expected: Outcome, found: Outcome) {
-    let expected = sequential(bytes, format: format, readSize: readSize, limit: limit, reporting: reporting)
+    let expected = sequential(
+        bytes, format: format, readSize: readSize, limit: limit, reporting: reporting, unique: unique)
     let found = parallel(
         MemorySource(bytes, chunkSize: readSize), format: format, size: size, chunkSize: chunkSize,
-        limit: limit, reporting: reporting)
+        limit: limit, reporting: reporting, unique: unique)
     return (expected, found)
 }
 
@@ -133,7 +139,7 @@ struct InterruptedSource: ByteSource {
 /// `size` bytes long when given.
 func parallel<Source: ByteSource>(
     _ source: Source, format: RecordFormat? = .jsonl, size: Int? = nil, idle: IdleRelay = IdleRelay(),
-    chunkSize: Int, limit: Int, reporting: Bool
+    chunkSize: Int, limit: Int, reporting: Bool, unique: Bool = false
 ) -> Outcome {
     var outcome = Outcome()
     var findings: [Finding] = []
@@ -143,7 +149,7 @@ func parallel<Source: ByteSource>(
     outcome.ending = BatchValidator(rules: .defaults).validateInParallel(
         source, format: format, size: size, idle: idle, file: "p.jsonl", tally: &outcome.tally,
         report: reporting ? { findings.append($0) } : nil, flush: { flushes += 1 }, chunkSize: chunkSize,
-        maximumLineLength: limit, split: split)
+        maximumLineLength: limit, split: split, unique: unique ? UniqueNames() : nil)
     outcome.findings = findings
     outcome.flushes = flushes
     outputs.finish(split, into: &outcome)
@@ -213,6 +219,22 @@ struct ParallelJSONLinesTests {
             let (expected, found) = bothWays(
                 bytes, format: .jsonl, readSize: readSize, chunkSize: chunkSize, limit: limit,
                 reporting: reporting)
+            #expect(found == expected, "\(lines)")
+        }
+    }
+
+    @Test(
+        "--unique: chunks tell the same players already seen as the one-line-at-a-time reader, in input order"
+    )
+    func uniqueSameAsSequential() async {
+        await propertyCheck(
+            count: 300, input: inputs, Gen.int(in: 1...97), Gen.int(in: 16...300), Gen.int(in: 0...3),
+            Gen.int(in: 1...200)
+        ) { lines, readSize, chunkSize, variant, offset in
+            let bytes = Array(lines.joined().utf8)
+            let (expected, found) = bothWays(
+                bytes, format: .jsonl, size: saidSize(bytes.count, variant: variant, offset: offset),
+                readSize: readSize, chunkSize: chunkSize, limit: 120, reporting: variant != 3, unique: true)
             #expect(found == expected, "\(lines)")
         }
     }

@@ -129,6 +129,14 @@ struct NameRuleOnBytesTests {
         }
     }
 
+    @Test("for random names, the key made from the name's bytes is the key of the name")
+    func keyFromBytes() async {
+        await propertyCheck(count: 3_000, input: Self.names) { name in
+            let key = Array(name.utf8).withUnsafeBufferPointer { PlayerName.comparisonKey(utf8Name: $0) }
+            #expect(key == PlayerName.comparisonKey(name), "\(name.debugDescription)")
+        }
+    }
+
     @Test("for random names and points, the codes a report counts are those of validate, in its order")
     func issueCodesAgreeWithValidate() async {
         let rules = try! PlayerRules(forbiddenNames: ["darn", "名", "dag nabbit"])
