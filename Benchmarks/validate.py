@@ -32,8 +32,11 @@ executable, such as a build of an earlier commit, side by side as `earlier`.
 For JSON Lines, when libsimdjson-dev and g++ are installed, the floor peer Benchmarks/simdjson-
 validate.cpp (simdjson's iterate_many with the rules' share the generated records need) is built
 into the temporary folder and timed as `simdjson`; the table gives each program's CPU per record,
-and the last line playerform's against simdjson's. --modes also times
-playerform writing every finding (to /dev/null) and the report by reason, as `pf-findings`.
+and the last line playerform's against simdjson's. --modes also times playerform's other modes
+next to --quiet: the report by reason alone (`pf-report`, --report-only), the records split into
+two files (`pf-split`, --valid and --invalid in the temporary folder), duplicates found
+(`pf-unique`, --unique) and every finding written to /dev/null with the report (`pf-findings`);
+with --rss, each mode's peak resident memory too.
 """
 import argparse, csv, json, os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -196,8 +199,8 @@ def main():
                          "one-record-at-a-time reader reads")
     ap.add_argument("--earlier", help="an earlier playerform executable, timed side by side as 'earlier'")
     ap.add_argument("--modes", action="store_true",
-                    help="also time playerform writing every finding (to /dev/null) and the report by "
-                         "reason, as 'pf-findings', next to --quiet")
+                    help="also time playerform's --report-only, --valid/--invalid, --unique and every "
+                         "finding, next to --quiet")
     a = ap.parse_args()
     skip = set(filter(None, a.skip.split(",")))
 
@@ -231,6 +234,10 @@ def main():
         if a.earlier:
             candidates["earlier"] = [a.earlier, "validate", "--quiet", data]
         if a.modes:
+            candidates["pf-report"] = [playerform, "validate", "--report-only", data]
+            candidates["pf-split"] = [playerform, "validate", "--quiet", "--valid", os.path.join(folder, "valid.out"),
+                                      "--invalid", os.path.join(folder, "invalid.out"), data]
+            candidates["pf-unique"] = [playerform, "validate", "--quiet", "--unique", data]
             candidates["pf-findings"] = [playerform, "validate", data]
         candidates = {name: command for name, command in candidates.items() if name not in skip}
         slow = {"python", "jq", "python-csv"}
@@ -245,7 +252,8 @@ def main():
                 elapsed, cpu, count = timed(command, discard_output=name == "pf-findings")
                 times[name].append(elapsed)
                 cpus[name].append(cpu)
-                if count is not None:
+                # --unique counts duplicates as invalid too: the others' counts do not apply.
+                if count is not None and name != "pf-unique":
                     counts.setdefault(name, set()).add(count)
         size = os.path.getsize(data)
         sizes = {name: os.path.getsize(command[-1]) for name, command in candidates.items()}
@@ -283,11 +291,18 @@ def main():
                     dst.write(header + b"\n")
                 while dst.tell() < 1_000_000_000:
                     dst.write(chunk)
-            done = subprocess.run(["/usr/bin/time", "-v", playerform, "validate", "--quiet", big],
-                                  capture_output=True, text=True)
-            rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr).group(1)
-            print(f"  peak RSS on {os.path.getsize(big) / 1e9:.2f} GB: {int(rss) / 1024:.1f} MiB; "
-                  f"{SUMMARY.search(done.stderr).group(0)}")
+            modes = {"--quiet": ["--quiet"]}
+            if a.modes:
+                modes.update({"--report-only": ["--report-only"],
+                              "--valid/--invalid": ["--quiet", "--valid", os.path.join(folder, "valid.out"),
+                                                    "--invalid", os.path.join(folder, "invalid.out")],
+                              "--unique": ["--quiet", "--unique"], "findings": []})
+            for mode, flags in modes.items():
+                done = subprocess.run(["/usr/bin/time", "-v", playerform, "validate", *flags, big],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr).group(1)
+                print(f"  peak RSS on {os.path.getsize(big) / 1e9:.2f} GB, {mode}: {int(rss) / 1024:.1f} MiB; "
+                      f"{SUMMARY.search(done.stderr).group(0)}")
     finally:
         shutil.rmtree(folder)
 

@@ -45,6 +45,9 @@ public final class RecordSplit {
     private var held = 0
     /// The input offset of `pending[held]`: every byte before it has been decided.
     private var decided = 0
+    /// A chunk's bytes for each output, gathered to be written at once.
+    private var gatheredValid: [UInt8] = []
+    private var gatheredRejected: [UInt8] = []
     /// The most bytes held undecided before the oldest are taken to belong to an over-long
     /// record.
     let holdLimit: Int
@@ -92,9 +95,29 @@ public final class RecordSplit {
     /// Takes a checked chunk at `offset`, whose invalid and malformed records lie in `rejected`,
     /// and decides all of it.
     func take(_ chunk: UnsafeBufferPointer<UInt8>, at offset: Int, rejecting rejected: [Range<Int>]) {
-        take(UnsafeRawBufferPointer(chunk), at: offset)
-        for span in rejected { reject(span) }
-        accept(upTo: offset + chunk.count)
+        guard pending.count == held, decided == offset else {
+            take(UnsafeRawBufferPointer(chunk), at: offset)
+            for span in rejected { reject(span) }
+            accept(upTo: offset + chunk.count)
+            return
+        }
+        // Nothing is held and the chunk comes next, as it does but for the first: its stretches
+        // are gathered for each output and written once, not held and written span by span
+        // (which cost 0.7 s of CPU on 10M records).
+        gatheredValid.removeAll(keepingCapacity: true)
+        gatheredRejected.removeAll(keepingCapacity: true)
+        var cursor = 0
+        for span in rejected {
+            let lower = span.lowerBound - offset
+            let upper = span.upperBound - offset
+            if valid != nil { gatheredValid.append(contentsOf: chunk[cursor..<lower]) }
+            if self.rejected != nil { gatheredRejected.append(contentsOf: chunk[lower..<upper]) }
+            cursor = upper
+        }
+        if valid != nil { gatheredValid.append(contentsOf: chunk[cursor...]) }
+        gatheredValid.withUnsafeBytes { valid?.put($0) }
+        gatheredRejected.withUnsafeBytes { self.rejected?.put($0) }
+        decided = offset + chunk.count
     }
 
     /// Decides the bytes before `end`: they are valid records or lie between records.

@@ -42,8 +42,17 @@ public final class ByteWriter {
             captured.append(contentsOf: bytes)
             return
         }
-        pending.append(contentsOf: bytes)
-        if pending.count >= 1 << 16 { flush() }
+        guard pending.count + bytes.count >= 1 << 16 else {
+            pending.append(contentsOf: bytes)
+            return
+        }
+        // Much at once (a chunk of records) is written as it is, not copied first.
+        flush()
+        guard failure == nil, let descriptor, let failed = Descriptor.writeAll(bytes, to: descriptor) else {
+            return
+        }
+        if failed == EPIPE { Signals.endBy(SIGPIPE) }
+        failure = failed
     }
 
     /// Writes out everything queued.
