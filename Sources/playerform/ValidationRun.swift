@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import PlayerFormRecords
 import PlayerFormRules
@@ -130,12 +131,40 @@ public struct ValidationRun {
         var status = ValidationExit.valid
         let report: ((Finding) -> Void)? = quiet || reportOnly ? nil : { output.write(style.line(for: $0)) }
         var invalidSoFar = 0
-        for input in inputs {
+        let small = smallInputs(validator: validator)
+        defer { small?.stop() }
+        for (index, input) in inputs.enumerated() {
             if let maxErrors, invalidSoFar >= maxErrors {
                 // The limit was reached at the very end of an input: the later ones are unchecked.
                 return stop(inputsRead, status: status, complain: complain)
             }
             let label = input.label
+            if let small, small.checks(index) {
+                let outcome = small.outcome(of: index)
+                if let failure = outcome.openFailure {
+                    complain(failure)
+                    status = max(status, .cannotOpen)
+                    continue
+                }
+                outcome.findings.withUnsafeBytes { output.write($0) }
+                inputsRead.append(ValidationReport.Input(file: label, tally: outcome.tally))
+                if outcome.tally.invalid > 0 { status = max(status, .invalid) }
+                output.flush()
+                switch outcome.ending {
+                case .unusable(let reason):
+                    complain("error: \(TerminalText.escaped(label)): \(TerminalText.message(reason))")
+                    status = max(status, .unusable)
+                case .failed(let code):
+                    complain("error: cannot read \(TerminalText.escaped(label)): \(Self.describe(code))")
+                    status = max(status, .cannotOpen)
+                case .interrupted:
+                    complain(finish(ValidationReport(inputs: inputsRead, stopped: .interrupted)))
+                    return .interrupted
+                case .record, .end:
+                    break
+                }
+                continue
+            }
             let descriptor: Int32
             if let path = input.path {
                 switch Self.open(path) {
@@ -201,6 +230,61 @@ public struct ValidationRun {
         }
         complain(finish(ValidationReport(inputs: inputsRead)))
         return status
+    }
+
+    /// The checker of the run's small inputs on every core, when there are several: regular files
+    /// no longer than a chunk, which are each checked on one thread. Not with `--max-errors`,
+    /// which must stop in input order, nor with `--valid` and `--invalid`, which write as they
+    /// read.
+    private func smallInputs(validator: BatchValidator) -> SmallInputs? {
+        guard maxErrors == nil, recordOutputs == nil, inputs.count > 1 else { return nil }
+        let indices = inputs.indices.filter { inputs[$0].path.flatMap(Self.smallFileSize) != nil }
+        guard indices.count > 1 else { return nil }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return SmallInputs(indices: indices, threadCount: max(2, cores), window: 8 * max(2, cores)) { index in
+            checkAlone(inputs[index], validator: validator)
+        }
+    }
+
+    /// The size of the regular file at `path` when it fits in a chunk, else nil.
+    private static func smallFileSize(_ path: [UInt8]) -> Int? {
+        var status = stat()
+        let found = (path + [0]).withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
+        }
+        guard found, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= 1 << 20 else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// Checks `input` away from the outputs, its findings kept as text: what ``SmallInputs`` does on
+    /// its threads.
+    private func checkAlone(_ input: ValidationInput, validator: BatchValidator) -> InputOutcome {
+        guard let path = input.path else {
+            return InputOutcome(openFailure: "error: standard input is not a file")
+        }
+        let descriptor: Int32
+        switch Self.open(path) {
+        case .success(let opened): descriptor = opened
+        case .failure(let code):
+            return InputOutcome(
+                openFailure: path.isEmpty
+                    ? "error: the list of inputs (--files0-from) holds an empty name"
+                    : "error: cannot open \(TerminalText.escaped(input.label)): \(Self.describe(code))")
+        }
+        defer { close(descriptor) }
+        let findings = ByteWriter()
+        let style = style
+        let report: ((Finding) -> Void)? = quiet || reportOnly ? nil : { findings.write(style.line(for: $0)) }
+        var outcome = InputOutcome()
+        let idle = IdleRelay()
+        let source = FileDescriptorSource(
+            descriptor: descriptor, isInterrupted: isInterrupted, onIdle: { idle() })
+        outcome.ending = validator.validateInParallel(
+            source, format: format ?? RecordFormat(fileExtensionOf: input.label), delimiter: delimiter,
+            size: Self.regularFileSize(descriptor), idle: idle, file: input.label, tally: &outcome.tally,
+            report: report, flush: {}, unique: unique ? UniqueNames() : nil)
+        outcome.findings = findings.captured
+        return outcome
     }
 
     /// Ends a run that `--max-errors` stopped: says so, then the report.

@@ -58,4 +58,36 @@ struct ValidateListTests {
         #expect(missing.status == 66)
         #expect(missing.errors.contains("cannot open the list nowhere: No such file or directory"))
     }
+
+    @Test(
+        "many small files, checked at once, give the findings, messages and report of one at a time, in order"
+    )
+    func manySmallFiles() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var names: [String] = []
+        for index in 1...60 {
+            let name = String(format: "f%02d.jsonl", index)
+            names.append(name)
+            let text =
+                index == 30
+                ? "not a record\n"
+                : "{\"name\": \"p\(index)\", \"points\": 1}\n{\"name\": \"\", \"points\": \(index)}\n"
+            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+        }
+        names.insert("missing.jsonl", at: 45)
+        let together = try BuiltBinary.run(["validate"] + names, directory: folder)
+        var findings: [String] = []
+        var errors: [String] = []
+        for name in names {
+            let alone = try BuiltBinary.run(["validate", name], directory: folder)
+            findings += alone.outputLines
+            errors += alone.errorLines.filter { $0.hasPrefix("error:") }
+        }
+        #expect(together.status == 66)
+        #expect(together.outputLines == findings)
+        #expect(together.errorLines.filter { $0.hasPrefix("error:") } == errors)
+        #expect(together.errors.hasSuffix("119 records, 60 invalid\n"))
+        #expect(together.errorLines.filter { $0.hasSuffix(": 2 records, 1 invalid") }.count == 59)
+    }
 }
