@@ -232,10 +232,11 @@ public struct ValidationRun {
         return status
     }
 
-    /// The checker of the run's small inputs on every core, when there are several: regular files
-    /// no longer than a chunk, which are each checked on one thread. Not with `--max-errors`,
-    /// which must stop in input order, nor with `--valid` and `--invalid`, which write as they
-    /// read.
+    /// The checker of the run's small inputs on every core, when there are several.
+    ///
+    /// Small inputs are regular files no longer than a chunk, each checked on one thread. Not with
+    /// `--max-errors`, which must stop in input order, nor with `--valid` and `--invalid`, which
+    /// write as they read.
     private func smallInputs(validator: BatchValidator) -> SmallInputs? {
         guard maxErrors == nil, recordOutputs == nil, inputs.count > 1 else { return nil }
         let indices = inputs.indices.filter { inputs[$0].path.flatMap(Self.smallFileSize) != nil }
