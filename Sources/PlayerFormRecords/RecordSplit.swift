@@ -4,14 +4,16 @@
 ///
 /// Every byte of an input goes to exactly one output, except a CSV header row, which goes to both:
 /// an invalid or malformed record's bytes, from its first byte to the end of its line break, go to
-/// the rejected output, and everything else (valid records, blank lines, a byte order mark before
-/// JSON Lines) to the valid one. Concatenating the two gives back the input, its header apart.
+/// the rejected output, and everything else (valid records, blank lines) to the valid one. A byte
+/// order mark is part of the first line, so it goes with the first record. Concatenating the two
+/// gives back the input, its header apart.
 ///
 /// The readers give it every byte they read, with its offset in the input, and
 /// then decide each stretch of it, in order; it holds only the bytes read and not yet decided,
 /// which is at most a chunk, or a record in the one-record-at-a-time reader. Bytes held beyond
 /// `holdLimit` can only be part of a record too long to read, which is malformed: they go to the
-/// rejected output as they come, so memory stays bounded whatever the input.
+/// rejected output as they come, so memory stays bounded whatever the input (blank lines just
+/// before such a record, held with it, go there too).
 public final class RecordSplit {
     /// One of the two outputs.
     private final class Output {

@@ -18,9 +18,8 @@ enum InputList {
     /// cannot be read is refused with 66.
     static func read(_ path: String, standardInput: Int32 = 0) -> Result<[ValidationInput], Refusal> {
         let fromStandardInput = path == "-"
-        let descriptor =
-            fromStandardInput
-            ? standardInput : Descriptor.openForReading { CommandLineBytes.open(path, $0) }
+        // Opened so that a FIFO waits for its writer: the list is read whole, before any input.
+        let descriptor = fromStandardInput ? standardInput : CommandLineBytes.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             return .failure(
                 Refusal(

@@ -22,6 +22,7 @@ final class SmallInputs: @unchecked Sendable {
     // @unchecked: `outcomes`, `started` and `taken` are read and written only while `condition`
     // is locked; `check` is called on the threads, each call on an input of its own.
     private let indices: [Int]
+    private let checked: Set<Int>
     private let check: (Int) -> InputOutcome
     private let window: Int
     private let condition = NSCondition()
@@ -32,6 +33,7 @@ final class SmallInputs: @unchecked Sendable {
 
     init(indices: [Int], threadCount: Int, window: Int, check: @escaping (Int) -> InputOutcome) {
         self.indices = indices
+        self.checked = Set(indices)
         self.check = check
         self.window = window
         for _ in 0..<threadCount {
@@ -43,7 +45,7 @@ final class SmallInputs: @unchecked Sendable {
 
     /// Whether input `index` is checked here.
     func checks(_ index: Int) -> Bool {
-        indices.contains(index)
+        checked.contains(index)
     }
 
     /// The outcome of input `index`, one of ``checks(_:)``'s, once it is checked.

@@ -97,7 +97,10 @@ public struct ValidationRun {
                 failures.append(("the \(kind) records to \(records.name)", failure))
             }
         }
-        if let failure = findings.failure { failures.append(("to standard output", failure)) }
+        // Findings on the errors, which cannot then be written either: nothing to say it with.
+        if findings !== errors, let failure = findings.failure {
+            failures.append(("to standard output", failure))
+        }
         for (what, failure) in failures {
             errors.write("error: cannot write \(what): \(Self.describe(failure))\n")
             status = max(status, .cannotWrite)

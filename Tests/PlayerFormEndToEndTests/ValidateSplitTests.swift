@@ -1,3 +1,4 @@
+import BuiltBinaryTesting
 import Foundation
 import Testing
 
@@ -109,5 +110,25 @@ struct ValidateSplitTests {
             ["validate", "--quiet", "--valid", "/dev/full", "a.csv"], directory: folder)
         #expect(full.status == 74)
         #expect(full.errors.contains("cannot write the valid records to /dev/full: No space left on device"))
+    }
+
+    @Test(
+        "an output that is the input by a name that is not UTF-8, or standard input's file, is refused and kept"
+    )
+    func inputsFoundByTheirFiles() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let record = #"{"name":"A","points":7}"#
+        // The names are made by the shell: Swift cannot name such a file.
+        let line = #"""
+            cd "$1" && printf '%s\n' "$2" > "$(printf 'in\377.jsonl')" && printf '%s\n' "$2" > s.jsonl \
+            && "$0" validate --valid "$(printf 'in\377.jsonl')" "$(printf 'in\377.jsonl')"; echo "status $?" \
+            && "$0" validate --invalid s.jsonl < s.jsonl; echo "status $?" \
+            && cat "$(printf 'in\377.jsonl')" s.jsonl
+            """#
+        let run = try ProgramRunner.run("/bin/sh", ["-c", line, BuiltBinary.path, folder.path, record])
+        #expect(run.outputLines == ["status 64", "status 64", record, record], "\(run.errors)")
+        #expect(run.errors.contains("is the input in\u{FFFD}.jsonl, which writing would empty"))
+        #expect(run.errors.contains("--invalid s.jsonl is the input <stdin>, which writing would empty"))
     }
 }
