@@ -134,102 +134,95 @@ public struct ValidationRun {
         var status = ValidationExit.valid
         let report: ((Finding) -> Void)? = quiet || reportOnly ? nil : { output.write(style.line(for: $0)) }
         var invalidSoFar = 0
-        let small = smallInputs(validator: validator)
-        defer { small?.stop() }
-        for (index, input) in inputs.enumerated() {
-            if let maxErrors, invalidSoFar >= maxErrors {
-                // The limit was reached at the very end of an input: the later ones are unchecked.
-                return stop(inputsRead, status: status, complain: complain)
-            }
-            let label = input.label
-            if let small, small.checks(index) {
-                let outcome = small.outcome(of: index)
-                if let failure = outcome.openFailure {
-                    complain(failure)
-                    status = max(status, .cannotOpen)
-                    continue
-                }
-                outcome.findings.withUnsafeBytes { output.write($0) }
-                inputsRead.append(ValidationReport.Input(file: label, tally: outcome.tally))
-                if outcome.tally.invalid > 0 { status = max(status, .invalid) }
-                output.flush()
-                switch outcome.ending {
-                case .unusable(let reason):
-                    complain("error: \(TerminalText.escaped(label)): \(TerminalText.message(reason))")
-                    status = max(status, .unusable)
-                case .failed(let code):
-                    complain("error: cannot read \(TerminalText.escaped(label)): \(Self.describe(code))")
-                    status = max(status, .cannotOpen)
-                case .interrupted:
-                    complain(finish(ValidationReport(inputs: inputsRead, stopped: .interrupted)))
-                    return .interrupted
-                case .record, .end:
-                    break
-                }
-                continue
-            }
-            let descriptor: Int32
-            if let path = input.path {
-                switch Self.open(path) {
-                case .success(let opened): descriptor = opened
-                case .failure(let code):
-                    complain(
-                        path.isEmpty
-                            ? "error: the list of inputs (--files0-from) holds an empty name"
-                            : "error: cannot open \(TerminalText.escaped(label)): \(Self.describe(code))")
-                    status = max(status, .cannotOpen)
-                    continue
-                }
-            } else {
-                descriptor = standardInput
-            }
-            defer { if descriptor != standardInput { close(descriptor) } }
-            let idle = IdleRelay()
-            let source = FileDescriptorSource(
-                descriptor: descriptor, isInterrupted: isInterrupted, onIdle: { idle() })
-            let known = format ?? RecordFormat(fileExtensionOf: label)
-            let size = Self.regularFileSize(descriptor)
-            let progress = self.progress
-            let before = inputsRead.reduce(0) { $0 + $1.tally.records }
-            var tally = ValidationTally()
-            let told = progress.map { progress in { progress(before + $0, $1, size) } }
-            split?.startInput()
-            let ending: RecordEvent
-            if maxErrors != nil {
-                // The general path, which stops at the record that reaches the limit.
-                let reader = RecordReader(source: source, format: known, delimiter: delimiter)
-                reader.split = split
-                ending = validator.validate(
-                    reader, idle: idle, file: label, tally: &tally, report: report, flush: { output.flush() },
-                    progress: told, stopAfterInvalid: maxErrors.map { $0 - invalidSoFar },
-                    lookingAhead: size != nil, unique: unique ? UniqueNames() : nil)
-            } else {
-                ending = validator.validateInParallel(
-                    source, format: known, delimiter: delimiter, size: size, idle: idle, file: label,
-                    tally: &tally, report: report, flush: { output.flush() }, progress: told, split: split,
-                    unique: unique ? UniqueNames() : nil)
-            }
-            if ending == .end { split?.finishInput() }
-            invalidSoFar += tally.invalid
+        /// Why a run ends before its last input.
+        struct Ended: Error { let status: ValidationExit }
+        /// Adds what an input found to the report and the status, and says how its reading ended.
+        func record(_ tally: ValidationTally, ending: RecordEvent, of label: String) throws(Ended)
+            -> ValidationExit
+        {
             inputsRead.append(ValidationReport.Input(file: label, tally: tally))
-            if tally.invalid > 0 { status = max(status, .invalid) }
+            var result = tally.invalid > 0 ? max(status, .invalid) : status
             output.flush()
             switch ending {
             case .unusable(let reason):
                 complain("error: \(TerminalText.escaped(label)): \(TerminalText.message(reason))")
-                status = max(status, .unusable)
+                result = max(result, .unusable)
             case .failed(let code):
                 complain("error: cannot read \(TerminalText.escaped(label)): \(Self.describe(code))")
-                status = max(status, .cannotOpen)
+                result = max(result, .cannotOpen)
             case .interrupted:
                 complain(finish(ValidationReport(inputs: inputsRead, stopped: .interrupted)))
-                return .interrupted
+                throw Ended(status: .interrupted)
             case .record:
                 // Records are left unchecked: --max-errors stopped the run.
-                return stop(inputsRead, status: status, complain: complain)
+                throw Ended(status: stop(inputsRead, status: result, complain: complain))
             case .end:
                 break
             }
+            return result
+        }
+        let small = smallInputs(validator: validator)
+        defer { small?.stop() }
+        do throws(Ended) {
+            for (index, input) in inputs.enumerated() {
+                if let maxErrors, invalidSoFar >= maxErrors {
+                    // The limit was reached at the very end of an input: the later ones are unchecked.
+                    return stop(inputsRead, status: status, complain: complain)
+                }
+                let label = input.label
+                if let small, small.checks(index) {
+                    let outcome = small.outcome(of: index)
+                    if let failure = outcome.openFailure {
+                        complain(failure)
+                        status = max(status, .cannotOpen)
+                        continue
+                    }
+                    outcome.findings.withUnsafeBytes { output.write($0) }
+                    status = try record(outcome.tally, ending: outcome.ending, of: label)
+                    continue
+                }
+                let descriptor: Int32
+                switch openInput(input) {
+                case .success(let opened): descriptor = opened
+                case .failure(let failure):
+                    complain(failure.message)
+                    status = max(status, .cannotOpen)
+                    continue
+                }
+                defer { if descriptor != standardInput { close(descriptor) } }
+                let idle = IdleRelay()
+                let source = FileDescriptorSource(
+                    descriptor: descriptor, isInterrupted: isInterrupted, onIdle: { idle() })
+                let known = format ?? RecordFormat(fileExtensionOf: label)
+                let size = Self.regularFileSize(descriptor)
+                let progress = self.progress
+                let before = inputsRead.reduce(0) { $0 + $1.tally.records }
+                var tally = ValidationTally()
+                let told = progress.map { progress in { progress(before + $0, $1, size) } }
+                split?.startInput()
+                let ending: RecordEvent
+                if maxErrors != nil {
+                    // The general path, which stops at the record that reaches the limit.
+                    let reader = RecordReader(source: source, format: known, delimiter: delimiter)
+                    reader.split = split
+                    ending = validator.validate(
+                        reader, idle: idle, file: label, tally: &tally, report: report,
+                        flush: { output.flush() },
+                        progress: told, stopAfterInvalid: maxErrors.map { $0 - invalidSoFar },
+                        lookingAhead: size != nil, unique: unique ? UniqueNames() : nil)
+                } else {
+                    ending = validator.validateInParallel(
+                        source, format: known, delimiter: delimiter, size: size, idle: idle, file: label,
+                        tally: &tally, report: report, flush: { output.flush() }, progress: told,
+                        split: split,
+                        unique: unique ? UniqueNames() : nil)
+                }
+                if ending == .end { split?.finishInput() }
+                invalidSoFar += tally.invalid
+                status = try record(tally, ending: ending, of: label)
+            }
+        } catch {
+            return error.status
         }
         complain(finish(ValidationReport(inputs: inputsRead)))
         return status
@@ -263,19 +256,12 @@ public struct ValidationRun {
     /// Checks `input` away from the outputs, its findings kept as text: what ``SmallInputs`` does on
     /// its threads.
     private func checkAlone(_ input: ValidationInput, validator: BatchValidator) -> InputOutcome {
-        guard let path = input.path else {
-            return InputOutcome(openFailure: "error: standard input is not a file")
-        }
         let descriptor: Int32
-        switch Self.open(path) {
+        switch openInput(input) {
         case .success(let opened): descriptor = opened
-        case .failure(let code):
-            return InputOutcome(
-                openFailure: path.isEmpty
-                    ? "error: the list of inputs (--files0-from) holds an empty name"
-                    : "error: cannot open \(TerminalText.escaped(input.label)): \(Self.describe(code))")
+        case .failure(let failure): return InputOutcome(openFailure: failure.message)
         }
-        defer { close(descriptor) }
+        defer { if descriptor != standardInput { close(descriptor) } }
         let findings = ByteWriter()
         let style = style
         let report: ((Finding) -> Void)? = quiet || reportOnly ? nil : { findings.write(style.line(for: $0)) }
@@ -313,6 +299,22 @@ public struct ValidationRun {
         switch style {
         case .json: return String(report.json.dropLast())
         case .text: return report.text(bars: barsInReport) + summary
+        }
+    }
+
+    /// Why an input cannot be opened, as the run says it.
+    private struct OpenFailure: Error {
+        let message: String
+    }
+
+    /// Opens `input`: the file its path names, or standard input.
+    private func openInput(_ input: ValidationInput) -> Result<Int32, OpenFailure> {
+        guard let path = input.path else { return .success(standardInput) }
+        return Self.open(path).mapError { code in
+            OpenFailure(
+                message: path.isEmpty
+                    ? "error: the list of inputs (--files0-from) holds an empty name"
+                    : "error: cannot open \(TerminalText.escaped(input.label)): \(Self.describe(code))")
         }
     }
 
