@@ -3,20 +3,7 @@ import GRDB
 import PlayerFormRules
 import PlayerFormScores
 
-/// What `playerform check` found in a score database.
-public struct StoreCheckReport: Sendable, Equatable {
-    /// What SQLite's `PRAGMA integrity_check` said, when it found damage: the file itself is
-    /// damaged, and nothing derived can be trusted or rebuilt from it.
-    public var damage: [String] = []
-    /// Each way the players and their counts, which are derived from the scores, disagree with
-    /// the scores: as a change to the database made by another program leaves them.
-    public var inconsistencies: [String] = []
-
-    /// Whether nothing is wrong.
-    public var isSound: Bool { damage.isEmpty && inconsistencies.isEmpty }
-}
-
-extension SQLiteScoreStore {
+extension SQLiteScoreStore: DerivedRowsChecking {
     /// Checks the database, only reading.
     ///
     /// SQLite's integrity check first, then the players and the roster's block counts against
@@ -65,15 +52,15 @@ extension SQLiteScoreStore {
     static let consistencyChecks: [(String, String)] = [
         (
             "SELECT count(*) FROM player AS p WHERE NOT EXISTS (SELECT 1 FROM score WHERE player_id = p.id)",
-            "players with no score left"
+            StoreInconsistency.playersWithoutScores
         ),
         (
             "SELECT count(*) FROM score AS s WHERE NOT EXISTS (SELECT 1 FROM player WHERE id = s.player_id)",
-            "scores of no player"
+            StoreInconsistency.scoresWithoutPlayer
         ),
         (
             "SELECT count(*) FROM player AS p WHERE uploads != (SELECT count(*) FROM score WHERE player_id = p.id)",
-            "players whose count of uploads is not their count of scores"
+            StoreInconsistency.wrongUploadCounts
         ),
         (
             """
@@ -83,14 +70,14 @@ extension SQLiteScoreStore {
                    SELECT name, points, uploaded_at FROM score WHERE player_id = p.id
                    ORDER BY uploaded_at DESC, seq DESC LIMIT 1)
             """,
-            "players who do not show their newest score, or are not placed by their first"
+            StoreInconsistency.wrongShownScore
         ),
         (
             """
             SELECT count(*) FROM score AS s JOIN player AS p ON p.id = s.player_id
             WHERE playerform_key(CAST(s.name AS BLOB)) IS NOT p.key
             """,
-            "scores whose name is another player's"
+            StoreInconsistency.misplacedScores
         ),
         (
             """
@@ -100,7 +87,7 @@ extension SQLiteScoreStore {
             FULL JOIN roster_block AS kept USING (block)
             WHERE counted.players IS NOT kept.players
             """,
-            "blocks of the roster whose count of players is wrong"
+            StoreInconsistency.wrongBlockCounts
         ),
     ]
 }

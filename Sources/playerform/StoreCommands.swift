@@ -55,15 +55,6 @@ struct StorePlace {
         }
     }
 
-    /// Opens the score database, or ends the command with the error's exit status after its
-    /// message; as ``open(busyTimeout:creating:)``, for a command of the database alone.
-    func openDatabase(busyTimeout: Int?, creating: Bool = true) async throws -> SQLiteScoreStore {
-        switch await PlayerFormREPL.openStore(options(busyTimeout: busyTimeout), creating: creating) {
-        case .success(let store): return store
-        case .failure(let failure): throw ExitCode(failure.exitStatus)
-        }
-    }
-
     private func options(busyTimeout: Int?) -> PlayerFormREPL.Options {
         PlayerFormREPL.Options(
             storePath: path, legacyStorePath: legacyPath,
@@ -347,23 +338,23 @@ extension PlayerFormCommand {
 }
 
 extension PlayerFormCommand {
-    /// `playerform check`: verifies a score database, and with `--repair` rebuilds what is derived.
+    /// `playerform check`: verifies a store, and with `--repair` rebuilds what is derived.
     struct Check: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Verify the score database; with --repair, rebuild the players from the scores.",
+            abstract: "Verify the store; with --repair, rebuild the players from the scores.",
             discussion: """
-                Runs SQLite's integrity check on the score database (--store, as for playerform), \
-                then checks the players, their counts and their places against the scores they are \
-                made from, as a change made with another program (sqlite3) can leave them. With \
-                --repair, the players and their counts are made again from the scores, in one \
-                transaction; the scores are left as they are. A missing store is refused and \
-                nothing is created.
+                Checks the players, their counts and their places against the scores they are made \
+                from, as a change made with another program (sqlite3, psql) can leave them; on a \
+                score database, SQLite's integrity check runs first. With --repair, the players and \
+                their counts are made again from the scores, in one transaction; the scores are left \
+                as they are. A missing store is refused and nothing is created.
 
-                Exit status: 0 the store is sound (or was repaired); 64 --store names a league, \
-                whose server keeps its own tables; 65 the players disagree with the scores (each \
-                way is said; --repair mends it) or the file is damaged (export what can be read and \
-                import it into a new store); 66 the store cannot be opened or there is none; 75 \
-                another process kept it locked.
+                Exit status: 0 the store is sound (or was repaired); 65 the players disagree with \
+                the scores (each way is said; --repair mends it) or the file is damaged (export \
+                what can be read and import it into a new store); 66 the store cannot be opened or \
+                there is none; 69 the league's server cannot be reached; 75 another process kept \
+                it locked; 76 the league refused the statements; 77 the league's user lacks a \
+                privilege.
                 """
         )
 
@@ -375,39 +366,38 @@ extension PlayerFormCommand {
 
         func run() async throws {
             let place = try StorePlace(option: main.store, environment: ProcessEnvironment.current())
-            if place.isLeague {
-                throw ValidationError(
-                    "check verifies a score database; a league's tables are kept by its server "
-                        + "(and its derived rows by one transaction each).")
+            let store = try await place.open(busyTimeout: main.busyTimeoutMilliseconds, creating: false)
+            guard let checked = store as? any DerivedRowsChecking else {
+                preconditionFailure("every store opened by a command keeps derived rows")
             }
-            let database = try await place.openDatabase(
-                busyTimeout: main.busyTimeoutMilliseconds, creating: false)
+            // A league is named without its password.
+            let shown = place.isLeague ? PostgresLocation.masking(place.path) : place.path
             do {
-                let report = try database.check()
-                for line in report.damage { Import.report("\(place.path): damaged: \(line)") }
+                let report = try await checked.check()
+                for line in report.damage { Import.report("\(shown): damaged: \(line)") }
                 guard report.damage.isEmpty else {
                     Import.report(
-                        "\(place.path): the file is damaged; export what can be read (playerform export) "
+                        "\(shown): the file is damaged; export what can be read (playerform export) "
                             + "and import it into a new store", label: "note: ")
                     throw ExitCode(65)
                 }
-                for line in report.inconsistencies { Import.report("\(place.path): \(line)") }
+                for line in report.inconsistencies { Import.report("\(shown): \(line)") }
                 guard !report.isSound else {
-                    Import.report("\(place.path): sound", label: "note: ")
+                    Import.report("\(shown): sound", label: "note: ")
                     return
                 }
                 guard repair else {
                     Import.report(
-                        "\(place.path): the players disagree with the scores; playerform check --repair "
+                        "\(shown): the players disagree with the scores; playerform check --repair "
                             + "makes them again from the scores", label: "note: ")
                     throw ExitCode(65)
                 }
-                try database.rebuildDerived()
-                let after = try database.check()
-                for line in after.inconsistencies { Import.report("\(place.path): still \(line)") }
+                try await checked.rebuildDerived()
+                let after = try await checked.check()
+                for line in after.inconsistencies { Import.report("\(shown): still \(line)") }
                 guard after.isSound else { throw ExitCode(65) }
                 Import.report(
-                    "\(place.path): repaired: the players were made again from the scores", label: "note: ")
+                    "\(shown): repaired: the players were made again from the scores", label: "note: ")
             } catch let error as ScoreStoreError {
                 Import.report(StoreFailure.words(error))
                 throw ExitCode(StoreFailure.exitStatus(error))

@@ -251,6 +251,53 @@ struct LeagueEndToEndTests {
         let listed = try BuiltBinary.run(["--store", league, "-c", "players --csv"])
         #expect(listed.outputLines.count == 4, "\(listed.output)")
     }
+
+    @Test(
+        "check finds a league's players that disagree with their scores after a change made with psql; --repair mends them",
+        .enabled(if: serverURL != nil, "PLAYERFORM_TEST_POSTGRES_URL is not set"))
+    func checkAndRepair() throws {
+        let league = try Self.freshLeague()
+        let store = ["--store", league]
+        let added = try BuiltBinary.run(
+            store + ["-c", "add Ann 1", "-c", "add Bob 2", "-c", "add Cy 3", "-c", "add Ann 4"])
+        try #require(added.status == 0, "\(added.errors)")
+        let sound = try BuiltBinary.run(store + ["check"])
+        #expect(sound.status == 0, "\(sound.errors)")
+        #expect(sound.errorLines == ["note: \(league): sound"])
+        // Behind the program's back: the only score of a player, Ann's first score given
+        // another name, and a digest the league looks a player up by.
+        _ = try Self.psql(
+            league,
+            "DELETE FROM score WHERE name = 'Cy'; "
+                + "UPDATE score SET name = 'Zed' WHERE seq = (SELECT min(seq) FROM score WHERE name = 'Ann'); "
+                + "UPDATE player SET key_digest = '\\x00' WHERE name = 'Bob'")
+        let found = try BuiltBinary.run(store + ["check"])
+        #expect(found.status == 65)
+        #expect(
+            found.errorLines == [
+                "error: \(league): players with no score left: 1",
+                "error: \(league): players whose count of uploads is not their count of scores: 1",
+                "error: \(league): players who do not show their newest score, or are not placed by their first: 1",
+                "error: \(league): scores whose name is another player's: 1",
+                "error: \(league): players whose key digest is not their key's: 1",
+                "note: \(league): the players disagree with the scores; playerform check --repair makes them "
+                    + "again from the scores",
+            ], "\(found.errors)")
+        let repaired = try BuiltBinary.run(store + ["check", "--repair"])
+        #expect(repaired.status == 0, "\(repaired.errors)")
+        #expect(
+            repaired.errorLines.last
+                == "note: \(league): repaired: the players were made again from the scores")
+        #expect(try BuiltBinary.run(store + ["check"]).status == 0)
+        // Zed takes the place of the first record it now holds, and Ann that of her newest; Bob is
+        // found by his digest again, so a new upload is his, not a second Bob's.
+        try #require(try BuiltBinary.run(store + ["-c", "add Bob 5"]).status == 0)
+        let listed = try BuiltBinary.run(store + ["-c", "players --csv"])
+        #expect(listed.outputLines.dropFirst().map { String($0.prefix(5)) } == ["Zed,1", "Bob,5", "Ann,4"])
+        #expect(
+            try Self.psql(league, "SELECT string_agg(block || ':' || players, ',') FROM roster_block")
+                == "0:3")
+    }
 }
 
 /// The built binary against a PostgreSQL server of each spec's own (``ThrowawayServer``): one

@@ -101,7 +101,7 @@ complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'validate' -d 'Check files of player records against the player rules.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'import' -d 'Add the records of score files to the score database.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'export' -d 'Write every stored score record to standard output.'
-complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'check' -d 'Verify the score database; with --repair, rebuild the players from the scores.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'check' -d 'Verify the store; with --repair, rebuild the players from the scores.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_positional "playerform" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" files0-from' -l 'files0-from' -d 'Read the inputs\' paths from FILE, each ended by a NUL byte (- for standard input), as find -print0 writes them.' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform validate" input-format' -l 'input-format' -d 'The format of the inputs, when the extension or the first line does not tell.' -rfka 'jsonl csv'
