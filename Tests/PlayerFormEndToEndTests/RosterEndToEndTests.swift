@@ -1,3 +1,4 @@
+import BuiltBinaryTesting
 import Foundation
 import Glibc
 import Testing
@@ -312,4 +313,91 @@ struct RosterEndToEndTests {
 /// that stamp uploads with the clock.
 func timeless(_ line: String) -> String {
     line.replacing(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/, with: "1970-01-01 00:00:00")
+}
+
+/// What a listing does with a database damaged midway, and with names of any length: the
+/// output a script reads stays whole, and a row stays as wide as its columns.
+@Suite("playerform lists a roster as far as it can, as wide as it may")
+struct RosterListingEndToEndTests {
+    /// A database of `count` players named `Player N`, made by importing them.
+    private static func store(of count: Int, in folder: URL) throws -> String {
+        let records = folder.appendingPathComponent("players.jsonl")
+        let lines = (0..<count).map { #"{"name":"Player \#($0)","points":\#($0 % 100)}"# }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: records)
+        let path = folder.appendingPathComponent("scores.sqlite").path
+        let imported = try BuiltBinary.run(["--store", path, "import", records.path])
+        try #require(imported.status == 0, "\(imported.errors)")
+        return path
+    }
+
+    @Test(
+        "players --json over a database damaged after its first thousand players ends its line, says why on standard error, and the next JSON starts a line"
+    )
+    func jsonOverDamagedPages() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Self.store(of: 3_000, in: folder)
+        // The last leaf page of the player table, in the order of its B-tree: players a listing
+        // reads after its first thousand.
+        let pages = try ProgramRunner.run(
+            "/usr/bin/env",
+            [
+                "sqlite3", path,
+                "SELECT pageno FROM dbstat WHERE name = 'player' AND pagetype = 'leaf' ORDER BY path DESC LIMIT 1; "
+                    + "PRAGMA page_size",
+            ])
+        try #require(pages.status == 0)
+        let numbers = pages.outputLines.compactMap { Int($0) }
+        try #require(numbers.count == 2, "\(pages.outputLines)")
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try file.seek(toOffset: UInt64((numbers[0] - 1) * numbers[1] + 100))
+        try file.write(contentsOf: Data(repeating: 0xFF, count: 3_000))
+        try file.close()
+
+        let run = try BuiltBinary.run(["--store", path, "-c", "players --json", "-c", "rules --json"])
+        #expect(run.status == 1)
+        #expect(run.outputLines.count == 2, "\(run.output.prefix(300))")
+        let listing = try #require(run.outputLines.first)
+        #expect(listing.hasPrefix(#"[{"name":"Player 0","#))
+        #expect(
+            listing.contains(#""name":"Player 999","#), "at least the first thousand players were written")
+        #expect(!listing.hasSuffix("]"), "the array is left open, so that it reads as incomplete")
+        #expect(
+            (try? JSONSerialization.jsonObject(with: Data(listing.utf8))) == nil,
+            "an incomplete listing is not a JSON value")
+        let rules = try #require(run.outputLines.last)
+        #expect(
+            try JSONSerialization.jsonObject(with: Data(rules.utf8)) is [String: Any], "\(rules.prefix(80))")
+        #expect(run.errorLines.count == 1)
+        #expect(run.errors.contains("the score database is damaged"), "\(run.errors)")
+    }
+
+    @Test(
+        "a page of names of 100,000 ideographs each is listed with every row within the page's 80 columns"
+    )
+    func longNamesFitTheColumns() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let records = folder.appendingPathComponent("long.jsonl")
+        // A thousand different ideographs a hundred times over, after a prefix of each player's.
+        let block = String(String.UnicodeScalarView((0..<1_000).map { Unicode.Scalar(0x4E00 + $0 * 7)! }))
+        let lines = (0..<12).map { player in
+            let name = String(Unicode.Scalar(0x4E00 + player)!) + String(repeating: block, count: 100)
+            return #"{"name":"\#(name)","points":\#(player)}"#
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: records)
+        let path = folder.appendingPathComponent("scores.sqlite").path
+        try #require(try BuiltBinary.run(["--store", path, "import", records.path]).status == 0)
+
+        let run = try BuiltBinary.run(["--store", path, "-c", "players"])
+        #expect(run.status == 0)
+        let rows = run.outputLines.dropFirst(2)
+        #expect(rows.count == 12)
+        // An ideograph takes two columns; everything else on these lines takes one.
+        let widths = run.outputLines.map { line in
+            line.unicodeScalars.reduce(0) { $0 + ((0x4E00...0x9FFF).contains($1.value) ? 2 : 1) }
+        }
+        #expect(widths.allSatisfy { $0 <= 80 }, "widest row: \(widths.max() ?? 0) columns")
+        #expect(rows.allSatisfy { $0.contains("…") }, "each name is cut short, and says so")
+    }
 }
