@@ -125,7 +125,8 @@ extension RosterViewModel {
         }
         let (revision, total, players) = (window.revision, window.playerCount, window.players)
         var stillKept: Set<String> = []
-        if case .content = kind {
+        // Only rows in view before may have left it (none at the first reading).
+        if case .content = kind, !old.keys.isEmpty {
             let newKeys = Set(players.map(\.key))
             for (index, key) in old.keys.enumerated() where !newKeys.contains(key) {
                 if try await store.player(named: old.players[index].name) != nil { stillKept.insert(key) }
