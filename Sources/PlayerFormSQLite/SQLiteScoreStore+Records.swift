@@ -69,42 +69,56 @@ extension SQLiteScoreStore {
         from offset: Int, limit: Int, connection: SQLiteConnection, path: String
     ) throws -> [Player] {
         guard let start = try Self.seek(offset, connection) else { return [] }
-        // One statement: the window of players by row id, each with its record ids.
-        let statement = try RawStatement(
+        // Two statements that need no sort, in the caller's transaction: the window of players
+        // by row id, then the record ids of that range of row ids in the order of the score
+        // index. One statement joining them sorted whole rows, names and keys too, in a
+        // temporary B-tree: megabytes written to a temporary file for a page of long names.
+        let window = try RawStatement(
             connection,
             """
-            SELECT p.id, p.name, p.points, p.uploaded_at, s.id, p.key
-            FROM (SELECT id, name, points, uploaded_at, key FROM player
-                  WHERE id >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3) AS p
-            JOIN score AS s ON s.player_id = p.id
-            ORDER BY p.id, s.seq
+            SELECT id, name, points, uploaded_at, key FROM player
+            WHERE id >= ?1 ORDER BY id LIMIT ?2 OFFSET ?3
             """)
-        statement.bind(1, start.from)
-        statement.bind(2, Int64(limit))
-        statement.bind(3, start.skip)
+        window.bind(1, start.from)
+        window.bind(2, Int64(limit))
+        window.bind(3, start.skip)
+        var rows: [(id: Int64, name: String, points: Double, time: Int64, key: String)] = []
+        while try window.step() {
+            rows.append((window.int(0), window.text(1), window.double(2), window.int(3), window.text(4)))
+        }
+        guard let first = rows.first?.id, let last = rows.last?.id else { return [] }
+        let scores = try RawStatement(
+            connection,
+            "SELECT player_id, id FROM score WHERE player_id BETWEEN ?1 AND ?2 ORDER BY player_id, seq")
+        scores.bind(1, first)
+        scores.bind(2, last)
         var players: [Player] = []
-        var current: (id: Int64, name: String, points: Double, time: Int64, key: String, records: [UUID])?
+        players.reserveCapacity(rows.count)
+        var next = 0
+        var records: [UUID] = []
         func finish() {
-            guard let done = current else { return }
+            let row = rows[next]
+            next += 1
+            // A player with no record left (only another program leaves one) is not shown.
+            guard !records.isEmpty else { return }
             players.append(
                 Player(
-                    name: done.name, points: done.points, uploadedAt: Timestamp.date(milliseconds: done.time),
-                    recordIDs: done.records, key: done.key))
+                    name: row.name, points: row.points, uploadedAt: Timestamp.date(milliseconds: row.time),
+                    recordIDs: records, key: row.key))
+            records = []
         }
-        while try statement.step() {
-            let id = statement.int(0)
-            if current?.id != id {
-                finish()
-                current = (
-                    id, statement.text(1), statement.double(2), statement.int(3), statement.text(5), []
-                )
-            }
-            guard let record = statement.uuid(4) else {
+        while try scores.step() {
+            let owner = scores.int(0)
+            // The players before this record's have all their records: rows are in id order.
+            while next < rows.count, rows[next].id < owner { finish() }
+            // A record of no player (only another program leaves one) is not shown.
+            guard next < rows.count, rows[next].id == owner else { continue }
+            guard let record = scores.uuid(1) else {
                 throw SQLiteStoreError.corrupt(path: path, reason: "a score's id is not 16 bytes")
             }
-            current?.records.append(record)
+            records.append(record)
         }
-        finish()
+        while next < rows.count { finish() }
         return players
     }
 
