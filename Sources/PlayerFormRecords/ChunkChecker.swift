@@ -182,6 +182,8 @@ struct ChunkChecker {
     /// (``JSONFastLine``); off only in specs, to compare with the general way.
     var plainJSONLines = true
     private var steps = RecordSteps()
+    /// The keys of names this checker met, for `--unique`; a checker is one thread's.
+    private let nameKeys = NameKeyCache()
     private var jsonLines = JSONFastLine()
     private var csvLines: CSVFastLine
 
@@ -217,7 +219,7 @@ struct ChunkChecker {
         var rejected: [Range<Int>] = []
         // The closures below capture this copy, not `self`: capturing `self` while `steps` is read
         // made the compiler copy all of `steps`, scratch buffers and all, for every CSV record.
-        let notes = notingPlayers ? KeyNotes(keepingNames: reporting) : nil
+        let notes = notingPlayers ? KeyNotes(keepingNames: reporting, keys: nameKeys) : nil
         let validator = validator.noting(into: notes)
         reading: while true {
             let invalidBefore = tally.invalid

@@ -93,15 +93,18 @@ final class KeyNotes {
     private(set) var entries: [Entry] = []
     /// Whether names are kept for findings.
     let keepsNames: Bool
+    /// The keys of names met before, on this checking thread.
+    let keys: NameKeyCache
 
-    init(keepingNames: Bool) {
+    init(keepingNames: Bool, keys: NameKeyCache = NameKeyCache()) {
         keepsNames = keepingNames
+        self.keys = keys
     }
 
     func note(utf8Name name: UnsafeBufferPointer<UInt8>, at place: RecordPlace, invalid: Bool) {
         entries.append(
             Entry(
-                key: PlayerName.comparisonKey(utf8Name: name), place: place, end: place.offset,
+                key: keys.key(utf8Name: name), place: place, end: place.offset,
                 invalid: invalid,
                 name: keepsNames ? String(decoding: name, as: UTF8.self) : nil))
     }
@@ -123,5 +126,46 @@ final class KeyNotes {
     func take() -> [Entry] {
         defer { entries = [] }
         return entries
+    }
+}
+
+/// The comparison keys of the names beyond ASCII that one checking thread met last, by the
+/// name's bytes: a name met again costs a hash and a comparison of its bytes instead of its
+/// Unicode normalization (NFKC), which costs about twenty times what checking its record does.
+///
+/// A file of records names the same players again and again, so most names beyond ASCII are met
+/// before. A name is kept in one of a fixed number of places chosen by its hash, replacing what
+/// was there, so memory stays bounded whatever the file holds. An ASCII name's key is made from
+/// its bytes at about the cost of a lookup, so it is not kept.
+final class NameKeyCache {
+    private static let places = 4_096
+    // Made at the first name beyond ASCII: a checker that meets none, or checks no names for
+    // --unique, costs nothing.
+    private var hashes: [UInt64] = []
+    private var names: [[UInt8]] = []
+    private var keys: [String] = []
+
+    /// `PlayerName.comparisonKey(utf8Name:)` of `name`.
+    func key(utf8Name name: UnsafeBufferPointer<UInt8>) -> String {
+        // FNV-1a over the bytes, noting on the way whether any is beyond ASCII.
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        var beyondASCII: UInt8 = 0
+        for byte in name {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+            beyondASCII |= byte
+        }
+        guard beyondASCII >= 0x80 else { return PlayerName.comparisonKey(utf8Name: name) }
+        if hashes.isEmpty {
+            hashes = Array(repeating: 0, count: Self.places)
+            names = Array(repeating: [], count: Self.places)
+            keys = Array(repeating: "", count: Self.places)
+        }
+        let place = Int(truncatingIfNeeded: hash) & (Self.places - 1)
+        if hashes[place] == hash, names[place].elementsEqual(name) { return keys[place] }
+        let key = PlayerName.comparisonKey(utf8Name: name)
+        hashes[place] = hash
+        names[place] = Array(name)
+        keys[place] = key
+        return key
     }
 }
