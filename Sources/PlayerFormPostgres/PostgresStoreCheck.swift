@@ -7,7 +7,7 @@ extension PostgresScoreStore: DerivedRowsChecking {
     /// the league, only reading.
     ///
     /// The server has no check of its own files to offer here (its pages are checksummed as they
-    /// are read), so ``StoreCheckReport/damage`` stays empty. Whether a record's name belongs to
+    /// are read), so the report's `damage` stays empty. Whether a record's name belongs to
     /// its player is decided here, with the comparison key the league keys players by: every
     /// record's name is read once.
     /// - Throws: `ScoreStoreError` when the league cannot be read.
