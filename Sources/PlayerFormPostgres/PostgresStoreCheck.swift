@@ -6,8 +6,8 @@ extension PostgresScoreStore: DerivedRowsChecking {
     /// Checks the players and the roster's block counts against the records, in one snapshot of
     /// the league, only reading.
     ///
-    /// The server has no check of its own files to offer here (its pages are checksummed as they
-    /// are read), so the report's `damage` stays empty. Whether a record's name belongs to
+    /// A check of the server's own files needs an extension (amcheck) and privileges a
+    /// scorekeeper does not have, so the report's `damage` stays empty. Whether a record's name belongs to
     /// its player is decided here, with the comparison key the league keys players by: every
     /// record's name is read once.
     /// - Throws: `ScoreStoreError` when the league cannot be read.
