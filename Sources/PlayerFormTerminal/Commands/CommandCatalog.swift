@@ -128,12 +128,20 @@ public enum CommandCatalog {
             arguments: CommandParser.jsonFlag,
             run: .immediate { session, json in session.showRules(json: json) }),
         Entry(
-            "source", aliases: ["\\i"], usage: "source FILE",
+            "source", aliases: ["\\i", "\\include", ".read"], usage: "source FILE",
             summary:
-                "Run the commands in FILE, one a line, as if typed (also: \\i FILE). Errors name the"
-                + " file and line (FILE:LINE:); a file may source others, up to 16 deep.",
+                "Run the commands in FILE, one a line, as if typed. Errors name the file and line"
+                + " (FILE:LINE:); a file may source others, up to 16 deep.",
             arguments: CommandParser.path,
             run: .session { session, path in await session.source(path) }),
+        Entry(
+            "timing", aliases: ["\\timing", ".timer"], usage: "timing [on | off]",
+            summary:
+                "Show how long each command took, after its output (Time: 1.234 ms); on standard"
+                + " error in a script, so that its output stays as it was. Without on or off, turn it"
+                + " the other way, as psql's \\timing does.",
+            arguments: CommandParser.onOrOff,
+            run: .immediate { session, on in session.setTiming(on) }),
         Entry(
             "pager", usage: "pager [on | off]",
             summary:
@@ -143,29 +151,50 @@ public enum CommandCatalog {
             arguments: CommandParser.onOrOff,
             run: .immediate { session, on in session.setPager(on) }),
         Entry(
-            "version", usage: "version",
+            "version", aliases: [".version"], usage: "version",
             summary: "Print the program's version, as playerform --version does.",
             run: .immediate { session, _ in session.showVersion() }),
         Entry(
-            "help", usage: "help [COMMAND]",
+            "help", aliases: ["\\?", "\\h", ".help"], usage: "help [COMMAND]",
             summary: "List the commands, or explain one and the rule of the form that governs it.",
             completes: { before, word in before.isEmpty ? CommandCatalog.completions(of: word) : [] },
             pagesOutput: true,
             arguments: CommandParser.helpTopic,
             run: .immediate { session, topic in session.help(topic) }),
         Entry(
-            "quit", aliases: ["\\q"], usage: "quit", summary: "End the session (also: exit, \\q, Ctrl-D).",
+            "quit", aliases: ["\\q", ".quit"], usage: "quit",
+            summary: "End the session; so do exit and Ctrl-D.",
             run: .immediate { _, _ in .quit }),
         // Listed and completed in its own right, as shells have it.
         Entry(
-            "exit", usage: "exit", summary: "End the session (also: quit, \\q, Ctrl-D).",
+            "exit", aliases: [".exit"], usage: "exit", summary: "End the session; so do quit and Ctrl-D.",
             run: .immediate { _, _ in .quit }),
     ]
 
     /// Every command word.
     public static let names: [String] = entries.map(\.name)
 
-    private static let nameBytes: [[UInt8]] = names.map { Array($0.utf8) }
+    /// The words a mistyped word is compared with, by its first character: psql's backslash
+    /// forms for `\`, sqlite3's dot forms for `.`, the command names for any other.
+    private static let families: [UInt8?: (words: [String], bytes: [[UInt8]])] = {
+        let aliases = entries.flatMap(\.aliases)
+        var families: [UInt8?: (words: [String], bytes: [[UInt8]])] = [:]
+        for (first, words) in [
+            (UInt8?.none, names), (UInt8(ascii: "\\"), aliases), (UInt8(ascii: "."), aliases),
+        ] {
+            let chosen = first.map { first in words.filter { $0.utf8.first == first } } ?? words
+            families[first] = (chosen, chosen.map { Array($0.utf8) })
+        }
+        return families
+    }()
+
+    /// The family of ``families`` a typed word belongs to.
+    private static func family(of word: UnsafeBufferPointer<UInt8>) -> (words: [String], bytes: [[UInt8]]) {
+        if let first = word.first, first == UInt8(ascii: "\\") || first == UInt8(ascii: ".") {
+            return families[first]!
+        }
+        return families[nil]!
+    }
 
     /// Every command word and alias, one after another in `bytes`, each with where its bytes
     /// start, how many there are, its first eight bytes packed in one integer, and the position of
@@ -235,8 +264,11 @@ public enum CommandCatalog {
         return names.filter { $0.hasPrefix(prefix) }
     }
 
-    /// The command most likely meant by `word`: one that starts with it, or one at most two edits
-    /// away (one for words of up to three characters); nil when none is close.
+    /// The command most likely meant by `word`, or nil when none is close.
+    ///
+    /// One that starts with it, or one at most two edits away (one for words of up to three
+    /// characters). A word that starts with a backslash or a dot is given a form of its own family
+    /// (`\tim` gets `\timing`, `.quti` gets `.quit`).
     ///
     /// A script that repeats a mistyped word asks again and again: the last answer is kept, for
     /// a word of the same bytes.
@@ -260,17 +292,24 @@ public enum CommandCatalog {
         let limit = word.count <= 3 ? 1 : 2
         var typed = word
         // The first of the closest names wins; nothing is allocated per name.
-        let best = typed.withUTF8 { typed -> (index: Int, distance: Int)? in
-            if let prefixed = nameBytes.firstIndex(where: { $0.starts(with: typed) }) { return (prefixed, 0) }
-            var best: (index: Int, distance: Int)?
-            for (index, name) in nameBytes.enumerated() {
+        let best = typed.withUTF8 { typed -> (word: String, distance: Int)? in
+            let family = family(of: typed)
+            // A backslash or a dot alone starts every word of its family: no word is meant.
+            if family.words != names && typed.count == 1 { return nil }
+            if let prefixed = family.bytes.firstIndex(where: { $0.starts(with: typed) }) {
+                return (family.words[prefixed], 0)
+            }
+            var best: (word: String, distance: Int)?
+            for (index, name) in family.bytes.enumerated() {
                 let distance = editDistance(
                     typed, name, limit: Swift.min(limit, (best?.distance ?? .max) - 1))
-                if distance <= limit, distance < best?.distance ?? .max { best = (index, distance) }
+                if distance <= limit, distance < best?.distance ?? .max {
+                    best = (family.words[index], distance)
+                }
             }
             return best
         }
-        return best.map { names[$0.index] }
+        return best?.word
     }
 
     /// The name in `names` most likely meant by `word`, by the rule of ``suggestion(for:)``

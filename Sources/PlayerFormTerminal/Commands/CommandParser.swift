@@ -40,7 +40,15 @@ public enum CommandParser {
         var message = ""
         message.reserveCapacity(112 + 2 * word.utf8.count)
         message += "Unknown command "
-        TerminalText.appendQuoted(word, to: &message)
+        // psql's backslash forms and sqlite3's dot forms are shown as typed (\pset, not "\\pset"),
+        // when nothing in them needs escaping.
+        if let first = word.utf8.first, first == UInt8(ascii: "\\") || first == UInt8(ascii: "."),
+            word.utf8.count > 1, word.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        {
+            message += word
+        } else {
+            TerminalText.appendQuoted(word, to: &message)
+        }
         message += "."
         message += hint(for: typed)
         message += " Type help for the list of commands."

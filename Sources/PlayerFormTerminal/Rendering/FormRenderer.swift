@@ -273,7 +273,7 @@ public struct FormRenderer: Sendable {
     public func help(width: Int = 80) -> [String] {
         var lines = ["Commands:"]
         for entry in CommandCatalog.entries {
-            lines.append("  " + entry.usage)
+            lines.append("  " + entry.usage + Self.alsoTyped(entry))
             lines += WordWrap.lines(entry.summary, width: width, indent: "      ")
         }
         return lines
@@ -287,7 +287,9 @@ public struct FormRenderer: Sendable {
     /// `rules` has it now, wrapped between words to `width` columns.
     public func help(for entry: CommandCatalog.Entry, rules: RulesInForce? = nil, width: Int = 80) -> [String]
     {
-        var lines = ["usage: " + entry.usage] + WordWrap.lines(entry.summary, width: width, indent: "  ")
+        var lines =
+            ["usage: " + entry.usage + Self.alsoTyped(entry)]
+            + WordWrap.lines(entry.summary, width: width, indent: "  ")
         if let rules, let rule = entry.rule(in: rules) {
             lines += WordWrap.lines(rule, width: width, indent: "  ")
         }
@@ -295,6 +297,11 @@ public struct FormRenderer: Sendable {
     }
 
     // MARK: Pieces
+
+    /// The other words that run `entry`, psql's and sqlite3's forms: `   (also \q, .quit)`.
+    private static func alsoTyped(_ entry: CommandCatalog.Entry) -> String {
+        entry.aliases.isEmpty ? "" : "   (also " + entry.aliases.joined(separator: ", ") + ")"
+    }
 
     private func reasons(_ issues: [ValidationIssue]) -> String {
         issues.map { TerminalText.escaped($0.message) }.joined(separator: " ")

@@ -111,6 +111,41 @@ extension REPLSession {
         return settled()
     }
 
+    /// `timing on`, `timing off`, and `timing` alone, which turns it the other way.
+    ///
+    /// As psql's `\timing` does; says which it is now, in psql's words.
+    func setTiming(_ on: Bool?) -> StepResult {
+        timing = on ?? !timing
+        output.write(timing ? "Timing is on." : "Timing is off.")
+        return settled()
+    }
+
+    /// Writes how long a command took, `elapsed` nanoseconds, as psql does (`Time: 1.234 ms`,
+    /// with minutes and seconds from a second on): at a terminal after the command's output, in a
+    /// script on standard error, so that what the script writes stays as it was.
+    func writeTime(_ elapsed: UInt64, atTerminal: Bool) {
+        let milliseconds = Double(elapsed) / 1_000_000
+        var line = "Time: " + Self.threeDecimals(milliseconds) + " ms"
+        if milliseconds >= 1_000 {
+            let wholeMilliseconds = Int(milliseconds.rounded())
+            let minutes = wholeMilliseconds / 60_000
+            let seconds = Double(wholeMilliseconds % 60_000) / 1_000
+            let secondsText = Self.threeDecimals(seconds)
+            line +=
+                " (" + (minutes < 10 ? "0" : "") + String(minutes) + ":"
+                + (seconds < 10 ? "0" : "") + secondsText + ")"
+        }
+        if atTerminal { output.write(line) } else { output.writeError(line) }
+    }
+
+    /// `value` with three decimals, rounded.
+    private static func threeDecimals(_ value: Double) -> String {
+        let thousandths = Int((value * 1_000).rounded())
+        let fraction = String(thousandths % 1_000)
+        return String(thousandths / 1_000) + "." + String(repeating: "0", count: 3 - fraction.count)
+            + fraction
+    }
+
     /// `version`: the program's version.
     func showVersion() -> StepResult {
         output.write(ProgramVersion.text)

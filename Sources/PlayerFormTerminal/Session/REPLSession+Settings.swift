@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension REPLSession {
     /// What the session's terminal offers: colours, Ctrl-C, its size, a pager, and the ticks at
     /// which an idle prompt looks for changes.
@@ -53,17 +59,28 @@ extension REPLSession {
         /// In a script, asked between commands and while a line is awaited: once it says true,
         /// the script stops there (the program is ending by a signal).
         public var endRequested: (@Sendable () -> Bool)?
+        /// The clock `timing` measures commands with: a monotonic time in nanoseconds.
+        public var nanoseconds: @Sendable () -> UInt64
 
         /// Options; each left out is the default: every command run, no echo, the default rules,
-        /// never asked to end.
+        /// never asked to end, the system's monotonic clock.
         public init(
             bail: Bool = false, echo: Bool = false, rulesOrigin: String = "defaults",
-            endRequested: (@Sendable () -> Bool)? = nil
+            endRequested: (@Sendable () -> Bool)? = nil,
+            nanoseconds: @escaping @Sendable () -> UInt64 = Options.monotonicNanoseconds
         ) {
             self.bail = bail
             self.echo = echo
             self.rulesOrigin = rulesOrigin
             self.endRequested = endRequested
+            self.nanoseconds = nanoseconds
+        }
+
+        /// The system's monotonic clock, in nanoseconds.
+        @Sendable public static func monotonicNanoseconds() -> UInt64 {
+            var time = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &time)
+            return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
         }
     }
 }

@@ -63,6 +63,9 @@ public final class REPLSession {
     let paging: PagingOutput?
     /// Whether `pager off` was typed.
     var pagerOff = false
+    /// Whether `timing` is on: each command's time is written after its output.
+    var timing = false
+    let nanoseconds: @Sendable () -> UInt64
     let rulesOrigin: String
     let columns: @Sendable () -> Int
 
@@ -105,6 +108,7 @@ public final class REPLSession {
         }
         self.pageSizeNow = terminal.pageSizeNow
         self.endRequested = options.endRequested
+        self.nanoseconds = options.nanoseconds
         self.hasRoster = roster != nil
         self.interactive = reader.isInteractive
         roster?.follow(form)
@@ -260,6 +264,8 @@ public final class REPLSession {
                 result = .failed
             case .line(let bytes):
                 if echo, !atTerminal { output.write(Self.echoed(bytes)) }
+                let timed = timing
+                let started = timed ? nanoseconds() : 0
                 switch startLine(bytes) {
                 case .finished(let finished):
                     result = finished
@@ -267,6 +273,11 @@ public final class REPLSession {
                     result = await rest(self)
                     // A sourced file may have moved the location.
                     log.location = location
+                }
+                // As psql does, after the command's output; not for a blank line or a comment,
+                // nor for the command that turned timing on or off.
+                if timed, timing, result != .ignored, result != .quit {
+                    writeTime(nanoseconds() &- started, atTerminal: atTerminal)
                 }
             }
             switch result {

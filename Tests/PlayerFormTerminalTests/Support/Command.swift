@@ -47,6 +47,9 @@ enum Command: Equatable, Sendable {
     case source(String)
     /// `pager on` or `pager off` turns the pager on or off; `pager` alone (nil) says which.
     case pager(Bool?)
+    /// `timing on` or `timing off` (`\timing`, `.timer`) shows each command's time or stops;
+    /// `timing` alone (nil) turns it the other way.
+    case timing(Bool?)
     /// `version` prints the program's version.
     case version
     /// `quit` or `exit` ends the session.
@@ -91,6 +94,7 @@ extension Command {
         case "rules": self = .rules(json: arguments as! Bool)
         case "source": self = .source(arguments as! String)
         case "pager": self = .pager(arguments as! Bool?)
+        case "timing": self = .timing(arguments as! Bool?)
         case "version": self = .version
         case "quit", "exit": self = .quit
         default: self = .unknown(entry: name)

@@ -1,0 +1,100 @@
+import PlayerForm
+import PlayerFormScores
+import PlayerFormTerminalTesting
+import Synchronization
+import Testing
+
+@testable import PlayerFormTerminal
+
+/// The forms of the REPL's commands that psql and sqlite3 users type, and `timing`.
+@Suite("psql's backslash forms, sqlite3's dot forms, and timing")
+struct PsqlAndSqliteFormsTests {
+    @Test("every backslash and dot form runs its command, in any case, as the command's own word does")
+    func formsParse() throws {
+        let expected: [(String, Command)] = [
+            (".quit", .quit), ("\\q", .quit), (".exit", .quit), (".QUIT", .quit),
+            ("\\?", .help(nil)), ("\\h", .help(nil)), (".help", .help(nil)), (".help \\q", .help("quit")),
+            (".read setup.txt", .source("setup.txt")), ("\\include setup.txt", .source("setup.txt")),
+            ("\\i setup.txt", .source("setup.txt")), (".version", .version),
+            ("\\timing", .timing(nil)), ("\\timing on", .timing(true)), (".timer off", .timing(false)),
+            ("timing", .timing(nil)), ("\\TIMING OFF", .timing(false)),
+        ]
+        for (line, command) in expected {
+            #expect(try CommandParser.parse(line) == command, "\(line)")
+        }
+        #expect(throws: CommandError(#".timer takes on or off, not "maybe"."#)) {
+            try CommandParser.parse(".timer maybe")
+        }
+    }
+
+    @Test(
+        "an unknown backslash or dot command is shown as typed, with a suggestion of its own family; anything unprintable is still escaped"
+    )
+    func unknownForms() {
+        let cases: [(String, String)] = [
+            (".quti", "Unknown command .quti. Did you mean .quit? Type help for the list of commands."),
+            ("\\tim", "Unknown command \\tim. Did you mean \\timing? Type help for the list of commands."),
+            (".rea x", "Unknown command .rea. Did you mean .read? Type help for the list of commands."),
+            ("\\qq", "Unknown command \\qq. Did you mean \\q? Type help for the list of commands."),
+            ("\\zzzzzz", "Unknown command \\zzzzzz. Type help for the list of commands."),
+            // A lone backslash or dot is shown quoted, as any other word, and suggests nothing.
+            (".", #"Unknown command ".". Type help for the list of commands."#),
+            ("\\", #"Unknown command "\\". Type help for the list of commands."#),
+            // A control character in the word: quoted and escaped as all text from users is.
+            (
+                "\\q\u{1B}[2J",
+                #"Unknown command "\\q\u{1B}[2J". Type help for the list of commands."#
+            ),
+            // A plain word still gets a command name, not a form.
+            ("qiut", #"Unknown command "qiut". Did you mean quit? Type help for the list of commands."#),
+        ]
+        for (line, message) in cases {
+            #expect(throws: CommandError(message), "\(line)") { try CommandParser.parse(line) }
+        }
+    }
+
+    @Test(
+        "help lists each command's backslash and dot forms beside it, and help of a form explains its command"
+    )
+    func helpListsForms() async {
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: PlayerViewModel(store: InMemoryScoreStore()),
+            reader: ScriptedLineReader(text: "help\n\\? \\q\n"), output: output)
+        #expect(await session.run() == .succeeded)
+        let results = output.results
+        #expect(results.contains("  quit   (also \\q, .quit)"))
+        #expect(results.contains("  source FILE   (also \\i, \\include, .read)"))
+        #expect(results.contains("  timing [on | off]   (also \\timing, .timer)"))
+        #expect(results.contains("usage: quit   (also \\q, .quit)"), "\(results.suffix(3))")
+    }
+
+    @Test(
+        "timing writes each command's time after its output, on standard error in a script, as psql writes it; not for blank lines, nor for turning it off"
+    )
+    func timingInAScript() async {
+        // Two readings of the clock a command (one for a blank line or a comment, whose time is
+        // not written); the second `up` takes more than a minute.
+        let readings = Mutex<[UInt64]>([
+            0, 1_500_000, 2_000_000, 2_100_000, 3_000_000, 4_250_000, 10_000_000, 71_244_500_000,
+        ])
+        let clock: @Sendable () -> UInt64 = { readings.withLock { $0.isEmpty ? 0 : $0.removeFirst() } }
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: PlayerViewModel(store: InMemoryScoreStore()),
+            reader: ScriptedLineReader(text: "\\timing\nname Ann\n\n# comment\nfly\nup\n\\timing\nup\n"),
+            output: output, options: REPLSession.Options(nanoseconds: clock))
+        #expect(await session.run() == .failed)
+        #expect(
+            output.lines == [
+                .out("Timing is on."),
+                .out("name: \"Ann\""), .error("Time: 1.500 ms"),
+                .error(
+                    "line 5: Unknown command \"fly\". Type help for the list of commands."),
+                .error("Time: 1.250 ms"),
+                .out("points: 101"), .out("point updates left: 9"), .error("Time: 71234.500 ms (01:11.235)"),
+                .out("Timing is off."),
+                .out("points: 102"), .out("point updates left: 8"),
+            ])
+    }
+}
