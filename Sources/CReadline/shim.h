@@ -13,6 +13,11 @@
 #include <readline/readline.h>
 #include <readline/history.h>
 
+/// The version of the readline library the program runs with, such as "8.2".
+static inline const char *playerform_rl_library_version(void) {
+    return rl_library_version;
+}
+
 /// Names the program for ~/.inputrc, turns off readline's own signal handlers (SIGWINCH
 /// included) and its changes to LINES and COLUMNS, and sets the completion function.
 static inline void playerform_rl_configure(const char *name, rl_completion_func_t *completer) {

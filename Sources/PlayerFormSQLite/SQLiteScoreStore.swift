@@ -41,6 +41,9 @@ public final class SQLiteScoreStore: ScoreStore, Sendable {
     let now: @Sendable () -> Date
     let makeID: @Sendable () -> UUID
 
+    /// The version of the SQLite library that keeps the database, such as `3.46.1`.
+    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+
     /// The `application_id` of a playerform score database ("PlFm"), set when the database is
     /// created and checked when it is opened, so a SQLite file of another program is refused.
     public static let applicationID: Int32 = 0x506C_466D

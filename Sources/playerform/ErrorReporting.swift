@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import PlayerFormTerminal
 
 #if canImport(Glibc)
@@ -38,6 +39,7 @@ extension PlayerFormCommand {
     static func errorLine(_ line: String, message: String) -> String {
         let prefix = "Unexpected argument '"
         let arguments = CommandLine.arguments.dropFirst()
+        if let hint = replCommandHint(Array(arguments)) { return hint }
         if message.hasPrefix(prefix), message.hasSuffix("'"), let first = arguments.first,
             message == prefix + first + "'", !first.hasPrefix("-")
         {
@@ -47,5 +49,60 @@ extension PlayerFormCommand {
             }
         }
         return line.hasPrefix("Error: ") ? "error: " + line.dropFirst("Error: ".count) : line
+    }
+
+    /// The options of the main command that take a value, so that the value is not read as a
+    /// word of its own.
+    private static let optionsWithValues: Set<String> = [
+        "--config", "--store", "--history-file", "-o", "--output", "-c", "--command", "-f", "--file",
+        "--upload-delay-milliseconds", "--busy-timeout-milliseconds", "--upload-time",
+    ]
+
+    /// For `playerform --store db players --csv`, sqlite3's habit of a query after the database:
+    /// the first word that is not an option, when it is a command of the REPL, and the command
+    /// line that runs it with `-c`; nil otherwise, or when an argument holds a character a
+    /// terminal would act on.
+    static func replCommandHint(_ arguments: [String]) -> String? {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { return nil }
+            if optionsWithValues.contains(argument) {
+                index += 2
+            } else if argument.hasPrefix("-") {
+                index += 1
+            } else {
+                break
+            }
+        }
+        guard index < arguments.count, CommandCatalog.entry(forWord: arguments[index].lowercased()) != nil,
+            arguments.allSatisfy({ !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
+            )
+        else { return nil }
+        // As the REPL reads it back: a word with a space or a quote in double quotes.
+        let command = arguments[index...].map { word in
+            word.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0 == "\t" })
+                ? "\""
+                    + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                        of: "\"", with: "\\\"")
+                    + "\""
+                : word
+        }.joined(separator: " ")
+        let before = arguments[..<index].map(shellQuoted)
+        let suggested = (["playerform"] + before + ["-c", shellQuoted(command)]).joined(separator: " ")
+        return "error: \(shellQuoted(arguments[index])) is a command of the REPL, not of the command line; "
+            + "give it to -c: \(suggested)"
+    }
+
+    /// `text` as a POSIX shell reads it back: as it is when it holds only characters no shell
+    /// treats specially, else in single quotes.
+    static func shellQuoted(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && (CharacterSet.alphanumerics.contains($0) || "_./:=@%+,-".unicodeScalars.contains($0))
+            }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -1,12 +1,16 @@
 import ArgumentParser
 import Foundation
 import PlayerFormRules
+import PlayerFormSQLite
 import PlayerFormSystem
 import PlayerFormTerminal
 import PlayerFormText
 
 /// `playerform`: the player form at a terminal, and batch tools that share its rules.
 struct PlayerFormCommand: AsyncParsableCommand {
+    /// What `--version`, `-V` and the REPL's `version` print, with the libraries in use.
+    static let versionLine = ProgramVersion.described(sqlite: SQLiteScoreStore.libraryVersion)
+
     static let configuration = CommandConfiguration(
         commandName: "playerform",
         abstract: "A player form: edit a name and points, validate them, upload them.",
@@ -33,7 +37,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             a server (another scheme, such as postgress:// or pg://, or a host=... string) is \
             refused with 64 and nothing is created.
             """,
-        version: ProgramVersion.text,
+        version: versionLine,
         subcommands: [Validate.self, Import.self, Export.self, Check.self]
     )
 
@@ -82,6 +86,10 @@ struct PlayerFormCommand: AsyncParsableCommand {
 
     @Flag(name: [.customShort("q"), .long], help: "Start an interactive session without the greeting line.")
     var quiet = false
+
+    /// psql's and sqlite3's habit; `--version` is the argument parser's own.
+    @Flag(name: .customShort("V"), help: "Print the version and the libraries in use, as --version does.")
+    var printVersion = false
 
     @Flag(
         name: .long, help: "At a terminal, write long output directly instead of through $PAGER (less -FRX).")
@@ -136,6 +144,10 @@ struct PlayerFormCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if printVersion {
+            print(Self.versionLine)
+            return
+        }
         try await Self.runSession(session)
     }
 
@@ -161,7 +173,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
         options.greeting =
             arguments.quiet
             ? nil
-            : "playerform \(Self.configuration.version): type help for the commands, quit or Ctrl-D to leave."
+            : "playerform \(ProgramVersion.text): type help for the commands, quit or Ctrl-D to leave."
         options.rulesOrigin = arguments.configPath ?? "defaults"
         let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }

@@ -222,7 +222,7 @@ public enum PlayerFormREPL {
             terminal: REPLSession.Terminal(columns: { terminalColumns() }),
             options: REPLSession.Options(
                 bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
-                endRequested: { FlushOnSignal.isRequested }))
+                endRequested: { FlushOnSignal.isRequested }, version: PlayerFormCommand.versionLine))
         return (form, roster, session)
     }
 
@@ -306,7 +306,8 @@ public enum PlayerFormREPL {
             idleTicks: idleTicks(for: store))
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, terminal: terminal,
-            options: REPLSession.Options(rulesOrigin: options.rulesOrigin))
+            options: REPLSession.Options(
+                rulesOrigin: options.rulesOrigin, version: PlayerFormCommand.versionLine))
         // The greeting is for the person at the terminal, not for the results' file.
         if let greeting = options.greeting { Descriptor.writeAll(Array((greeting + "\n").utf8), to: 1) }
         let status = await session.run().exitStatus

@@ -1,3 +1,4 @@
+import BuiltBinaryTesting
 import Foundation
 import Testing
 
@@ -17,6 +18,37 @@ struct ScriptHabitsTests {
         return try BuiltBinary.run(
             ["--store", folder.appendingPathComponent("scores.jsonl").path, "--upload-time", "1790000000"]
                 + arguments, input: Data(input.utf8), directory: folder)
+    }
+
+    @Test(
+        "a REPL command after the options, sqlite3's habit, is refused with 64 and a command line using -c that works when pasted into a shell"
+    )
+    func commandWithoutC() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("my scores.sqlite").path
+        let refused = try BuiltBinary.run(["--store", store, "add", "O\"Neil Lee", "5"])
+        #expect(refused.status == 64)
+        let first = try #require(refused.errorLines.first)
+        let marker = "give it to -c: "
+        #expect(
+            first.hasPrefix("error: add is a command of the REPL, not of the command line; " + marker),
+            "\(first)")
+        #expect(!FileManager.default.fileExists(atPath: store), "nothing was created")
+        // The suggestion, pasted into a shell with this build in place of playerform, runs.
+        let suggested = try #require(first.range(of: marker)).upperBound
+        let line = first[suggested...].replacingOccurrences(
+            of: "playerform ", with: "'" + BuiltBinary.path + "' ", options: .anchored)
+        let pasted = try ProgramRunner.run(
+            "/bin/sh",
+            ["-c", line + " && '" + BuiltBinary.path + "' --store '" + store + "' -c 'players --csv'"])
+        #expect(pasted.status == 0, "\(pasted.errors)")
+        #expect(pasted.outputLines.last?.hasPrefix(#""O""Neil Lee",5,"#) == true, "\(pasted.outputLines)")
+        // Each of psql's and sqlite3's forms gets the same hint; a word that is no command does not.
+        #expect(
+            try BuiltBinary.run(["--store", store, ".quit"]).errorLines.first?.contains("-c .quit") == true)
+        let unknown = try BuiltBinary.run(["--store", store, "nothing"])
+        #expect(unknown.status == 64 && unknown.errorLines.first == "error: Unexpected argument 'nothing'")
     }
 
     @Test("-c runs each command in order and exits 0 when all succeed, without reading stdin")

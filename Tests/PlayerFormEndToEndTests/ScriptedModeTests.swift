@@ -106,20 +106,31 @@ struct ScriptedModeTests {
         #expect(bad.errorLines == ["\(file.path):1:10: \"step\" must be greater than 0, got 0"])
     }
 
-    @Test("the REPL's version prints what --version prints")
+    @Test("the REPL's version and .version, and -V, print what --version prints")
     func versionCommand() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = folder.appendingPathComponent("scores.sqlite").path
-        let typed = try BuiltBinary.run(["--store", store, "-c", "version"])
+        let typed = try BuiltBinary.run(["--store", store, "-c", "version", "-c", ".version"])
         #expect(typed.status == 0, "\(typed.errors)")
-        #expect(typed.outputLines == (try BuiltBinary.run(["--version"])).outputLines)
+        let version = try BuiltBinary.run(["--version"]).outputLines
+        #expect(typed.outputLines == version + version)
+        let short = try BuiltBinary.run(["-V"])
+        #expect(short.status == 0 && short.outputLines == version)
     }
 
-    @Test("--version and --help")
+    @Test("--version names the version and the SQLite, PostgreSQL protocol and readline it runs with; --help")
     func versionAndHelp() throws {
         let version = try BuiltBinary.run(["--version"])
-        #expect(version.outputLines == ["0.1.0"] && version.status == 0)
+        #expect(version.status == 0)
+        #expect(
+            version.outputLines.count == 1
+                && version.outputLines[0].wholeMatch(
+                    of:
+                        /playerform 0\.1\.0 \(SQLite 3\.\d+\.\d+, PostgreSQL protocol 3\.0, GNU readline \d+\.\d+\)/
+                )
+                    != nil,
+            "\(version.outputLines)")
         let help = try BuiltBinary.run(["--help"])
         for option in ["--config", "--store", "--no-color", "--bail", "--history-file", "--version"] {
             #expect(help.outputLines.contains { $0.contains(option) })

@@ -98,3 +98,64 @@ struct PsqlAndSqliteFormsTests {
             ])
     }
 }
+
+/// Commands that change a setting or read the store again answer, never with silence.
+@Suite("pager and refresh always answer")
+struct AnsweringCommandsTests {
+    @Test("pager on and pager off say what they set, as pager alone says it")
+    func pagerSays() async {
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: PlayerViewModel(store: InMemoryScoreStore()),
+            reader: ScriptedLineReader(text: "pager off\npager on\npager\n"), output: output)
+        #expect(await session.run() == .succeeded)
+        // A script never pages, and says so each time.
+        #expect(output.results == ["pager: not used here", "pager: not used here", "pager: not used here"])
+        // At a terminal with a pager.
+        let atTerminal = CapturedOutput()
+        let interactive = REPLSession(
+            form: PlayerViewModel(store: InMemoryScoreStore()),
+            reader: PlaybackReader(lines: ["pager off", "pager", "pager on"], interactive: true),
+            output: atTerminal,
+            terminal: REPLSession.Terminal(
+                pager: PagerSettings(command: "less -FRX", rows: { 24 }, columns: { 80 })))
+        _ = await interactive.run()
+        #expect(
+            atTerminal.results.filter { $0.hasPrefix("pager:") } == ["pager: off", "pager: off", "pager: on"])
+    }
+
+    @Test(
+        "refresh ends with the count it read: alone when nothing changed, after the change lines when something did"
+    )
+    func refreshSays() async throws {
+        let store = InMemoryScoreStore()
+        _ = try await store.upload(name: "Ann", points: 1)
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let output = CapturedOutput()
+        // Another session's upload lands while the script reads its second line.
+        let reader = ReaderWithAnUpload(lines: ["refresh", "refresh"], store: store)
+        let session = REPLSession(form: form, roster: roster, reader: reader, output: output)
+        #expect(await session.run() == .succeeded)
+        #expect(output.results == ["Up to date: 1 player.", "+ 2 Bob 2", "Up to date: 2 players."])
+    }
+}
+
+/// A script of lines in which another session uploads Bob while the second line is read.
+private final class ReaderWithAnUpload: LineReader, @unchecked Sendable {
+    // @unchecked: used by one session at a time, from one task.
+    private var lines: [String]
+    private var read = 0
+    private let store: InMemoryScoreStore
+    let isInteractive = false
+
+    init(lines: [String], store: InMemoryScoreStore) {
+        self.lines = lines
+        self.store = store
+    }
+
+    func read(prompt: String) async -> LineInput {
+        read += 1
+        if read == 2 { _ = try? await store.upload(name: "Bob", points: 2) }
+        return lines.isEmpty ? .end : .line(Array(lines.removeFirst().utf8))
+    }
+}

@@ -238,7 +238,7 @@ public enum CommandCatalog {
     }
 
     /// The entry of the command that `word`, a name or an alias in lower case, runs.
-    static func entry(forWord word: String) -> Entry? {
+    public static func entry(forWord word: String) -> Entry? {
         var word = word
         let index = word.withUTF8 { typed -> Int? in
             let packed = packedPrefix(typed)

@@ -101,13 +101,12 @@ extension REPLSession {
         return settled()
     }
 
-    /// `pager on`, `pager off`; `pager` says which.
+    /// `pager on`, `pager off`, and `pager` alone, each of which says which it is now.
+    ///
+    /// As psql's `\pset pager` does: a command that changes a setting says so.
     func setPager(_ on: Bool?) -> StepResult {
-        if let on {
-            pagerOff = !on
-        } else {
-            output.write("pager: " + (paging == nil ? "not used here" : pagerOff ? "off" : "on"))
-        }
+        if let on { pagerOff = !on }
+        output.write("pager: " + (paging == nil ? "not used here" : pagerOff ? "off" : "on"))
         return settled()
     }
 
@@ -146,9 +145,9 @@ extension REPLSession {
             + fraction
     }
 
-    /// `version`: the program's version.
+    /// `version`: the program's version, as the session was told to say it.
     func showVersion() -> StepResult {
-        output.write(ProgramVersion.text)
+        output.write(version)
         return settled()
     }
 

@@ -158,7 +158,15 @@ extension REPLSession {
     /// `refresh`.
     func refresh(_ view: RosterView) async -> StepResult {
         let roster = view.roster
-        return await report { () async throws(ActionError) in _ = try await roster.refresh.apply(()) }
+        let result = await report { () async throws(ActionError) in _ = try await roster.refresh.apply(()) }
+        // What changed was written as it changed (here, or just before the command); the count
+        // read last ends the answer, so that a reading that changed nothing is not answered by
+        // silence.
+        if result == .succeeded {
+            let count = roster.playerCount.value
+            output.write("Up to date: \(RosterView.grouped(count)) \(count == 1 ? "player" : "players").")
+        }
+        return result
     }
 
     /// Runs a roster action; its failures were written as alerts, so only a refusal is written.

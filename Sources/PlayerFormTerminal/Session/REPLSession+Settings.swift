@@ -61,19 +61,23 @@ extension REPLSession {
         public var endRequested: (@Sendable () -> Bool)?
         /// The clock `timing` measures commands with: a monotonic time in nanoseconds.
         public var nanoseconds: @Sendable () -> UInt64
+        /// What `version` prints: the version number, or the line `--version` prints.
+        public var version: String
 
         /// Options; each left out is the default: every command run, no echo, the default rules,
-        /// never asked to end, the system's monotonic clock.
+        /// never asked to end, the system's monotonic clock, the version number.
         public init(
             bail: Bool = false, echo: Bool = false, rulesOrigin: String = "defaults",
             endRequested: (@Sendable () -> Bool)? = nil,
-            nanoseconds: @escaping @Sendable () -> UInt64 = Options.monotonicNanoseconds
+            nanoseconds: @escaping @Sendable () -> UInt64 = Options.monotonicNanoseconds,
+            version: String = ProgramVersion.text
         ) {
             self.bail = bail
             self.echo = echo
             self.rulesOrigin = rulesOrigin
             self.endRequested = endRequested
             self.nanoseconds = nanoseconds
+            self.version = version
         }
 
         /// The system's monotonic clock, in nanoseconds.

@@ -66,6 +66,8 @@ public final class REPLSession {
     /// Whether `timing` is on: each command's time is written after its output.
     var timing = false
     let nanoseconds: @Sendable () -> UInt64
+    /// What `version` prints.
+    let version: String
     let rulesOrigin: String
     let columns: @Sendable () -> Int
 
@@ -109,6 +111,7 @@ public final class REPLSession {
         self.pageSizeNow = terminal.pageSizeNow
         self.endRequested = options.endRequested
         self.nanoseconds = options.nanoseconds
+        self.version = options.version
         self.hasRoster = roster != nil
         self.interactive = reader.isInteractive
         roster?.follow(form)
