@@ -222,8 +222,27 @@ public enum PlayerFormREPL {
             terminal: REPLSession.Terminal(columns: { terminalColumns() }),
             options: REPLSession.Options(
                 bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
-                endRequested: { FlushOnSignal.isRequested }, version: PlayerFormCommand.versionLine))
+                endRequested: { FlushOnSignal.isRequested }, version: PlayerFormCommand.versionLine,
+                resultsFileRefusal: resultsFileRefusal(options)))
         return (form, roster, session)
+    }
+
+    /// Why the results must not go to the file at a path, which sending them there would empty:
+    /// the score database, or a script of `-f` about to be read; nil when they may.
+    static func resultsFileRefusal(_ options: Options) -> @Sendable (String) -> String? {
+        let store = options.storePath
+        let scripts = options.scripts.compactMap {
+            if case .file(let script) = $0 { script } else { nil }
+        }
+        return { path in
+            if FileIdentity.same(path, store) {
+                return "\(path) is the score database; name another file for the results"
+            }
+            if let script = scripts.first(where: { FileIdentity.same(path, $0) }) {
+                return "\(path) is the script -f \(script); name another file for the results"
+            }
+            return nil
+        }
     }
 
     /// Runs a session on standard input and output and returns the exit status: 0 when every
@@ -235,16 +254,8 @@ public enum PlayerFormREPL {
         // made changes nothing.
         var results: Int32 = 1
         if let path = options.outputPath {
-            // Emptying the score database or a script about to be read would lose it.
-            let scripts = options.scripts.compactMap {
-                if case .file(let script) = $0 { script } else { nil }
-            }
-            if FileIdentity.same(path, options.storePath) {
-                report("-o \(path) is the score database; name another file for the results")
-                return 64
-            }
-            if let script = scripts.first(where: { FileIdentity.same(path, $0) }) {
-                report("-o \(path) is the script -f \(script); name another file for the results")
+            if let refusal = resultsFileRefusal(options)(path) {
+                report("-o " + refusal)
                 return 64
             }
             results = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
@@ -307,7 +318,8 @@ public enum PlayerFormREPL {
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output, terminal: terminal,
             options: REPLSession.Options(
-                rulesOrigin: options.rulesOrigin, version: PlayerFormCommand.versionLine))
+                rulesOrigin: options.rulesOrigin, version: PlayerFormCommand.versionLine,
+                resultsFileRefusal: resultsFileRefusal(options)))
         // The greeting is for the person at the terminal, not for the results' file.
         if let greeting = options.greeting { Descriptor.writeAll(Array((greeting + "\n").utf8), to: 1) }
         let status = await session.run().exitStatus

@@ -51,6 +51,39 @@ struct ScriptHabitsTests {
         #expect(unknown.status == 64 && unknown.errorLines.first == "error: Unexpected argument 'nothing'")
     }
 
+    @Test(
+        "\\o FILE sends results to FILE until \\o alone; \\o naming the score database or a script of -f is refused and leaves it whole"
+    )
+    func outputToAFile() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = folder.appendingPathComponent("scores.sqlite").path
+        let results = folder.appendingPathComponent("results.csv").path
+        let script = folder.appendingPathComponent("setup.txt")
+        try Data("add Ann 5\n\\o \(script.path)\n".utf8).write(to: script)
+        let run = try BuiltBinary.run(
+            [
+                "--store", store, "-f", script.path, "-c", "\\o \(results)", "-c", "players --csv", "-c",
+                "\\o",
+                "-c", "\\o \(store)", "-c", "version",
+            ])
+        #expect(run.status == 1)
+        #expect(
+            try String(contentsOfFile: results, encoding: .utf8).split(separator: "\n").map {
+                String($0.prefix(6))
+            }
+                == ["name,p", "Ann,5,"])
+        #expect(run.outputLines.first == "+ 1 Ann 5")
+        #expect(run.outputLines.last?.hasPrefix("playerform ") == true, "after \\o alone, results come back")
+        #expect(
+            run.errorLines == [
+                "\(script.path):2: \(script.path) is the script -f \(script.path); name another file for the results",
+                "-c:4: \(store) is the score database; name another file for the results",
+            ], "\(run.errorLines)")
+        #expect(try String(contentsOf: script, encoding: .utf8).hasPrefix("add Ann 5"))
+        #expect(try BuiltBinary.run(["--store", store, "-c", "players --csv"]).outputLines.count == 2)
+    }
+
     @Test("-c runs each command in order and exits 0 when all succeed, without reading stdin")
     func oneShot() throws {
         let run = try Self.run(

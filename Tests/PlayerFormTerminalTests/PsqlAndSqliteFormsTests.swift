@@ -1,3 +1,4 @@
+import Foundation
 import PlayerForm
 import PlayerFormScores
 import PlayerFormTerminalTesting
@@ -157,5 +158,85 @@ private final class ReaderWithAnUpload: LineReader, @unchecked Sendable {
         read += 1
         if read == 2 { _ = try? await store.upload(name: "Bob", points: 2) }
         return lines.isEmpty ? .end : .line(Array(lines.removeFirst().utf8))
+    }
+}
+
+/// `output FILE` (psql's `\o`, sqlite3's `.output`) and `once FILE` (`.once`).
+@Suite("results sent to a file for a while")
+struct ResultsToAFileTests {
+    /// A new folder, removed by the caller.
+    private static func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playerform-output-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs `script` in a session whose output is coloured, as at a terminal; its output.
+    private static func run(
+        _ script: String, refusing refusal: (@Sendable (String) -> String?)? = nil
+    ) async -> (REPLSession.Outcome, CapturedOutput) {
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: PlayerViewModel(store: InMemoryScoreStore()), reader: ScriptedLineReader(text: script),
+            output: output, terminal: REPLSession.Terminal(style: TerminalStyle(usesColor: true)),
+            options: REPLSession.Options(resultsFileRefusal: refusal))
+        return (await session.run(), output)
+    }
+
+    @Test(
+        "output FILE sends the results of the commands that follow to FILE as plain text until output alone; errors stay on the terminal"
+    )
+    func outputUntilRestored() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("results.txt")
+        try Data("old contents\n".utf8).write(to: file)
+        let (outcome, output) = await Self.run(
+            "show\n\\o \(file.path)\nshow\nname Bob\nfly\n.output\nname Cy\n")
+        #expect(outcome == .failed)
+        let written = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        let shown = output.results.prefix { !$0.hasPrefix("name:") }
+        // The form drawn at the terminal, in colour, and the same drawn into the file, plain.
+        #expect(shown.contains { $0.contains("\u{1B}[32myes\u{1B}[0m") }, "\(shown)")
+        #expect(
+            written == shown.map(TerminalStyle.withoutColours).joined(separator: "\n") + "\nname: \"Bob\"\n")
+        #expect(!written.contains("\u{1B}"))
+        #expect(output.results.last == #"name: "Cy""#)
+        #expect(output.results.count == shown.count + 1)
+        #expect(output.errors.count == 1 && output.errors[0].contains("fly"))
+    }
+
+    @Test("once FILE sends the next command's results only; blank lines and comments between do not count")
+    func onceForTheNextCommand() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("once.txt")
+        let (outcome, output) = await Self.run(".once \(file.path)\n\n# a comment\nname Bob\nname Cy\n")
+        #expect(outcome == .succeeded)
+        #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self) == "name: \"Bob\"\n")
+        #expect(output.results.map(TerminalStyle.withoutColours) == [#"name: "Cy""#])
+    }
+
+    @Test(
+        "a file that must not be emptied, or cannot be written, is refused and the results stay where they were"
+    )
+    func refusedFiles() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let kept = folder.appendingPathComponent("scores.sqlite")
+        try Data("a database\n".utf8).write(to: kept)
+        let (outcome, output) = await Self.run(
+            "\\o \(kept.path)\n\\o \(folder.path)\n\\o |cat\nname Bob\n",
+            refusing: { $0 == kept.path ? "\($0) is the score database" : nil })
+        #expect(outcome == .failed)
+        #expect(try Data(contentsOf: kept) == Data("a database\n".utf8), "the refused file is left as it was")
+        #expect(
+            output.errors == [
+                "line 1: \(kept.path) is the score database",
+                "line 2: Cannot write the results to \"\(folder.path)\": Is a directory.",
+                "line 3: \\o writes to a file; to send results to a program, run playerform -c ... | PROGRAM.",
+            ])
+        #expect(output.results.map(TerminalStyle.withoutColours) == [#"name: "Bob""#])
     }
 }

@@ -135,6 +135,19 @@ public enum CommandCatalog {
             arguments: CommandParser.path,
             run: .session { session, path in await session.source(path) }),
         Entry(
+            "output", aliases: ["\\o", ".output"], usage: "output [FILE]",
+            summary:
+                "Send the results of the commands that follow to FILE, emptied first (made when"
+                + " missing), as plain text; errors stay on the terminal. Without FILE, send them"
+                + " back to standard output (or to -o's file).",
+            arguments: CommandParser.optionalResultsFile,
+            run: .immediate { session, path in session.sendResults(to: path, once: false) }),
+        Entry(
+            "once", aliases: [".once"], usage: "once FILE",
+            summary: "Send the results of the next command only to FILE, as output FILE does.",
+            arguments: CommandParser.resultsFile,
+            run: .immediate { session, path in session.sendResults(to: path, once: true) }),
+        Entry(
             "timing", aliases: ["\\timing", ".timer"], usage: "timing [on | off]",
             summary:
                 "Show how long each command took, after its output (Time: 1.234 ms); on standard"

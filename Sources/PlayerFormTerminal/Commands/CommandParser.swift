@@ -124,6 +124,27 @@ public enum CommandParser {
         return try nameArgument(arguments.text)
     }
 
+    /// `output [FILE]`: the file results go to; nil without one (back to standard output).
+    static func optionalResultsFile(_ arguments: CommandArguments) throws(CommandError) -> String? {
+        if arguments.text.isEmpty { return nil }
+        if arguments.text.hasPrefix("|") {
+            throw CommandError(
+                "\(arguments.word) writes to a file; to send results to a program, run playerform -c ... | PROGRAM."
+            )
+        }
+        return try nameArgument(arguments.text)
+    }
+
+    /// `once FILE`: the file the next command's results go to.
+    static func resultsFile(_ arguments: CommandArguments) throws(CommandError) -> String {
+        guard let path = try optionalResultsFile(arguments) else {
+            throw CommandError(
+                "\(arguments.word) needs the file for the next command's results, such as \(arguments.word) out.txt."
+            )
+        }
+        return path
+    }
+
     /// `pager [on | off]`: nil without either.
     static func onOrOff(_ arguments: CommandArguments) throws(CommandError) -> Bool? {
         switch arguments.text.lowercased() {

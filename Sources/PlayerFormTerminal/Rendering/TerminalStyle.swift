@@ -39,6 +39,30 @@ public struct TerminalStyle: Sendable, Equatable {
         usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 
+    /// `text` without the colours ``paint(_:_:)`` adds: the escape sequences of this palette,
+    /// the only ones this program writes (text from users is escaped before it is written).
+    static func withoutColours(_ text: String) -> String {
+        guard text.utf8.contains(0x1B) else { return text }
+        var plain = ""
+        var scalars = text.unicodeScalars[...]
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            guard scalar == "\u{1B}", scalars.first == "[" else {
+                plain.unicodeScalars.append(scalar)
+                continue
+            }
+            // ESC [ digits m
+            let parameters = scalars.dropFirst().prefix { ("0"..."9").contains($0) }
+            let after = scalars.dropFirst(1 + parameters.count)
+            if after.first == "m" {
+                scalars = after.dropFirst()
+            } else {
+                plain.unicodeScalars.append(scalar)
+            }
+        }
+        return plain
+    }
+
     /// `text` in `color` for a readline prompt: the escape sequences are wrapped in \001 and \002 so
     /// that readline leaves them out when it measures the prompt's width.
     public func paintPrompt(_ text: String, _ color: Color) -> String {

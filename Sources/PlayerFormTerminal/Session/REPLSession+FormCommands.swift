@@ -110,6 +110,26 @@ extension REPLSession {
         return settled()
     }
 
+    /// `output FILE`, `once FILE`: results to FILE; `output` alone: back to where they went.
+    ///
+    /// A file the program must not empty (the score database, a script being read) is refused,
+    /// as `-o` refuses it.
+    func sendResults(to path: String?, once: Bool) -> StepResult {
+        guard let path else {
+            redirect.restore()
+            return settled()
+        }
+        if let refusal = resultsFileRefusal?(path) {
+            log.error(TerminalText.escaped(refusal))
+            return .failed
+        }
+        if let reason = redirect.redirect(to: path, once: once) {
+            log.error("Cannot write the results to \(TerminalText.quoted(path)): \(reason).")
+            return .failed
+        }
+        return settled()
+    }
+
     /// `timing on`, `timing off`, and `timing` alone, which turns it the other way.
     ///
     /// As psql's `\timing` does; says which it is now, in psql's words.

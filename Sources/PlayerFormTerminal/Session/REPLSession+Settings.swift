@@ -63,6 +63,9 @@ extension REPLSession {
         public var nanoseconds: @Sendable () -> UInt64
         /// What `version` prints: the version number, or the line `--version` prints.
         public var version: String
+        /// Why `output FILE` or `once FILE` must not empty the file at a path (the score
+        /// database, a script being read), or nil when it may.
+        public var resultsFileRefusal: (@Sendable (String) -> String?)?
 
         /// Options; each left out is the default: every command run, no echo, the default rules,
         /// never asked to end, the system's monotonic clock, the version number.
@@ -70,7 +73,8 @@ extension REPLSession {
             bail: Bool = false, echo: Bool = false, rulesOrigin: String = "defaults",
             endRequested: (@Sendable () -> Bool)? = nil,
             nanoseconds: @escaping @Sendable () -> UInt64 = Options.monotonicNanoseconds,
-            version: String = ProgramVersion.text
+            version: String = ProgramVersion.text,
+            resultsFileRefusal: (@Sendable (String) -> String?)? = nil
         ) {
             self.bail = bail
             self.echo = echo
@@ -78,6 +82,7 @@ extension REPLSession {
             self.endRequested = endRequested
             self.nanoseconds = nanoseconds
             self.version = version
+            self.resultsFileRefusal = resultsFileRefusal
         }
 
         /// The system's monotonic clock, in nanoseconds.

@@ -68,6 +68,9 @@ public final class REPLSession {
     let nanoseconds: @Sendable () -> UInt64
     /// What `version` prints.
     let version: String
+    /// Where `output FILE` sends results; the session's output.
+    let redirect: ResultsRedirect
+    let resultsFileRefusal: (@Sendable (String) -> String?)?
     let rulesOrigin: String
     let columns: @Sendable () -> Int
 
@@ -92,7 +95,9 @@ public final class REPLSession {
         let pager = terminal.pager
         let paging = reader.isInteractive ? pager.map { PagingOutput(base: output, settings: $0) } : nil
         self.paging = paging
-        let routed: any TerminalOutput = paging ?? output
+        let redirect = ResultsRedirect(base: paging ?? output)
+        self.redirect = redirect
+        let routed: any TerminalOutput = redirect
         self.echo = options.echo
         self.rulesOrigin = options.rulesOrigin
         self.columns = terminal.columns
@@ -112,6 +117,7 @@ public final class REPLSession {
         self.endRequested = options.endRequested
         self.nanoseconds = options.nanoseconds
         self.version = options.version
+        self.resultsFileRefusal = options.resultsFileRefusal
         self.hasRoster = roster != nil
         self.interactive = reader.isInteractive
         roster?.follow(form)
@@ -269,6 +275,7 @@ public final class REPLSession {
                 if echo, !atTerminal { output.write(Self.echoed(bytes)) }
                 let timed = timing
                 let started = timed ? nanoseconds() : 0
+                redirect.commandStarting()
                 switch startLine(bytes) {
                 case .finished(let finished):
                     result = finished
@@ -277,6 +284,7 @@ public final class REPLSession {
                     // A sourced file may have moved the location.
                     log.location = location
                 }
+                if result != .ignored { redirect.commandEnded() }
                 // As psql does, after the command's output; not for a blank line or a comment,
                 // nor for the command that turned timing on or off.
                 if timed, timing, result != .ignored, result != .quit {
@@ -450,7 +458,7 @@ public final class REPLSession {
         if firstVisible == nil || firstVisible == UInt8(ascii: "#") { return .finished(.ignored) }
         do {
             let (entry, arguments) = try CommandParser.command(of: text)
-            guard let paging, !pagerOff, entry.pagesOutput else {
+            guard let paging, !pagerOff, entry.pagesOutput, !redirect.isRedirected else {
                 return try entry.perform(arguments, in: self)
             }
             // The pager begins before the command writes anything.

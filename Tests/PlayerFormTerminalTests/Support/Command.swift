@@ -47,6 +47,10 @@ enum Command: Equatable, Sendable {
     case source(String)
     /// `pager on` or `pager off` turns the pager on or off; `pager` alone (nil) says which.
     case pager(Bool?)
+    /// `output FILE` (`\o`, `.output`) sends results to FILE; `output` alone (nil) back.
+    case output(String?)
+    /// `once FILE` (`.once`) sends the next command's results to FILE.
+    case once(String)
     /// `timing on` or `timing off` (`\timing`, `.timer`) shows each command's time or stops;
     /// `timing` alone (nil) turns it the other way.
     case timing(Bool?)
@@ -95,6 +99,8 @@ extension Command {
         case "source": self = .source(arguments as! String)
         case "pager": self = .pager(arguments as! Bool?)
         case "timing": self = .timing(arguments as! Bool?)
+        case "output": self = .output(arguments as! String?)
+        case "once": self = .once(arguments as! String)
         case "version": self = .version
         case "quit", "exit": self = .quit
         default: self = .unknown(entry: name)
