@@ -269,16 +269,22 @@ struct RosterCommandParserTests {
         ) {
             try CommandParser.parse("delete -1 --yes")
         }
-        #expect(throws: CommandError("select needs a row number, such as select 1; players lists the rows."))
-        {
+        #expect(
+            throws: CommandError(
+                #"select needs a row number or a name, such as select 1 or select "Ann Lee"; players lists the rows."#
+            )
+        ) {
             try CommandParser.parse("select")
         }
-        #expect(throws: CommandError("select takes one row number, such as select 1.")) {
+        #expect(
+            throws: CommandError(
+                "select takes one row number or one name, such as select 1; type one select a row.")
+        ) {
             try CommandParser.parse("select 1 2")
         }
         #expect(
             throws: CommandError(
-                "delete takes one row number and, optionally, --yes, such as delete 2 --yes.")
+                "delete takes one row number or one name, such as delete 1; type one delete a row.")
         ) {
             try CommandParser.parse("delete 1 2")
         }

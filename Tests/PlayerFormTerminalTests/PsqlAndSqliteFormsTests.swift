@@ -240,3 +240,54 @@ struct ResultsToAFileTests {
         #expect(output.results.map(TerminalStyle.withoutColours) == [#"name: "Bob""#])
     }
 }
+
+/// `select NAME` and `delete NAME`: players found by name, as psql users find rows by a key.
+@Suite("players found by name")
+struct PlayersByNameTests {
+    @Test(
+        "select and delete take a row number or a name: a number is a row, anything else (or quoted) a name")
+    func parse() throws {
+        #expect(try CommandParser.parse("select 12") == .select(row: 12))
+        #expect(try CommandParser.parse("select Ann Lee") == .selectNamed("Ann Lee"))
+        #expect(try CommandParser.parse(#"select "12""#) == .selectNamed("12"))
+        #expect(try CommandParser.parse(#"select " Ann ""#) == .selectNamed(" Ann "))
+        #expect(try CommandParser.parse("delete Ann Lee --yes") == .deleteNamed("Ann Lee", confirmed: true))
+        #expect(try CommandParser.parse("delete --yes Bob") == .deleteNamed("Bob", confirmed: true))
+        #expect(try CommandParser.parse(#"delete "--yes""#) == .deleteNamed("--yes", confirmed: false))
+        #expect(try CommandParser.parse("delete 3 --yes") == .delete(row: 3, confirmed: true))
+    }
+
+    @Test(
+        "select NAME and delete NAME find the player by one lookup of its key, in view or not, case and width aside; a name no player has is refused"
+    )
+    func byName() async throws {
+        let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(700)))
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: form, roster: roster,
+            reader: ScriptedLineReader(
+                text:
+                    "select player 650\nselect ＰＬＡＹＥＲ 650\ndelete \"Player 699\" --yes\nselect Nobody\ndelete Nobody --yes\n"
+            ), output: output)
+        store.asked.withLock { $0.limits = [] }
+        #expect(await session.run() == .failed)
+        #expect(
+            output.results == [
+                "selected row 650: Player 650", "deselected row 650: Player 650",
+                "deleted row 699: Player 699",
+            ])
+        #expect(
+            output.errors == [
+                #"line 4: No player is named "Nobody"; players lists them (a name that is a number is typed in quotes)."#,
+                #"line 5: No player is named "Nobody"; players lists them (a name that is a number is typed in quotes)."#,
+            ])
+        // No page of the roster was read to find them, and nothing read every record.
+        let asked = store.asked.withLock { $0 }
+        #expect(!asked.readEverything)
+        #expect(
+            asked.limits.count <= 3 && asked.limits.allSatisfy { $0 <= REPLSession.defaultPageSize },
+            "pages read: \(asked.limits)")
+        #expect(try await store.player(named: "Player 699") == nil)
+    }
+}

@@ -336,6 +336,13 @@ public final class RosterViewModel: Sendable {
         try await store.playerListing(from: offset, limit: limit)
     }
 
+    /// The player named `name` (as `PlayerName` compares names) and its 0-based place in the
+    /// roster, in view or not, asked of the store: one lookup of its key, whatever the roster's
+    /// size; nil when the store keeps no such player.
+    public func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
+        try await store.player(named: name)
+    }
+
     /// How many players the store keeps now, asked of the store (``playerCount`` is the count as
     /// last read).
     public func playerCountNow() async throws(ScoreStoreError) -> Int {

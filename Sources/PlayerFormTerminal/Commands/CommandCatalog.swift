@@ -101,19 +101,22 @@ public enum CommandCatalog {
                 await session.add(name: player.name, points: player.points, to: view)
             }),
         Entry(
-            "select", usage: "select N",
-            summary: "Select or deselect the player in row N of the roster, on any page.",
-            arguments: CommandParser.row,
-            run: .roster { session, view, row in await session.select(row: row, in: view) }),
-        Entry(
-            "delete", usage: "delete N [--yes]",
+            "select", usage: "select N | NAME",
             summary:
-                "Delete the player in row N of the roster (on any page) and every score of it. At a"
-                + " terminal it asks first,"
-                + " unless --yes is given; in a script --yes is required.",
-            arguments: CommandParser.rowAndConfirmation,
+                "Select or deselect the player in row N of the roster, on any page, or the player"
+                + " named NAME (case, width and invisible characters aside; quote a name that is a"
+                + " number or has spaces at its ends).",
+            arguments: CommandParser.playerChoice,
+            run: .roster { session, view, choice in await session.select(choice, in: view) }),
+        Entry(
+            "delete", usage: "delete N | NAME [--yes]",
+            summary:
+                "Delete the player in row N of the roster (on any page), or the player named NAME,"
+                + " and every score of it. At a terminal it asks first, unless --yes is given; in a"
+                + " script --yes is required.",
+            arguments: CommandParser.choiceAndConfirmation,
             run: .roster { session, view, delete in
-                await session.delete(row: delete.row, confirmed: delete.confirmed, in: view)
+                await session.delete(delete.choice, confirmed: delete.confirmed, in: view)
             }),
         Entry(
             "refresh", usage: "refresh", summary: "Read the score store again and show what changed.",

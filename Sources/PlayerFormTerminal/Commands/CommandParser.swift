@@ -107,9 +107,14 @@ public enum CommandParser {
         try rowArgument(arguments.text, command: arguments.word)
     }
 
-    /// `delete N [--yes]`.
-    static func rowAndConfirmation(_ arguments: CommandArguments) throws(CommandError) -> (
-        row: Int, confirmed: Bool
+    /// `select N`, `select NAME`.
+    static func playerChoice(_ arguments: CommandArguments) throws(CommandError) -> PlayerChoice {
+        try choiceArgument(arguments.text, command: arguments.word)
+    }
+
+    /// `delete N [--yes]`, `delete NAME [--yes]`.
+    static func choiceAndConfirmation(_ arguments: CommandArguments) throws(CommandError) -> (
+        choice: PlayerChoice, confirmed: Bool
     ) {
         try deleteArguments(arguments.text)
     }
@@ -389,15 +394,46 @@ public enum CommandParser {
     }
 
     /// `delete N [--yes]`, with `--yes` before or after N.
-    static func deleteArguments(_ rest: String) throws(CommandError) -> (row: Int, confirmed: Bool) {
-        var words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        let confirmed = words.contains("--yes")
-        words.removeAll { $0 == "--yes" }
-        guard words.count == 1 else {
-            throw CommandError("delete takes one row number and, optionally, --yes, such as delete 2 --yes.")
+    static func deleteArguments(_ rest: String) throws(CommandError) -> (
+        choice: PlayerChoice, confirmed: Bool
+    ) {
+        // --yes first or last; a name in between may hold spaces.
+        var text = trimmed(rest)
+        var confirmed = false
+        if text == "--yes" {
+            text = ""
+            confirmed = true
+        } else if text.hasSuffix(" --yes") || text.hasSuffix("\t--yes") {
+            text = trimmed(String(text.dropLast(5)))
+            confirmed = true
+        } else if text.hasPrefix("--yes ") || text.hasPrefix("--yes\t") {
+            text = trimmed(String(text.dropFirst(5)))
+            confirmed = true
         }
-        let row = try rowArgument(words[0], command: "delete")
-        return (row, confirmed)
+        return (try choiceArgument(text, command: "delete"), confirmed)
+    }
+
+    /// The player a roster command means: a row number as the table shows it, or a name (quoted
+    /// to keep spaces at its ends, or to name a player whose name is a number).
+    static func choiceArgument(_ rest: String, command: String) throws(CommandError) -> PlayerChoice {
+        guard !rest.isEmpty else {
+            throw CommandError(
+                "\(command) needs a row number or a name, such as \(command) 1 or \(command) \"Ann Lee\";"
+                    + " players lists the rows.")
+        }
+        // A number, as the table shows rows, is a row; so is anything that reads as a number
+        // (-1, 2.5), which is refused as one.
+        if rest.first != "\"", DecimalText.isLiteral(rest) {
+            return .row(try rowArgument(rest, command: command))
+        }
+        // Several numbers are several rows, which one command does not take.
+        let words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        if rest.first != "\"", words.count > 1, words.allSatisfy({ DecimalText.isLiteral(String($0)) }) {
+            throw CommandError(
+                "\(command) takes one row number or one name, such as \(command) 1; type one \(command) a row."
+            )
+        }
+        return .name(try nameArgument(rest))
     }
 
     /// A row number as the table shows it: a whole number from 1.
@@ -425,6 +461,15 @@ public enum CommandParser {
         guard let suggestion = CommandCatalog.suggestion(for: word) else { return "" }
         return " Did you mean \(suggestion)?"
     }
+}
+
+/// Which player `select` and `delete` mean.
+public enum PlayerChoice: Equatable, Sendable {
+    /// The player in row N of the roster, counting from 1.
+    case row(Int)
+    /// The player with this name, as names are compared (case, width and invisible characters
+    /// aside).
+    case name(String)
 }
 
 /// What `players` shows.

@@ -110,9 +110,9 @@ extension REPLSession {
     }
 
     /// `select N`.
-    func select(row: Int, in view: RosterView) async -> StepResult {
+    func select(_ choice: PlayerChoice, in view: RosterView) async -> StepResult {
         let roster = view.roster
-        guard let name = await name(inRow: row, of: view) else { return .failed }
+        guard let (row, name) = await find(choice, in: view) else { return .failed }
         let inView = view.isInView(row: row)
         let output = self.output
         return await report { () async throws(ActionError) in
@@ -127,13 +127,18 @@ extension REPLSession {
     }
 
     /// `delete N`, `delete N --yes`.
-    func delete(row: Int, confirmed: Bool, in view: RosterView) async -> StepResult {
+    func delete(_ choice: PlayerChoice, confirmed: Bool, in view: RosterView) async -> StepResult {
         let roster = view.roster
-        guard let name = await name(inRow: row, of: view) else { return .failed }
+        guard let (row, name) = await find(choice, in: view) else { return .failed }
         if !confirmed {
             guard reader.isInteractive else {
+                let typed: String
+                switch choice {
+                case .row(let row): typed = String(row)
+                case .name(let name): typed = TerminalText.quoted(name)
+                }
                 log.error(
-                    "delete asks before deleting, and a script cannot answer; type delete \(row) --yes.")
+                    "delete asks before deleting, and a script cannot answer; type delete \(typed) --yes.")
                 return .failed
             }
             let answer = await reader.answer(prompt: "Delete \(TerminalText.escaped(name))? [y/N] ")
@@ -189,10 +194,24 @@ extension REPLSession {
         }
     }
 
-    /// The name of the player in `row`, or nil after saying why it cannot be read.
-    private func name(inRow row: Int, of view: RosterView) async -> String? {
+    /// The row and the name of the player `choice` means, or nil after saying why there is none.
+    ///
+    /// A name is looked up by its key, whatever the roster's size; the name kept in the store is
+    /// the one used from then on.
+    private func find(_ choice: PlayerChoice, in view: RosterView) async -> (row: Int, name: String)? {
         do {
-            return try await view.name(inRow: row)
+            switch choice {
+            case .row(let row):
+                return (row, try await view.name(inRow: row))
+            case .name(let name):
+                guard let found = try await view.roster.player(named: name) else {
+                    log.error(
+                        "No player is named \(TerminalText.quoted(name)); players lists them (a name that"
+                            + " is a number is typed in quotes).")
+                    return nil
+                }
+                return (found.index + 1, found.player.name)
+            }
         } catch {
             reportLookupError(error)
             return nil

@@ -34,9 +34,13 @@ enum Command: Equatable, Sendable {
     case add(name: String, points: Double)
     /// `select N` selects or deselects the player in row N (counting from 1).
     case select(row: Int)
+    /// `select NAME` selects or deselects the player named NAME.
+    case selectNamed(String)
     /// `delete N [--yes]` deletes the player in row N (counting from 1); `--yes` skips the
     /// question asked at a terminal, and is required in a script.
     case delete(row: Int, confirmed: Bool)
+    /// `delete NAME [--yes]` deletes the player named NAME.
+    case deleteNamed(String, confirmed: Bool)
     /// `refresh` reads the score store again.
     case refresh
     /// `help` lists the commands; `help COMMAND` explains one.
@@ -89,10 +93,17 @@ extension Command {
         case "add":
             let player = arguments as! (name: String, points: Double)
             self = .add(name: player.name, points: player.points)
-        case "select": self = .select(row: arguments as! Int)
+        case "select":
+            switch arguments as! PlayerChoice {
+            case .row(let row): self = .select(row: row)
+            case .name(let name): self = .selectNamed(name)
+            }
         case "delete":
-            let delete = arguments as! (row: Int, confirmed: Bool)
-            self = .delete(row: delete.row, confirmed: delete.confirmed)
+            let delete = arguments as! (choice: PlayerChoice, confirmed: Bool)
+            switch delete.choice {
+            case .row(let row): self = .delete(row: row, confirmed: delete.confirmed)
+            case .name(let name): self = .deleteNamed(name, confirmed: delete.confirmed)
+            }
         case "refresh": self = .refresh
         case "help": self = .help(arguments as! String?)
         case "rules": self = .rules(json: arguments as! Bool)
