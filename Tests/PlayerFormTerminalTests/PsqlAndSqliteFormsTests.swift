@@ -207,6 +207,33 @@ struct ResultsToAFileTests {
         #expect(output.errors.count == 1 && output.errors[0].contains("fly"))
     }
 
+    @Test(
+        "at a terminal, each command's time is written after its output on the terminal, never into the results' file"
+    )
+    func timingAtATerminal() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("timed.txt")
+        let readings = Mutex<UInt64>(0)
+        let clock: @Sendable () -> UInt64 = {
+            readings.withLock {
+                $0 += 2_000_000; return $0
+            }
+        }
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: PlayerViewModel(store: InMemoryScoreStore()),
+            reader: PlaybackReader(
+                lines: ["timing on", "\\o \(file.path)", "name Bob", "\\o"], interactive: true),
+            output: output, options: REPLSession.Options(nanoseconds: clock))
+        _ = await session.run()
+        #expect(
+            output.lines == [
+                .out("Timing is on."), .out("Time: 2.000 ms"), .out("Time: 2.000 ms"), .out("Time: 2.000 ms"),
+            ])
+        #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self) == "name: \"Bob\"\n")
+    }
+
     @Test("once FILE sends the next command's results only; blank lines and comments between do not count")
     func onceForTheNextCommand() async throws {
         let folder = try Self.folder()

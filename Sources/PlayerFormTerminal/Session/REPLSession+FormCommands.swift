@@ -154,7 +154,8 @@ extension REPLSession {
                 " (" + (minutes < 10 ? "0" : "") + String(minutes) + ":"
                 + (seconds < 10 ? "0" : "") + secondsText + ")"
         }
-        if atTerminal { output.write(line) } else { output.writeError(line) }
+        // Never into a file the results go to (output FILE), as psql's timing is not.
+        if atTerminal { redirect.base.write(line) } else { output.writeError(line) }
     }
 
     /// `value` with three decimals, rounded.
