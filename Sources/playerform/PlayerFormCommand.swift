@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import PlayerFormRules
 import PlayerFormSQLite
 import PlayerFormSystem
@@ -87,6 +88,11 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("q"), .long], help: "Start an interactive session without the greeting line.")
     var quiet = false
 
+    @Flag(
+        name: [.customShort("X"), .customLong("no-rc")],
+        help: "Do not run the start-up file (~/.config/playerform/playerformrc, else ~/.playerformrc).")
+    var noStartupFile = false
+
     /// psql's and sqlite3's habit; `--version` is the argument parser's own.
     @Flag(name: .customShort("V"), help: "Print the version and the libraries in use, as --version does.")
     var printVersion = false
@@ -140,7 +146,8 @@ struct PlayerFormCommand: AsyncParsableCommand {
             configPath: rulesFile.path, store: store, noColor: noColor, bail: bail, historyFile: historyFile,
             commands: commands, files: files, echo: echo, output: output, quiet: quiet, noPager: noPager,
             uploadDelayMilliseconds: uploadDelayMilliseconds,
-            busyTimeoutMilliseconds: busyTimeoutMilliseconds, uploadTime: uploadTime)
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds, uploadTime: uploadTime,
+            noStartupFile: noStartupFile)
     }
 
     func run() async throws {
@@ -175,6 +182,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             ? nil
             : "playerform \(ProgramVersion.text): type help for the commands, quit or Ctrl-D to leave."
         options.rulesOrigin = arguments.configPath ?? "defaults"
+        options.startupFile = arguments.noStartupFile ? nil : StartupFile.path(environment: environment)
         let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }
     }
@@ -246,4 +254,23 @@ struct SessionOptions: Equatable {
     var uploadDelayMilliseconds: Int? = nil
     var busyTimeoutMilliseconds: Int? = nil
     var uploadTime: Double? = nil
+    var noStartupFile = false
+}
+
+/// The start-up file, psql's `~/.psqlrc` and sqlite3's `~/.sqliterc`: commands run before an
+/// interactive session or a script, unless `-X` is given.
+enum StartupFile {
+    /// The start-up file to run, or nil when there is none.
+    ///
+    /// The first of `$XDG_CONFIG_HOME/playerform/playerformrc` (`$XDG_CONFIG_HOME` being
+    /// `~/.config` when unset, as the XDG base directories have it) and `~/.playerformrc` that
+    /// exists. Relative variables are ignored, as the XDG rules say.
+    static func path(environment: [String: String]) -> String? {
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let config =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? home.map { $0 + "/.config" }
+        let candidates = [config.map { $0 + "/playerform/playerformrc" }, home.map { $0 + "/.playerformrc" }]
+        return candidates.compactMap { $0 }.first { access($0, F_OK) == 0 }
+    }
 }

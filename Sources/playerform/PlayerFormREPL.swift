@@ -46,6 +46,8 @@ public enum PlayerFormREPL {
         public var noPager = false
         /// The file results go to (`-o FILE`), replaced; nil for standard output.
         public var outputPath: String?
+        /// The start-up file to run before the session's commands; nil for none.
+        public var startupFile: String?
 
         /// The upload times, in seconds since 1970, that the score file can hold.
         public static let uploadTimes = Timestamp.writable
@@ -223,7 +225,7 @@ public enum PlayerFormREPL {
             options: REPLSession.Options(
                 bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
                 endRequested: { FlushOnSignal.isRequested }, version: PlayerFormCommand.versionLine,
-                resultsFileRefusal: resultsFileRefusal(options)))
+                resultsFileRefusal: resultsFileRefusal(options), startupFile: options.startupFile))
         return (form, roster, session)
     }
 
@@ -319,7 +321,7 @@ public enum PlayerFormREPL {
             form: form, roster: roster, reader: reader, output: output, terminal: terminal,
             options: REPLSession.Options(
                 rulesOrigin: options.rulesOrigin, version: PlayerFormCommand.versionLine,
-                resultsFileRefusal: resultsFileRefusal(options)))
+                resultsFileRefusal: resultsFileRefusal(options), startupFile: options.startupFile))
         // The greeting is for the person at the terminal, not for the results' file.
         if let greeting = options.greeting { Descriptor.writeAll(Array((greeting + "\n").utf8), to: 1) }
         let status = await session.run().exitStatus

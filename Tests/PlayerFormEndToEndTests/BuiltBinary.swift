@@ -34,8 +34,9 @@ enum BuiltBinary {
     ///
     /// With `mergingErrors`, standard error goes to the same pipe as standard output (`2>&1`).
     ///
-    /// Unless `environment` says otherwise, `XDG_DATA_HOME` is a new temporary folder, removed
-    /// after the run, so that a run never touches the scores of the person running the specs.
+    /// Unless `environment` says otherwise, `XDG_DATA_HOME`, `XDG_CONFIG_HOME` and `HOME` are a new
+    /// temporary folder, removed after the run, so that a run never touches the scores of the
+    /// person running the specs, nor runs their start-up file.
     static func run(
         _ arguments: [String] = [], input: Data = Data(), environment: [String: String] = [:],
         mergingErrors: Bool = false, directory: URL? = nil, output: ProgramRunner.Output = .pipe
@@ -44,6 +45,9 @@ enum BuiltBinary {
         defer { try? FileManager.default.removeItem(at: data) }
         var variables = ProcessInfo.processInfo.environment
         variables["XDG_DATA_HOME"] = data.path
+        // Nor does the start-up file of the person running them apply (~/.playerformrc).
+        variables["HOME"] = data.path
+        variables["XDG_CONFIG_HOME"] = data.path
         variables.merge(environment) { $1 }
         return try ProgramRunner.run(
             path, arguments, input: input, environment: variables, directory: directory, output: output,

@@ -84,6 +84,38 @@ struct ScriptHabitsTests {
         #expect(try BuiltBinary.run(["--store", store, "-c", "players --csv"]).outputLines.count == 2)
     }
 
+    @Test(
+        "the start-up file in $XDG_CONFIG_HOME/playerform, else ~/.playerformrc, runs before a script; -X and --no-rc skip it"
+    )
+    func startupFile() throws {
+        let home = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let config = home.appendingPathComponent("config")
+        try FileManager.default.createDirectory(
+            at: config.appendingPathComponent("playerform"), withIntermediateDirectories: true)
+        try Data("max 50\n".utf8).write(to: home.appendingPathComponent(".playerformrc"))
+        let store = home.appendingPathComponent("scores.sqlite").path
+        let maxOf = { (run: BuiltBinary.Run) in run.outputLines.last?.firstMatch(of: /"max":(\d+)/)?.1 }
+        // ~/.playerformrc, with no file in the configuration folder.
+        let environment = ["HOME": home.path, "XDG_CONFIG_HOME": config.path]
+        let fromHome = try BuiltBinary.run(["--store", store, "-c", "show --json"], environment: environment)
+        #expect(fromHome.status == 0 && maxOf(fromHome) == "50", "\(fromHome.output)")
+        // The configuration folder's file comes first.
+        try Data("max 70\nfly\n".utf8).write(to: config.appendingPathComponent("playerform/playerformrc"))
+        let fromConfig = try BuiltBinary.run(
+            ["--store", store, "-c", "show --json"], environment: environment)
+        #expect(fromConfig.status == 0 && maxOf(fromConfig) == "70")
+        #expect(
+            fromConfig.errorLines == [
+                "\(config.path)/playerform/playerformrc:2: Unknown command \"fly\". Type help for the list of commands."
+            ])
+        for skip in ["-X", "--no-rc"] {
+            let skipped = try BuiltBinary.run(
+                [skip, "--store", store, "-c", "show --json"], environment: environment)
+            #expect(skipped.status == 0 && maxOf(skipped) == "10000" && skipped.errorLines.isEmpty, "\(skip)")
+        }
+    }
+
     @Test("-c runs each command in order and exits 0 when all succeed, without reading stdin")
     func oneShot() throws {
         let run = try Self.run(

@@ -318,3 +318,48 @@ struct PlayersByNameTests {
         #expect(try await store.player(named: "Player 699") == nil)
     }
 }
+
+/// The start-up file, psql's `~/.psqlrc`.
+@Suite("the start-up file")
+struct StartupFileTests {
+    @Test(
+        "the start-up file runs before the first command, every line of it: its results are not shown, its errors are with FILE:LINE, and none fails the session, --bail or not"
+    )
+    func runsFirst() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "playerform-rc-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let rc = folder.appendingPathComponent("playerformrc")
+        try Data("name Rc\nfly\nmax 50\n# a comment\n".utf8).write(to: rc)
+        for bail in [false, true] {
+            let output = CapturedOutput()
+            let session = REPLSession(
+                form: PlayerViewModel(store: InMemoryScoreStore()),
+                reader: ScriptedLineReader(text: "show --json\n"),
+                output: output, options: REPLSession.Options(bail: bail, startupFile: rc.path))
+            #expect(await session.run() == .succeeded, "bail: \(bail)")
+            #expect(
+                output.errors == [
+                    "\(rc.path):2: Unknown command \"fly\". Type help for the list of commands."
+                ])
+            #expect(output.results.count == 1)
+            #expect(
+                output.results.first?.hasPrefix(#"{"name":"Rc","#) == true
+                    && output.results.first?.contains(#""max":50,"#) == true,
+                "the file's settings hold: \(output.results)")
+        }
+    }
+
+    @Test("a start-up file that cannot be read is said, with how to skip it, and the session goes on")
+    func unreadable() async {
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: PlayerViewModel(store: InMemoryScoreStore()),
+            reader: ScriptedLineReader(text: "name Bob\n"),
+            output: output, options: REPLSession.Options(startupFile: "/nonexistent/playerformrc"))
+        #expect(await session.run() == .succeeded)
+        #expect(output.results == [#"name: "Bob""#])
+        #expect(output.errors.count == 1 && output.errors[0].hasSuffix("(the start-up file; -X skips it)"))
+    }
+}

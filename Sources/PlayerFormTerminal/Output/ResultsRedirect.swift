@@ -31,6 +31,13 @@ final class ResultsRedirect: TerminalOutput {
         self.base = base
     }
 
+    /// Whether results are dropped, wherever they would go: while the start-up file runs.
+    var isMuted: Bool {
+        get { muted.load(ordering: .relaxed) }
+        set { muted.store(newValue, ordering: .relaxed) }
+    }
+    private let muted = Atomic(false)
+
     /// Whether results go to a file now.
     var isRedirected: Bool { state.withLock { $0.file != nil } }
 
@@ -85,6 +92,7 @@ final class ResultsRedirect: TerminalOutput {
     // MARK: TerminalOutput
 
     func write(_ line: String) {
+        if isMuted { return }
         if let file = state.withLock({ $0.file?.output }) {
             file.write(TerminalStyle.withoutColours(line))
         } else {
@@ -93,6 +101,7 @@ final class ResultsRedirect: TerminalOutput {
     }
 
     func writePart(_ text: String) {
+        if isMuted { return }
         if let file = state.withLock({ $0.file?.output }) {
             file.writePart(TerminalStyle.withoutColours(text))
         } else {

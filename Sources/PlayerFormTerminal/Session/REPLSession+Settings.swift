@@ -66,6 +66,9 @@ extension REPLSession {
         /// Why `output FILE` or `once FILE` must not empty the file at a path (the score
         /// database, a script being read), or nil when it may.
         public var resultsFileRefusal: (@Sendable (String) -> String?)?
+        /// A file of commands run before any other (`~/.playerformrc`): what they print is not
+        /// shown, their errors are, with `FILE:LINE`, and none of them fails the session.
+        public var startupFile: String?
 
         /// Options; each left out is the default: every command run, no echo, the default rules,
         /// never asked to end, the system's monotonic clock, the version number.
@@ -74,7 +77,7 @@ extension REPLSession {
             endRequested: (@Sendable () -> Bool)? = nil,
             nanoseconds: @escaping @Sendable () -> UInt64 = Options.monotonicNanoseconds,
             version: String = ProgramVersion.text,
-            resultsFileRefusal: (@Sendable (String) -> String?)? = nil
+            resultsFileRefusal: (@Sendable (String) -> String?)? = nil, startupFile: String? = nil
         ) {
             self.bail = bail
             self.echo = echo
@@ -83,6 +86,7 @@ extension REPLSession {
             self.nanoseconds = nanoseconds
             self.version = version
             self.resultsFileRefusal = resultsFileRefusal
+            self.startupFile = startupFile
         }
 
         /// The system's monotonic clock, in nanoseconds.

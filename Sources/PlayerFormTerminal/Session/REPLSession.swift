@@ -46,7 +46,8 @@ public final class REPLSession {
     let reader: any LineReader
     let output: any TerminalOutput
     let renderer: FormRenderer
-    let bail: Bool
+    /// Whether a failed command stops the script (`--bail`); off while the start-up file runs.
+    var bail: Bool
     let interrupts: (any InterruptSource)?
     let log: FormEventLog
     /// The prompt, bound to the form; scripted sessions show none, so they have none.
@@ -71,6 +72,7 @@ public final class REPLSession {
     /// Where `output FILE` sends results; the session's output.
     let redirect: ResultsRedirect
     let resultsFileRefusal: (@Sendable (String) -> String?)?
+    let startupFile: String?
     let rulesOrigin: String
     let columns: @Sendable () -> Int
 
@@ -118,6 +120,7 @@ public final class REPLSession {
         self.nanoseconds = options.nanoseconds
         self.version = options.version
         self.resultsFileRefusal = options.resultsFileRefusal
+        self.startupFile = options.startupFile
         self.hasRoster = roster != nil
         self.interactive = reader.isInteractive
         roster?.follow(form)
@@ -214,6 +217,27 @@ public final class REPLSession {
             await rosterView.load()
             _ = rosterView.takeAlerts()
         }
+        if let startupFile { await runStartupFile(startupFile) }
+    }
+
+    /// Runs the start-up file: every line, whatever fails; what the commands print is not shown
+    /// (a script's output stays what the script prints), their errors are, naming `FILE:LINE`;
+    /// and no failure there fails the session.
+    private func runStartupFile(_ path: String) async {
+        let reader: ScriptedLineReader
+        do {
+            reader = try ScriptedLineReader(path: path)
+        } catch {
+            output.writeError("error: " + error.message + " (the start-up file; -X skips it)")
+            return
+        }
+        let (failedBefore, bailBefore) = (failed, bail)
+        bail = false
+        redirect.isMuted = true
+        _ = await runLines(from: reader, name: TerminalText.escaped(path))
+        redirect.isMuted = false
+        log.location = nil
+        (failed, bail) = (failedBefore, bailBefore)
     }
 
     private func finish() -> Outcome {
@@ -287,7 +311,7 @@ public final class REPLSession {
                 if result != .ignored { redirect.commandEnded() }
                 // As psql does, after the command's output; not for a blank line or a comment,
                 // nor for the command that turned timing on or off.
-                if timed, timing, result != .ignored, result != .quit {
+                if timed, timing, result != .ignored, result != .quit, !redirect.isMuted {
                     writeTime(nanoseconds() &- started, atTerminal: atTerminal)
                 }
             }
