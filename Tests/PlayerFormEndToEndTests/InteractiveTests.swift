@@ -147,6 +147,29 @@ struct InteractiveTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent(
         "playerform-tty-\(UUID().uuidString)")
 
+    @Test("Tab completes a command's options, and a file's name after \\i")
+    func completionPlaces() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        try terminal.start()
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("show --j")
+        try terminal.keys("Tab")
+        try terminal.waitFor("ok> show --json ")
+        try terminal.keys("Enter")
+        try terminal.waitFor(#"{"name":"Colin""#)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try Data("name Dana\n".utf8).write(to: home.appendingPathComponent("setup-commands.txt"))
+        try terminal.type("\\i " + home.path + "/setup-c")
+        try terminal.keys("Tab")
+        try terminal.waitFor("setup-commands.txt ")
+        try terminal.keys("Enter")
+        try terminal.waitFor("Dana 100 ok> ")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test("prompt, completion, Ctrl-C, history across two runs, and Ctrl-D exiting 0")
     func session() throws {
         defer { try? FileManager.default.removeItem(at: home) }

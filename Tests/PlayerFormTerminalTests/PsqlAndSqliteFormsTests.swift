@@ -363,3 +363,35 @@ struct StartupFileTests {
         #expect(output.errors.count == 1 && output.errors[0].hasSuffix("(the start-up file; -X skips it)"))
     }
 }
+
+/// Tab completion after a command word.
+@Suite("completion of options and file names")
+struct CompletionPlacesTests {
+    @Test("an option completes from the command's usage, ignoring case, without the options typed already")
+    func options() {
+        #expect(CommandCatalog.completions(before: "players ", word: "--j") == ["--json"])
+        #expect(CommandCatalog.completions(before: "PLAYERS ", word: "--C") == ["--csv"])
+        #expect(
+            CommandCatalog.completions(before: "players ", word: "--") == [
+                "--page", "--all", "--json", "--csv",
+            ])
+        #expect(CommandCatalog.completions(before: "delete 3 ", word: "-") == ["--yes"])
+        #expect(CommandCatalog.completions(before: "delete --yes ", word: "--") == [])
+        #expect(CommandCatalog.completions(before: "show ", word: "--") == ["--json"])
+        #expect(CommandCatalog.completions(before: "name ", word: "--") == [])
+        // help still completes topics, not options.
+        #expect(CommandCatalog.completions(before: "help ", word: "ti") == ["timing"])
+    }
+
+    @Test("the word after source, output, once and their backslash and dot forms completes as a file name")
+    func fileNames() {
+        for word in [
+            "source", "\\i", "\\include", ".read", "output", "\\o", ".output", "once", ".once", "\\O",
+        ] {
+            #expect(CommandCatalog.completesFileName(before: word + " "), "\(word)")
+        }
+        for before in ["", "players ", "source a ", "name ", "help "] {
+            #expect(!CommandCatalog.completesFileName(before: before), "\(before)")
+        }
+    }
+}

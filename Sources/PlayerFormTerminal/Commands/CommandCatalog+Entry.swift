@@ -96,9 +96,31 @@ extension CommandCatalog {
             governingRule(rules)
         }
 
-        /// What completes `word`, typed after the arguments `before`.
+        /// What completes `word`, typed after the arguments `before`: an option of the command
+        /// (`players --j` gives `--json`), read from its usage, not typed yet, ignoring case as the
+        /// parser does; else what the entry completes.
         func completions(after before: [Substring], word: String) -> [String] {
-            argumentCompletions(before, word)
+            if word.hasPrefix("-") {
+                let typed = Set(before.map { $0.lowercased() })
+                let prefix = word.lowercased()
+                return options.filter { $0.hasPrefix(prefix) && !typed.contains($0) }
+            }
+            return argumentCompletions(before, word)
+        }
+
+        /// The options the command's usage shows (`--json`, `--page`, `--yes`), in its order.
+        var options: [String] {
+            var options: [String] = []
+            for word in usage.split(whereSeparator: { " []|".contains($0) }) where word.hasPrefix("--") {
+                if !options.contains(String(word)) { options.append(String(word)) }
+            }
+            return options
+        }
+
+        /// Whether the command's argument is the path of a file, which completion offers from
+        /// the file system (`source`, `output`, `once`).
+        var takesFile: Bool {
+            usage.hasSuffix(" FILE") || usage.hasSuffix(" [FILE]")
         }
 
         /// The command's arguments as read from `arguments`, for specs of the parser and of the

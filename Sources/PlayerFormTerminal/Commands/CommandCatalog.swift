@@ -384,4 +384,12 @@ extension CommandCatalog {
         return entry(forWord: first.lowercased())?.completions(after: Array(words.dropFirst()), word: word)
             ?? []
     }
+
+    /// Whether the word typed after `before` is the path of a file (`source`, `\i`, `output`,
+    /// `\o`, `.once`...), which the line editor completes from the file system.
+    public static func completesFileName(before: String) -> Bool {
+        let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count == 1, let entry = entry(forWord: words[0].lowercased()) else { return false }
+        return entry.takesFile
+    }
 }

@@ -198,9 +198,11 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
 
     private static func setUp(_ history: HistoryFile) {
         playerform_rl_configure(UnsafePointer(strdup("playerform"))) { text, start, _ in
-            playerform_rl_completion_over()
             let line = playerform_rl_line_buffer().map { String(cString: $0) } ?? ""
             let before = String(line.utf8.prefix(Int(start))) ?? ""
+            // A file's path: readline's own completion of file names.
+            if CommandCatalog.completesFileName(before: before) { return nil }
+            playerform_rl_completion_over()
             let word = text.map { String(cString: $0) } ?? ""
             let matches = CommandCatalog.completions(before: before, word: word)
             guard !matches.isEmpty else { return nil }
