@@ -88,6 +88,13 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("q"), .long], help: "Start an interactive session without the greeting line.")
     var quiet = false
 
+    /// The session's output mode at the start, as sqlite3's `-csv` and `-json`.
+    @Flag(
+        help: ArgumentHelp(
+            "Write players' rows (and show and rules) as CSV or as JSON from the start, as the mode command does."
+        ))
+    var format: StartMode?
+
     @Flag(
         name: [.customShort("X"), .customLong("no-rc")],
         help: "Do not run the start-up file (~/.config/playerform/playerformrc, else ~/.playerformrc).")
@@ -147,7 +154,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             commands: commands, files: files, echo: echo, output: output, quiet: quiet, noPager: noPager,
             uploadDelayMilliseconds: uploadDelayMilliseconds,
             busyTimeoutMilliseconds: busyTimeoutMilliseconds, uploadTime: uploadTime,
-            noStartupFile: noStartupFile)
+            noStartupFile: noStartupFile, format: format)
     }
 
     func run() async throws {
@@ -183,6 +190,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             : "playerform \(ProgramVersion.text): type help for the commands, quit or Ctrl-D to leave."
         options.rulesOrigin = arguments.configPath ?? "defaults"
         options.startupFile = arguments.noStartupFile ? nil : StartupFile.path(environment: environment)
+        options.mode = arguments.format?.mode ?? .table
         let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }
     }
@@ -255,6 +263,14 @@ struct SessionOptions: Equatable {
     var busyTimeoutMilliseconds: Int? = nil
     var uploadTime: Double? = nil
     var noStartupFile = false
+    var format: StartMode? = nil
+}
+
+/// `--csv` or `--json`: the session's output mode at the start.
+enum StartMode: String, EnumerableFlag {
+    case csv, json
+
+    var mode: OutputMode { self == .csv ? .csv : .json }
 }
 
 /// The start-up file, psql's `~/.psqlrc` and sqlite3's `~/.sqliterc`: commands run before an

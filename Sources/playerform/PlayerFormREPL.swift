@@ -48,6 +48,8 @@ public enum PlayerFormREPL {
         public var outputPath: String?
         /// The start-up file to run before the session's commands; nil for none.
         public var startupFile: String?
+        /// How results are written at the start (`--csv`, `--json`).
+        public var mode: OutputMode = .table
 
         /// The upload times, in seconds since 1970, that the score file can hold.
         public static let uploadTimes = Timestamp.writable
@@ -225,7 +227,8 @@ public enum PlayerFormREPL {
             options: REPLSession.Options(
                 bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
                 endRequested: { FlushOnSignal.isRequested }, version: PlayerFormCommand.versionLine,
-                resultsFileRefusal: resultsFileRefusal(options), startupFile: options.startupFile))
+                resultsFileRefusal: resultsFileRefusal(options), startupFile: options.startupFile,
+                mode: options.mode))
         return (form, roster, session)
     }
 
@@ -321,7 +324,8 @@ public enum PlayerFormREPL {
             form: form, roster: roster, reader: reader, output: output, terminal: terminal,
             options: REPLSession.Options(
                 rulesOrigin: options.rulesOrigin, version: PlayerFormCommand.versionLine,
-                resultsFileRefusal: resultsFileRefusal(options), startupFile: options.startupFile))
+                resultsFileRefusal: resultsFileRefusal(options), startupFile: options.startupFile,
+                mode: options.mode))
         // The greeting is for the person at the terminal, not for the results' file.
         if let greeting = options.greeting { Descriptor.writeAll(Array((greeting + "\n").utf8), to: 1) }
         let status = await session.run().exitStatus

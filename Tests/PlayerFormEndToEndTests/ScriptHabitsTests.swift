@@ -116,6 +116,26 @@ struct ScriptHabitsTests {
         }
     }
 
+    @Test("--csv and --json on the command line choose the session's mode, as sqlite3's -csv and -json")
+    func modeFlags() throws {
+        let folder = try BuiltBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = [
+            "--store", folder.appendingPathComponent("scores.sqlite").path, "--upload-time", "1790000000",
+        ]
+        #expect(try BuiltBinary.run(store + ["-c", "add Ann 5"]).status == 0)
+        let csv = try BuiltBinary.run(store + ["--csv", "-c", "players"])
+        #expect(
+            csv.outputLines == ["name,points,uploadedAt,selected", "Ann,5,2026-09-21T14:13:20.000Z,false"])
+        let json = try BuiltBinary.run(store + ["--json", "-c", "players", "-c", "show"])
+        #expect(
+            json.outputLines.first
+                == #"[{"name":"Ann","points":5,"uploadedAt":"2026-09-21T14:13:20.000Z","selected":false}]"#)
+        #expect(json.outputLines.last?.hasPrefix(#"{"name":"Colin","#) == true)
+        let both = try BuiltBinary.run(store + ["--csv", "--json", "-c", "players"])
+        #expect(both.status == 64)
+    }
+
     @Test("-c runs each command in order and exits 0 when all succeed, without reading stdin")
     func oneShot() throws {
         let run = try Self.run(

@@ -395,3 +395,83 @@ struct CompletionPlacesTests {
         }
     }
 }
+
+/// The session's output mode: sqlite3's `.mode` and `.headers`, psql's `\pset format`.
+@Suite("output modes for the session")
+struct OutputModeTests {
+    @Test("mode, .mode and \\pset format read sqlite3's and psql's names of a table, csv, json and line")
+    func parse() throws {
+        let expected: [(String, Command)] = [
+            (".mode csv", .mode(.csv)), ("mode JSON", .mode(.json)), (".mode line", .mode(.line)),
+            (".mode column", .mode(.table)), (".mode box", .mode(.table)),
+            ("\\pset format aligned", .mode(.table)),
+            ("\\pset format csv", .mode(.csv)), ("\\pset", .mode(nil)), (".headers off", .headers(false)),
+            ("headers", .headers(nil)),
+        ]
+        for (line, command) in expected {
+            #expect(try CommandParser.parse(line) == command, "\(line)")
+        }
+        #expect(
+            throws: CommandError(
+                #".mode takes table, csv, json or line (psql's aligned is table), not "list"."#)
+        ) {
+            try CommandParser.parse(".mode list")
+        }
+        #expect(throws: CommandError("The pager is turned on and off with pager on and pager off.")) {
+            try CommandParser.parse("\\pset pager off")
+        }
+    }
+
+    @Test(
+        "players writes the page in the session's mode, with or without headers; a command's own --json or --csv wins; show and rules follow json"
+    )
+    func modes() async throws {
+        let store = InMemoryScoreStore(records: numberedRecords(2))
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let output = CapturedOutput()
+        let script = [
+            ".mode csv", "players", ".headers off", "players", ".mode json", "players", "players --csv",
+            "rules", ".mode line", "players 1", ".mode table", "players", ".headers on", "players",
+        ]
+        let session = REPLSession(
+            form: form, roster: roster,
+            reader: ScriptedLineReader(text: script.joined(separator: "\n") + "\n"),
+            output: output)
+        #expect(await session.run() == .succeeded)
+        let csv1 = "Player 1,1,1970-01-01T00:00:00.000Z,false"
+        let csv2 = "Player 2,2,1970-01-01T00:00:00.000Z,false"
+        let json =
+            #"[{"name":"Player 1","points":1,"uploadedAt":"1970-01-01T00:00:00.000Z","selected":false},"#
+            + #"{"name":"Player 2","points":2,"uploadedAt":"1970-01-01T00:00:00.000Z","selected":false}]"#
+        let results = output.results
+        let expectedStart = [
+            "mode: csv", "name,points,uploadedAt,selected", csv1, csv2,
+            "headers: off", csv1, csv2,
+            "mode: json", json,
+            // The command's own --csv wins over the mode, with the session's headers.
+            csv1, csv2,
+        ]
+        #expect(Array(results.prefix(expectedStart.count)) == expectedStart, "\(results)")
+        let rest = Array(results.dropFirst(expectedStart.count))
+        #expect(rest.first?.hasPrefix(#"{"step":1,"#) == true, "rules follows json: \(rest.prefix(1))")
+        #expect(
+            Array(rest.dropFirst().prefix(10)) == [
+                "mode: line",
+                "      name = Player 1", "    points = 1", "uploadedAt = 1970-01-01T00:00:00.000Z",
+                "  selected = false", "",
+                "      name = Player 2", "    points = 2", "uploadedAt = 1970-01-01T00:00:00.000Z",
+                "  selected = false",
+            ])
+        #expect(
+            Array(rest.dropFirst(11)) == [
+                "mode: table",
+                "    1  Player 1       1  1970-01-01 00:00:00",
+                "    2  Player 2       2  1970-01-01 00:00:00",
+                "headers: on",
+                "Players: rows 1-2 of 2",
+                "  row  name      points  uploaded (UTC)       selected",
+                "    1  Player 1       1  1970-01-01 00:00:00",
+                "    2  Player 2       2  1970-01-01 00:00:00",
+            ], "\(rest.dropFirst(11))")
+    }
+}

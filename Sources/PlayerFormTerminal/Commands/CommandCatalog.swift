@@ -138,6 +138,23 @@ public enum CommandCatalog {
             arguments: CommandParser.path,
             run: .session { session, path in await session.source(path) }),
         Entry(
+            "mode", aliases: [".mode", "\\pset"], usage: "mode [table | csv | json | line]",
+            summary:
+                "Choose how players writes its rows and show and rules their records for the rest of"
+                + " the session: aligned in a table (the default), as CSV, as one JSON value, or one"
+                + " column = value line each; --csv and --json on the command line choose it at the"
+                + " start, and a command's own --json or --csv still wins. Without a mode, say which."
+                + " \\pset format csv works too.",
+            arguments: CommandParser.outputMode,
+            run: .immediate { session, mode in session.setMode(mode) }),
+        Entry(
+            "headers", aliases: [".headers"], usage: "headers [on | off]",
+            summary:
+                "Write the title and the header row of players' table and CSV (on, the default), or"
+                + " the rows alone (off, as psql's \\t). Without on or off, say which.",
+            arguments: CommandParser.onOrOff,
+            run: .immediate { session, on in session.setHeaders(on) }),
+        Entry(
             "output", aliases: ["\\o", ".output"], usage: "output [FILE]",
             summary:
                 "Send the results of the commands that follow to FILE, emptied first (made when"

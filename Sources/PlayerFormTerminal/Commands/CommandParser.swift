@@ -150,6 +150,32 @@ public enum CommandParser {
         return path
     }
 
+    /// `mode [table | csv | json | line]` (also `\pset format ...`): nil without a mode.
+    ///
+    /// sqlite3's `column`, `box` and `markdown`, and psql's `aligned` and `wrapped`, are tables.
+    static func outputMode(_ arguments: CommandArguments) throws(CommandError) -> OutputMode? {
+        var words = arguments.text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" })
+        // psql's form: \pset format csv.
+        if words.first == "format" { words.removeFirst() }
+        guard let word = words.first else { return nil }
+        if word == "pager" {
+            throw CommandError("The pager is turned on and off with pager on and pager off.")
+        }
+        let accepted = "table, csv, json or line (psql's aligned is table)"
+        guard words.count == 1 else {
+            throw CommandError("\(arguments.word) takes one mode, \(accepted).")
+        }
+        switch word {
+        case "table", "column", "box", "markdown", "aligned", "wrapped": return .table
+        case "csv": return .csv
+        case "json": return .json
+        case "line": return .line
+        default:
+            throw CommandError(
+                "\(arguments.word) takes \(accepted), not \(TerminalText.quoted(String(word))).")
+        }
+    }
+
     /// `pager [on | off]`: nil without either.
     static func onOrOff(_ arguments: CommandArguments) throws(CommandError) -> Bool? {
         switch arguments.text.lowercased() {
@@ -461,6 +487,19 @@ public enum CommandParser {
         guard let suggestion = CommandCatalog.suggestion(for: word) else { return "" }
         return " Did you mean \(suggestion)?"
     }
+}
+
+/// How results that are rows (`players`) and records (`show`, `rules`) are written for the
+/// session: sqlite3's `.mode` and psql's `\pset format`.
+public enum OutputMode: String, Equatable, Sendable, CaseIterable {
+    /// Aligned columns under a header, with a title (the default).
+    case table
+    /// CSV with a header row, as `players --csv` writes it.
+    case csv
+    /// One JSON value on one line, as `--json` writes it.
+    case json
+    /// Each row as `column = value` lines, a blank line between rows (sqlite3's `.mode line`).
+    case line
 }
 
 /// Which player `select` and `delete` mean.

@@ -82,6 +82,9 @@ enum PlayerTable {
         return [line([headers.row, headers.name, headers.points, headers.when, "selected"])] + body
     }
 
+    /// The header row of the roster's CSV.
+    static let csvHeader = "name,points,uploadedAt,selected"
+
     /// One CSV record (RFC 4180): the name as the terminal shows it (invisible characters and
     /// backslashes escaped, so a record is always one line), the points, the upload time in
     /// ISO 8601 (UTC, milliseconds) and `true`/`false`.

@@ -158,6 +158,45 @@ final class RosterView: Sendable {
 
     // MARK: Drawing
 
+    /// The page in view as `mode` writes it: the table of ``tableLines()``, CSV, one JSON array
+    /// on one line, or `column = value` lines with a blank line between players; without
+    /// `headers`, the table and the CSV have no title or header row.
+    func pageLines(mode: OutputMode, headers: Bool) -> [String] {
+        let rows = roster.rows.value
+        switch mode {
+        case .table:
+            let lines = tableLines()
+            return headers || rows.isEmpty ? lines : Array(lines.dropFirst(2))
+        case .csv:
+            let records = rows.map { row in
+                PlayerTable.csvRecord(
+                    name: row.player.name, points: row.player.points, uploadedAt: row.player.uploadedAt,
+                    selected: row.isSelected.value)
+            }
+            return (headers ? [PlayerTable.csvHeader] : []) + records
+        case .json:
+            let objects = rows.map { row in
+                "{\"name\":" + JSONText.quoted(row.player.name) + ",\"points\":"
+                    + FormRenderer.jsonNumber(row.player.points) + ",\"uploadedAt\":\""
+                    + Timestamp.text(row.player.uploadedAt) + "\",\"selected\":"
+                    + String(row.isSelected.value) + "}"
+            }
+            return ["[" + objects.joined(separator: ",") + "]"]
+        case .line:
+            var lines: [String] = []
+            for (index, row) in rows.enumerated() {
+                if index > 0 { lines.append("") }
+                lines += [
+                    "      name = " + TerminalText.escaped(row.player.name),
+                    "    points = " + PointsFormat.text(row.player.points),
+                    "uploadedAt = " + PlayerTable.isoTime(row.player.uploadedAt),
+                    "  selected = " + String(row.isSelected.value),
+                ]
+            }
+            return lines
+        }
+    }
+
     /// The page as `players` draws it: a title with the rows shown and the count, then a table
     /// with a header, numbered in the whole roster (see ``PlayerTable``).
     func tableLines() -> [String] {
@@ -273,12 +312,12 @@ final class RosterView: Sendable {
     /// record for each player, in roster order (see ``PlayerTable/csvRecord(name:points:uploadedAt:selected:)``).
     ///
     /// Stops between pages as ``writeAll(until:)`` does, and answers as it does.
-    func writeCSV(until stopped: () -> Bool) async throws -> Int? {
+    func writeCSV(until stopped: () -> Bool, header: Bool = true) async throws -> Int? {
         var offset = 0
         let listing = roster.listing(pageSize: Self.exportReadSize)
         // Read before writing, so that a failure of the first read leaves no header alone.
         var page = try await listing.next().players
-        output.write("name,points,uploadedAt,selected")
+        if header { output.write(PlayerTable.csvHeader) }
         while true {
             for player in page {
                 output.write(

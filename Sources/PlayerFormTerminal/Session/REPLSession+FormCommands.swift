@@ -69,7 +69,7 @@ extension REPLSession {
 
     /// `show`, `show --json`.
     func show(json: Bool) -> StepResult {
-        if json {
+        if json || mode == .json {
             output.write(renderer.json(of: form))
         } else {
             for line in renderer.screen(of: form) { output.write(line) }
@@ -93,7 +93,7 @@ extension REPLSession {
     /// `rules`, `rules --json`.
     func showRules(json: Bool) -> StepResult {
         let rules = RulesInForce(form: form, origin: rulesOrigin)
-        if json {
+        if json || mode == .json {
             output.write(rules.json)
         } else {
             for line in rules.lines { output.write(line) }
@@ -127,6 +127,20 @@ extension REPLSession {
             log.error("Cannot write the results to \(TerminalText.quoted(path)): \(reason).")
             return .failed
         }
+        return settled()
+    }
+
+    /// `mode MODE`, and `mode` alone, which says which it is.
+    func setMode(_ mode: OutputMode?) -> StepResult {
+        if let mode { self.mode = mode }
+        output.write("mode: " + self.mode.rawValue)
+        return settled()
+    }
+
+    /// `headers on`, `headers off`, and `headers` alone, each of which says which it is now.
+    func setHeaders(_ on: Bool?) -> StepResult {
+        if let on { headers = on }
+        output.write("headers: " + (headers ? "on" : "off"))
         return settled()
     }
 

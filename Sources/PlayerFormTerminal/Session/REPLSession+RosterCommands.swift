@@ -35,19 +35,23 @@ extension REPLSession {
             let stoppedAfter: Int?
             switch request {
             case .currentPage:
-                for line in view.tableLines() { output.write(line) }
+                for line in view.pageLines(mode: mode, headers: headers) { output.write(line) }
                 return .succeeded
             case .page(let page):
                 try await view.show(page: page)
-                for line in view.tableLines() { output.write(line) }
+                for line in view.pageLines(mode: mode, headers: headers) { output.write(line) }
                 return .succeeded
             case .all, .json, .csv:
                 interrupts?.whileRunning { stop.request() }
                 defer { interrupts?.whileRunning(nil) }
+                // A command's own flag wins; --all is written in the session's mode (line mode
+                // lists every row as the table does).
+                let written: PlayersRequest =
+                    request != .all ? request : mode == .json ? .json : mode == .csv ? .csv : .all
                 stoppedAfter =
-                    switch request {
+                    switch written {
                     case .json: try await view.writeJSON(until: stop.isRequested)
-                    case .csv: try await view.writeCSV(until: stop.isRequested)
+                    case .csv: try await view.writeCSV(until: stop.isRequested, header: headers)
                     default: try await view.writeAll(until: stop.isRequested)
                     }
             }

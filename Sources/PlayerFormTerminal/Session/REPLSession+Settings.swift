@@ -69,6 +69,8 @@ extension REPLSession {
         /// A file of commands run before any other (`~/.playerformrc`): what they print is not
         /// shown, their errors are, with `FILE:LINE`, and none of them fails the session.
         public var startupFile: String?
+        /// How results are written at the start (`--csv`, `--json`); `mode` changes it.
+        public var mode: OutputMode
 
         /// Options; each left out is the default: every command run, no echo, the default rules,
         /// never asked to end, the system's monotonic clock, the version number.
@@ -77,7 +79,8 @@ extension REPLSession {
             endRequested: (@Sendable () -> Bool)? = nil,
             nanoseconds: @escaping @Sendable () -> UInt64 = Options.monotonicNanoseconds,
             version: String = ProgramVersion.text,
-            resultsFileRefusal: (@Sendable (String) -> String?)? = nil, startupFile: String? = nil
+            resultsFileRefusal: (@Sendable (String) -> String?)? = nil, startupFile: String? = nil,
+            mode: OutputMode = .table
         ) {
             self.bail = bail
             self.echo = echo
@@ -87,6 +90,7 @@ extension REPLSession {
             self.version = version
             self.resultsFileRefusal = resultsFileRefusal
             self.startupFile = startupFile
+            self.mode = mode
         }
 
         /// The system's monotonic clock, in nanoseconds.

@@ -66,6 +66,10 @@ public final class REPLSession {
     var pagerOff = false
     /// Whether `timing` is on: each command's time is written after its output.
     var timing = false
+    /// How `players`, `show` and `rules` write what they write, unless told by a flag.
+    var mode: OutputMode
+    /// Whether `players` writes its title and header row.
+    var headers = true
     let nanoseconds: @Sendable () -> UInt64
     /// What `version` prints.
     let version: String
@@ -121,6 +125,7 @@ public final class REPLSession {
         self.version = options.version
         self.resultsFileRefusal = options.resultsFileRefusal
         self.startupFile = options.startupFile
+        self.mode = options.mode
         self.hasRoster = roster != nil
         self.interactive = reader.isInteractive
         roster?.follow(form)

@@ -51,6 +51,10 @@ enum Command: Equatable, Sendable {
     case source(String)
     /// `pager on` or `pager off` turns the pager on or off; `pager` alone (nil) says which.
     case pager(Bool?)
+    /// `mode MODE` (`.mode`, `\pset format`) chooses how results are written; alone (nil) says.
+    case mode(OutputMode?)
+    /// `headers on|off` (`.headers`); alone (nil) says which.
+    case headers(Bool?)
     /// `output FILE` (`\o`, `.output`) sends results to FILE; `output` alone (nil) back.
     case output(String?)
     /// `once FILE` (`.once`) sends the next command's results to FILE.
@@ -111,6 +115,8 @@ extension Command {
         case "pager": self = .pager(arguments as! Bool?)
         case "timing": self = .timing(arguments as! Bool?)
         case "output": self = .output(arguments as! String?)
+        case "mode": self = .mode(arguments as! OutputMode?)
+        case "headers": self = .headers(arguments as! Bool?)
         case "once": self = .once(arguments as! String)
         case "version": self = .version
         case "quit", "exit": self = .quit
