@@ -18,7 +18,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export XDG_DATA_HOME="$work/data" XDG_STATE_HOME="$work/state"
 
-"$program" --version | grep -Eqx '[0-9]+\.[0-9]+\.[0-9]+' || fail "--version did not print a version"
+"$program" --version | grep -Eqx 'playerform [0-9]+\.[0-9]+\.[0-9]+ \(SQLite [0-9.]+, PostgreSQL protocol 3\.0, GNU readline [0-9.]+\)' || fail "--version did not print the version and its libraries"
 
 session="$(printf 'name Zoë\npoints 620\nadd Ann 7\nquit\n' | "$program")" \
     || fail "a scripted session ended with status $?"

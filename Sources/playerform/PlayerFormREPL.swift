@@ -239,9 +239,23 @@ public enum PlayerFormREPL {
         let scripts = options.scripts.compactMap {
             if case .file(let script) = $0 { script } else { nil }
         }
+        let (results, startup) = (options.outputPath, options.startupFile)
         return { path in
-            if FileIdentity.same(path, store) {
-                return "\(path) is the score database; name another file for the results"
+            // The database's journal and shared memory are the database too: emptying them loses
+            // or damages what it keeps.
+            if let part = ["", "-wal", "-shm", "-journal"].first(where: {
+                FileIdentity.same(path, store + $0)
+            }) {
+                return "\(path) is "
+                    + (part.isEmpty ? "the score database" : "part of the score database (\(part))")
+                    + "; name another file for the results"
+            }
+            if let results, FileIdentity.same(path, results) {
+                return
+                    "\(path) is the file of -o, which the results go to already; output alone sends them there"
+            }
+            if let startup, FileIdentity.same(path, startup) {
+                return "\(path) is the start-up file; name another file for the results"
             }
             if let script = scripts.first(where: { FileIdentity.same(path, $0) }) {
                 return "\(path) is the script -f \(script); name another file for the results"
@@ -259,7 +273,9 @@ public enum PlayerFormREPL {
         // made changes nothing.
         var results: Int32 = 1
         if let path = options.outputPath {
-            if let refusal = resultsFileRefusal(options)(path) {
+            var before = options
+            before.outputPath = nil
+            if let refusal = resultsFileRefusal(before)(path) {
                 report("-o " + refusal)
                 return 64
             }

@@ -81,7 +81,17 @@ struct ScriptHabitsTests {
                 "-c:4: \(store) is the score database; name another file for the results",
             ], "\(run.errorLines)")
         #expect(try String(contentsOf: script, encoding: .utf8).hasPrefix("add Ann 5"))
-        #expect(try BuiltBinary.run(["--store", store, "-c", "players --csv"]).outputLines.count == 2)
+        // The database's journal and shared memory are the database too.
+        let parts = try BuiltBinary.run(
+            [
+                "--store", store, "-c", "add Bob 7", "-c", "\\o \(store)-wal", "-c", "\\o \(store)-shm", "-c",
+                "add Cy 3",
+            ])
+        #expect(parts.status == 1)
+        #expect(
+            parts.errorLines.count == 2
+                && parts.errorLines.allSatisfy { $0.contains("part of the score database") })
+        #expect(try BuiltBinary.run(["--store", store, "-c", "players --csv"]).outputLines.count == 4)
     }
 
     @Test(

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import PlayerForm
 import PlayerFormScores
 import PlayerFormTerminalTesting
@@ -232,6 +233,62 @@ struct ResultsToAFileTests {
                 .out("Timing is on."), .out("Time: 2.000 ms"), .out("Time: 2.000 ms"), .out("Time: 2.000 ms"),
             ])
         #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self) == "name: \"Bob\"\n")
+    }
+
+    @Test(
+        "a FIFO no program reads is refused at once; a file whose writes fail fails the command and sends results back; a file being read is refused; stdout and - mean output alone"
+    )
+    func hostileFiles() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let script = folder.appendingPathComponent("script.txt")
+        try Data("\\o \(script.path)\nname Sourced\n".utf8).write(to: script)
+        let (outcome, output) = await Self.run(
+            "\\o \(fifo)\n\\o /dev/full\nname Full\nname Back\nsource \(script.path)\n.output stdout\n\\o -\n"
+        )
+        #expect(outcome == .failed)
+        #expect(
+            output.errors.prefix(1) == [
+                "line 1: Cannot write the results to \"\(fifo)\": it is a FIFO that no program reads."
+            ])
+        // The failed write is said on the process's standard error (once, naming the file); the
+        // command failed, and its result is lost with the file, not written twice.
+        #expect(
+            output.errors.contains {
+                $0.hasPrefix("\(script.path):1: \"\(script.path)\" is being read")
+            }, "\(output.errors)")
+        #expect(
+            output.results.map(TerminalStyle.withoutColours) == [
+                #"name: "Back""#, #"name: "Sourced""#,
+            ])
+        #expect(try String(contentsOf: script, encoding: .utf8).hasPrefix("\\o "), "the script is whole")
+        let (full, fullOutput) = await Self.run("\\o /dev/full\nname Full\nname Back\n")
+        #expect(full == .failed, "a write to the file that failed fails the command")
+        #expect(fullOutput.results.map(TerminalStyle.withoutColours) == [#"name: "Back""#])
+    }
+
+    @Test(
+        "once inside output sends the next command to its own file, then back to output's; once before source covers the whole source"
+    )
+    func onceWithOthers() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (outer, once, sourced) = (
+            folder.appendingPathComponent("outer.txt"), folder.appendingPathComponent("once.txt"),
+            folder.appendingPathComponent("sourced.txt")
+        )
+        let sub = folder.appendingPathComponent("sub.txt")
+        try Data("name A\nname B\n".utf8).write(to: sub)
+        let (outcome, output) = await Self.run(
+            "\\o \(outer.path)\n.once \(once.path)\nname Once\nname Outer\n\\o\n"
+                + ".once \(sourced.path)\nsource \(sub.path)\nname After\n")
+        #expect(outcome == .succeeded)
+        #expect(try String(contentsOf: once, encoding: .utf8) == "name: \"Once\"\n")
+        #expect(try String(contentsOf: outer, encoding: .utf8) == "name: \"Outer\"\n")
+        #expect(try String(contentsOf: sourced, encoding: .utf8) == "name: \"A\"\nname: \"B\"\n")
+        #expect(output.results.map(TerminalStyle.withoutColours) == [#"name: "After""#])
     }
 
     @Test("once FILE sends the next command's results only; blank lines and comments between do not count")
@@ -473,5 +530,31 @@ struct OutputModeTests {
                 "    1  Player 1       1  1970-01-01 00:00:00",
                 "    2  Player 2       2  1970-01-01 00:00:00",
             ], "\(rest.dropFirst(11))")
+    }
+}
+
+/// `headers off` wherever the table is written.
+@Suite("headers off")
+struct HeadersOffTests {
+    @Test(
+        "headers off leaves out the title and the header row of players --all too, and an empty roster writes nothing"
+    )
+    func everywhere() async {
+        for count in [2, 0] {
+            let (form, roster) = sessionViewModels(
+                rules: .defaults, store: InMemoryScoreStore(records: numberedRecords(count)),
+                uploadDelay: .zero)
+            let output = CapturedOutput()
+            let session = REPLSession(
+                form: form, roster: roster,
+                reader: ScriptedLineReader(text: "headers off\nplayers --all\nplayers\n"),
+                output: output)
+            #expect(await session.run() == .succeeded)
+            let rows = output.results.dropFirst()
+            #expect(output.results.first == "headers: off")
+            // Each player once from --all and once from the page, and nothing else.
+            #expect(rows.count == 2 * count, "\(output.results)")
+            #expect(rows.allSatisfy { $0.hasPrefix("    ") && $0.contains("Player ") }, "\(output.results)")
+        }
     }
 }

@@ -140,11 +140,11 @@ public enum CommandCatalog {
         Entry(
             "mode", aliases: [".mode", "\\pset"], usage: "mode [table | csv | json | line]",
             summary:
-                "Choose how players writes its rows and show and rules their records for the rest of"
-                + " the session: aligned in a table (the default), as CSV, as one JSON value, or one"
-                + " column = value line each; --csv and --json on the command line choose it at the"
-                + " start, and a command's own --json or --csv still wins. Without a mode, say which."
-                + " \\pset format csv works too.",
+                "Choose how players writes its rows for the rest of the session: aligned in a table"
+                + " (the default), as CSV, as one JSON array, or one column = value line each (players"
+                + " --all writes a table then); in json mode, show and rules write JSON too. --csv and"
+                + " --json on the command line choose it at the start, and a command's own --json or"
+                + " --csv still wins. Without a mode, say which. \\pset format csv works too.",
             arguments: CommandParser.outputMode,
             run: .immediate { session, mode in session.setMode(mode) }),
         Entry(

@@ -62,16 +62,25 @@ public final class StandardOutput: TerminalOutput {
     private let results: Int32
     /// What the results' destination is called in the message of a failed write.
     private let resultsName: String
+    /// Whether a reader gone from a pipe ends the program, as it ends `cat`; when not, it is a
+    /// failed write like any other.
+    private let endsOnBrokenPipe: Bool
 
     /// Creates an output; `buffered` batches lines until ``flush()``.
     /// - Parameters:
     ///   - buffered: batch lines until ``flush()`` or 64 KiB.
     ///   - results: the open descriptor results go to; standard output by default.
     ///   - resultsName: how a failed write names it, such as `out.txt` (shown as it is: escape it).
-    public init(buffered: Bool, results: Int32 = 1, resultsName: String = "standard output") {
+    ///   - endsOnBrokenPipe: whether a reader gone from a pipe ends the program (standard
+    ///     output), or is a failed write (a file of `output FILE`).
+    public init(
+        buffered: Bool, results: Int32 = 1, resultsName: String = "standard output",
+        endsOnBrokenPipe: Bool = true
+    ) {
         self.buffered = buffered
         self.results = results
         self.resultsName = resultsName
+        self.endsOnBrokenPipe = endsOnBrokenPipe
         self.merged = Self.sameDestination(results, 2)
     }
 
@@ -147,7 +156,7 @@ public final class StandardOutput: TerminalOutput {
             return
         }
         guard let failure = Self.writeAll(&buffers.out, to: results) else { return }
-        if failure == EPIPE { Signals.endBy(SIGPIPE) }
+        if failure == EPIPE, endsOnBrokenPipe { Signals.endBy(SIGPIPE) }
         buffers.outFailed = true
         Descriptor.writeAll(
             Array("error: cannot write to \(resultsName): \(SystemError.text(failure))\n".utf8), to: 2)

@@ -166,7 +166,10 @@ final class RosterView: Sendable {
         switch mode {
         case .table:
             let lines = tableLines()
-            return headers || rows.isEmpty ? lines : Array(lines.dropFirst(2))
+            if headers { return lines }
+            // The rows alone; but a title that says the rows are old is kept.
+            let unreachable = state.withLock { $0.unreachable }
+            return rows.isEmpty ? [] : (unreachable ? [lines[0]] : []) + lines.dropFirst(2)
         case .csv:
             let records = rows.map { row in
                 PlayerTable.csvRecord(
@@ -259,7 +262,7 @@ final class RosterView: Sendable {
     /// Stops before reading the next page once `stopped` says so, or the output drops results
     /// (the pager was quit), unless every player is already written (see
     /// ``stops(after:_:)``). Returns nil when every row was written, else how many were.
-    func writeAll(until stopped: () -> Bool) async throws -> Int? {
+    func writeAll(until stopped: () -> Bool, headers: Bool = true) async throws -> Int? {
         var widths: PlayerTable.Widths?
         var offset = 0
         var wroteTitle = false
@@ -269,10 +272,12 @@ final class RosterView: Sendable {
             let read = try await listing.next()
             let page = read.players
             if !wroteTitle {
-                output.write(
-                    page.isEmpty
-                        ? roster.title + ": none yet (add NAME POINTS, or upload)"
-                        : "\(roster.title): all \(Self.grouped(roster.playerCount.value))")
+                if headers {
+                    output.write(
+                        page.isEmpty
+                            ? roster.title + ": none yet (add NAME POINTS, or upload)"
+                            : "\(roster.title): all \(Self.grouped(roster.playerCount.value))")
+                }
                 wroteTitle = true
             }
             let cells = page.enumerated().map { index, player in
@@ -285,7 +290,7 @@ final class RosterView: Sendable {
                 // The columns of the first page, as wide as any name may be, hold every page.
                 let columns =
                     widths ?? PlayerTable.boundedWidths(lastRow: roster.playerCount.value, rows: cells)
-                for line in PlayerTable.lines(cells, widths: columns, header: offset == 0) {
+                for line in PlayerTable.lines(cells, widths: columns, header: headers && offset == 0) {
                     output.write(line)
                 }
                 widths = columns

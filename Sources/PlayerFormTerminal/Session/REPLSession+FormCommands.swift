@@ -1,8 +1,15 @@
 import PlayerForm
 import PlayerFormRules
 import PlayerFormScores
+import PlayerFormSystem
 import PlayerFormText
 import ReactiveCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension REPLSession {
     // MARK: Commands (the handlers that the entries of CommandCatalog name)
@@ -114,16 +121,29 @@ extension REPLSession {
     ///
     /// A file the program must not empty (the score database, a script being read) is refused,
     /// as `-o` refuses it.
-    func sendResults(to path: String?, once: Bool) -> StepResult {
-        guard let path else {
+    func sendResults(to typed: String?, once: Bool) -> StepResult {
+        // sqlite3's names of standard output, as output alone.
+        guard let typed, typed != "stdout", typed != "-" else {
             redirect.restore()
             return settled()
+        }
+        // ~ is the home folder, as a shell and psql read it.
+        var path = typed
+        if typed == "~" || typed.hasPrefix("~/"), let home = getenv("HOME").map({ String(cString: $0) }) {
+            path = home + typed.dropFirst()
         }
         if let refusal = resultsFileRefusal?(path) {
             log.error(TerminalText.escaped(refusal))
             return .failed
         }
-        if let reason = redirect.redirect(to: path, once: once) {
+        // A file being read now (a sourced file, the start-up file) would be emptied under it.
+        if let reading = filesBeingRead.first(where: { FileIdentity.same(path, $0) }) {
+            log.error(
+                "\(TerminalText.quoted(path)) is being read (\(TerminalText.escaped(reading))); name another file"
+                    + " for the results.")
+            return .failed
+        }
+        if let reason = redirect.redirect(to: path, onceAt: once ? sourceDepth : nil) {
             log.error("Cannot write the results to \(TerminalText.quoted(path)): \(reason).")
             return .failed
         }

@@ -52,7 +52,7 @@ extension REPLSession {
                     switch written {
                     case .json: try await view.writeJSON(until: stop.isRequested)
                     case .csv: try await view.writeCSV(until: stop.isRequested, header: headers)
-                    default: try await view.writeAll(until: stop.isRequested)
+                    default: try await view.writeAll(until: stop.isRequested, headers: headers)
                     }
             }
             guard let stoppedAfter, stop.isRequested() else { return .succeeded }

@@ -213,6 +213,9 @@ public final class REPLSession {
     }
     /// How many `source` commands are running inside each other.
     var sourceDepth = 0
+    /// The paths of the files whose lines run now (sourced files, the start-up file), which
+    /// `output FILE` must not empty.
+    var filesBeingRead: [String] = []
     /// The deepest `source` may nest: a file that sources itself stops there.
     public static let maxSourceDepth = 16
 
@@ -239,7 +242,9 @@ public final class REPLSession {
         let (failedBefore, bailBefore) = (failed, bail)
         bail = false
         redirect.isMuted = true
+        filesBeingRead.append(path)
         _ = await runLines(from: reader, name: TerminalText.escaped(path))
+        filesBeingRead.removeLast()
         redirect.isMuted = false
         log.location = nil
         (failed, bail) = (failedBefore, bailBefore)
@@ -288,7 +293,7 @@ public final class REPLSession {
             lineNumber += 1
             let location = atTerminal ? nil : FormEventLog.Location(name: name, line: lineNumber)
             log.location = location
-            let result: StepResult
+            var result: StepResult
             switch input {
             case .end:
                 return .ended
@@ -304,7 +309,7 @@ public final class REPLSession {
                 if echo, !atTerminal { output.write(Self.echoed(bytes)) }
                 let timed = timing
                 let started = timed ? nanoseconds() : 0
-                redirect.commandStarting()
+                redirect.commandStarting(depth: sourceDepth)
                 switch startLine(bytes) {
                 case .finished(let finished):
                     result = finished
@@ -313,7 +318,11 @@ public final class REPLSession {
                     // A sourced file may have moved the location.
                     log.location = location
                 }
-                if result != .ignored { redirect.commandEnded() }
+                // The results' file is flushed after each command; a write to it that failed
+                // fails the command (said once, naming the file) and ends the redirection.
+                if result != .ignored, redirect.commandEnded(depth: sourceDepth), result != .quit {
+                    result = .failed
+                }
                 // As psql does, after the command's output; not for a blank line or a comment,
                 // nor for the command that turned timing on or off.
                 if timed, timing, result != .ignored, result != .quit, !redirect.isMuted {
@@ -360,7 +369,11 @@ public final class REPLSession {
             reader.isStopped = { interrupts.count != pressed }
         }
         sourceDepth += 1
-        defer { sourceDepth -= 1 }
+        filesBeingRead.append(path)
+        defer {
+            sourceDepth -= 1
+            filesBeingRead.removeLast()
+        }
         let location = log.location
         let failedBefore = failed
         failed = false
