@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PlayerFormTerminal
+import PlayerFormText
 
 #if canImport(Glibc)
     import Glibc
@@ -79,14 +80,11 @@ extension PlayerFormCommand {
             arguments.allSatisfy({ !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
             )
         else { return nil }
-        // As the REPL reads it back: a word with a space or a quote in double quotes.
+        // As the REPL reads it back: a word with a space or a quote quoted as the REPL shows
+        // names, which it reads back the same.
         let command = arguments[index...].map { word in
             word.contains(where: { $0 == " " || $0 == "\"" || $0 == "\\" || $0 == "\t" })
-                ? "\""
-                    + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-                        of: "\"", with: "\\\"")
-                    + "\""
-                : word
+                ? TerminalText.quoted(word) : word
         }.joined(separator: " ")
         let before = arguments[..<index].map(shellQuoted)
         let suggested = (["playerform"] + before + ["-c", shellQuoted(command)]).joined(separator: " ")

@@ -8,6 +8,14 @@ import Testing
 
 @testable import PlayerFormTerminal
 
+/// A new, empty folder for a spec's files, which the spec removes.
+private func newFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "playerform-spec-" + UUID().uuidString)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
+
 /// The forms of the REPL's commands that psql and sqlite3 users type, and `timing`.
 @Suite("psql's backslash forms, sqlite3's dot forms, and timing")
 struct PsqlAndSqliteFormsTests {
@@ -166,12 +174,7 @@ private final class ReaderWithAnUpload: LineReader, @unchecked Sendable {
 @Suite("results sent to a file for a while")
 struct ResultsToAFileTests {
     /// A new folder, removed by the caller.
-    private static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "playerform-output-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+    private static func folder() throws -> URL { try newFolder() }
 
     /// Runs `script` in a session whose output is coloured, as at a terminal; its output.
     private static func run(
@@ -383,9 +386,7 @@ struct StartupFileTests {
         "the start-up file runs before the first command, every line of it: its results are not shown, its errors are with FILE:LINE, and none fails the session, --bail or not"
     )
     func runsFirst() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "playerform-rc-" + UUID().uuidString)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try newFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let rc = folder.appendingPathComponent("playerformrc")
         try Data("name Rc\nfly\nmax 50\n# a comment\n".utf8).write(to: rc)
