@@ -522,6 +522,13 @@ enum Migrations {
                 """,
             ]
         ),
+        (
+            // Players found by the start of their name (find, completion): an index of the
+            // keys' first 64 characters in byte order, short enough for a B-tree entry whatever
+            // the key's length.
+            4,
+            [#"CREATE INDEX player_key_prefix ON player ((left(key, 64) COLLATE "C"))"#]
+        ),
     ]
 
     /// Brings the schema up to date in one transaction under an advisory lock, so that clients

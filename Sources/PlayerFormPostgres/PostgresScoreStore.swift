@@ -36,7 +36,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     private let makeID: @Sendable () -> UUID
 
     /// The schema version this program writes.
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
 
     /// A player's block in `roster_block` is its id shifted right by this: 4,096 records a block
     /// (the queries that read the blocks write it as 12).
@@ -450,6 +450,50 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
         return found.map { (index: $0.index, player: $0.player) }
     }
+
+    /// The players whose key starts with that of `text`: one statement, a range of the index of
+    /// the keys' first ``indexedKeyLength`` characters (a key of any length is indexed that
+    /// way), each player's place counted through the blocks.
+    public func players(startingWith text: String, limit: Int) async throws(ScoreStoreError) -> [(
+        index: Int, player: Player
+    )] {
+        guard limit > 0 else { return [] }
+        let prefix = PlayerName.comparisonKey(text)
+        var indexed = ""
+        indexed.unicodeScalars.append(contentsOf: prefix.unicodeScalars.prefix(Self.indexedKeyLength))
+        // Without an upper bound, every key from the prefix on starts with it.
+        let upper = NamePrefix.upperBound(of: indexed) ?? String(repeating: "\u{10FFFF}", count: 65)
+        let query: PostgresQuery = """
+            SELECT p.id, p.name, p.points, p.uploaded_at,
+                (SELECT coalesce(sum(players), 0) FROM roster_block WHERE block < p.id >> 12)::bigint
+                    + (SELECT count(*) FROM player AS q WHERE q.id >= (p.id >> 12) << 12 AND q.id < p.id),
+                p.key
+            FROM player AS p
+            WHERE left(p.key, 64) COLLATE "C" >= \(indexed) AND left(p.key, 64) COLLATE "C" < \(upper)
+                AND starts_with(p.key, \(prefix))
+            ORDER BY left(p.key, 64) COLLATE "C", p.key COLLATE "C"
+            LIMIT \(Int64(limit))
+            """
+        return try await run { connection in
+            var found: [(index: Int, player: Player)] = []
+            for try await (_, name, points, time, place, key) in try await connection.query(
+                query, logger: Link.logger
+            ).decode((Int64, String, Double, Int64, Int64, String).self) {
+                found.append(
+                    (
+                        Int(place),
+                        Player(
+                            name: name, points: points, uploadedAt: Timestamp.date(milliseconds: time),
+                            recordIDs: [], key: key)
+                    ))
+            }
+            return found
+        }
+    }
+
+    /// How many characters of a key the index that ``players(startingWith:limit:)`` reads holds:
+    /// few enough that any key's prefix fits in a B-tree entry.
+    static let indexedKeyLength = 64
 
     /// Removes every record of the player named `name`, including records other clients kept
     /// since this one last looked; nil when there is no such player.

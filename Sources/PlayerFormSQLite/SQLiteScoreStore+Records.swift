@@ -164,6 +164,39 @@ extension SQLiteScoreStore {
         }
     }
 
+    /// The players whose key starts with that of `text`: a range of the key's index, each
+    /// player's place counted through the blocks, so the cost grows with the rows returned.
+    public func players(startingWith text: String, limit: Int) async throws(ScoreStoreError) -> [(
+        index: Int, player: Player
+    )] {
+        guard limit > 0 else { return [] }
+        let prefix = PlayerName.comparisonKey(text)
+        let upper = NamePrefix.upperBound(of: prefix)
+        return try await read { db in
+            let connection = try SQLiteScoreStore.connection(of: db)
+            // Two plain ranges, so that the index's scan stops at the bound.
+            let statement = try RawStatement(
+                connection,
+                "SELECT id, name, points, uploaded_at, key FROM player WHERE key >= ?1"
+                    + (upper == nil ? "" : " AND key < ?3") + " ORDER BY key LIMIT ?2")
+            statement.bind(1, prefix)
+            statement.bind(2, Int64(limit))
+            if let upper { statement.bind(3, upper) }
+            var found: [(id: Int64, player: Player)] = []
+            while try statement.step() {
+                found.append(
+                    (
+                        statement.int(0),
+                        Player(
+                            name: statement.text(1), points: statement.double(2),
+                            uploadedAt: Timestamp.date(milliseconds: statement.int(3)), recordIDs: [],
+                            key: statement.text(4))
+                    ))
+            }
+            return try found.map { (index: try Self.index(ofPlayer: $0.id, in: db), player: $0.player) }
+        }
+    }
+
     /// Removes every record of the player named `name`, including records other sessions kept
     /// since this one last looked; nil when there is no such player.
     public func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player? {

@@ -98,6 +98,14 @@ public protocol ScoreStore: Sendable {
     /// The player named `name` (by `PlayerName.comparisonKey(_:)`) and its 0-based place in
     /// roster order, or nil when the store keeps no such player.
     func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)?
+    /// The players whose comparison key starts with that of `text` (see ``NamePrefix``), at most
+    /// `limit` of them, in the order of their keys, each with its 0-based place in roster order
+    /// and with ``Player/recordIDs`` possibly left empty. Added with a default that reads every
+    /// record; a store meant for large rosters answers from an index of the keys, in O(rows
+    /// returned).
+    func players(startingWith text: String, limit: Int) async throws(ScoreStoreError) -> [(
+        index: Int, player: Player
+    )]
     /// Removes the player named `name` and every record of it, including records other clients
     /// kept since this one last read, in one step; returns the player removed, or nil when there
     /// was none. Returns only once the removal is kept.
@@ -162,6 +170,13 @@ extension ScoreStore {
             return nil
         }
         return (index, all[index])
+    }
+
+    /// Reads every record and keeps the players whose key starts with that of `text`.
+    public func players(startingWith text: String, limit: Int) async throws(ScoreStoreError) -> [(
+        index: Int, player: Player
+    )] {
+        NamePrefix.matches(text, in: Player.roster(from: try await records()), limit: limit)
     }
 
     /// Finds the player in every record and deletes its records.
@@ -331,6 +346,14 @@ public actor InMemoryScoreStore: ScoreStore {
     public func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         guard let index = indexByKey[PlayerName.comparisonKey(name)] else { return nil }
         return (index, roster[index])
+    }
+
+    /// The players whose key starts with that of `text`, from a pass over the keys (O(players):
+    /// a store for specs and embedding).
+    public func players(startingWith text: String, limit: Int) async throws(ScoreStoreError) -> [(
+        index: Int, player: Player
+    )] {
+        NamePrefix.matches(text, in: roster, limit: limit)
     }
 
     /// Removes every record of the player named `name`; nil when there is no such player.

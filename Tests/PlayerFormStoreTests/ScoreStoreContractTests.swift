@@ -397,6 +397,31 @@ struct ScoreStoreContractTests {
     }
 
     @Test(
+        "players are found by the start of their name, in the order of their names, with their places",
+        arguments: StoreKind.all)
+    func findByStartOfName(kind: StoreKind) async throws {
+        let (store, another) = try kind.make(SteppingClock().now)
+        // Beyond the 64 characters a league indexes, two names differ only at the end.
+        let long = String(repeating: "x", count: 64)
+        for name in ["Colin", "anna", "Ann Lee", "ＡＮＮＥ", "Bob", long + "b", long + "a", "an"] {
+            _ = try await store.upload(name: name, points: 1)
+        }
+        func found(_ text: String, limit: Int = 10) async throws -> [String] {
+            try await another().players(startingWith: text, limit: limit).map {
+                "\($0.index) \($0.player.name)"
+            }
+        }
+        #expect(try await found("ANN") == ["2 Ann Lee", "1 anna", "3 ＡＮＮＥ"])
+        #expect(try await found(" ａｎ") == ["7 an", "2 Ann Lee", "1 anna", "3 ＡＮＮＥ"])
+        #expect(try await found("ann", limit: 2) == ["2 Ann Lee", "1 anna"])
+        #expect(try await found("zz").isEmpty)
+        #expect(try await found(long + "B") == ["5 \(long)b"])
+        #expect(try await found(long) == ["6 \(long)a", "5 \(long)b"])
+        #expect(try await found("", limit: 3) == ["7 an", "2 Ann Lee", "1 anna"])
+        #expect(try await found("ann", limit: 0).isEmpty)
+    }
+
+    @Test(
         "deleting a player removes every record of it, also those another client kept since",
         arguments: StoreKind.all)
     func deletePlayer(kind: StoreKind) async throws {
@@ -468,6 +493,11 @@ struct ScoreStoreContractTests {
                 let found = try await store.player(named: player.name.uppercased())
                 #expect(found?.index == index)
                 #expect(found?.player == player)
+                let start = String(player.name.prefix(1))
+                let matching = try await store.players(startingWith: start, limit: 3)
+                let reference = NamePrefix.matches(start, in: expected, limit: 3)
+                #expect(matching.map(\.index) == reference.map(\.index))
+                #expect(matching.map(\.player.name) == reference.map(\.player.name))
                 let window = try await store.players(from: index, limit: 2)
                 #expect(window == Array(expected[index..<min(index + 2, expected.count)]))
             }

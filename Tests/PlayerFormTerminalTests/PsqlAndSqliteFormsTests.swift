@@ -342,6 +342,117 @@ struct PlayersByNameTests {
         #expect(try CommandParser.parse("delete --yes Bob") == .deleteNamed("Bob", confirmed: true))
         #expect(try CommandParser.parse(#"delete "--yes""#) == .deleteNamed("--yes", confirmed: false))
         #expect(try CommandParser.parse("delete 3 --yes") == .delete(row: 3, confirmed: true))
+        #expect(try CommandParser.parse("find ann lee") == .find("ann lee"))
+        #expect(try CommandParser.parse(#"find " ann""#) == .find(" ann"))
+        #expect(
+            throws: CommandError(
+                "find needs the start of a name, such as find ann; players lists every player.")
+        ) {
+            try CommandParser.parse("find")
+        }
+    }
+
+    @Test(
+        "a name in single quotes is read as psql reads a literal: two quotes are one, a quote inside a name is kept, and an unclosed one is refused"
+    )
+    func singleQuotes() throws {
+        #expect(try CommandParser.parse("add 'Single Quoted' 5") == .add(name: "Single Quoted", points: 5))
+        #expect(try CommandParser.parse("name ' Ann '") == .name(" Ann "))
+        #expect(try CommandParser.parse("name 'O''Brien'") == .name("O'Brien"))
+        #expect(try CommandParser.parse(#"name 'say "hi"\n'"#) == .name(#"say "hi"\n"#))
+        #expect(try CommandParser.parse("name O'Brien") == .name("O'Brien"))
+        #expect(try CommandParser.parse("select '12'") == .selectNamed("12"))
+        #expect(try CommandParser.parse(#"name "'Ace""#) == .name("'Ace"))
+        #expect(try CommandParser.parse("add 'x' 5 ") == .add(name: "x", points: 5))
+        #expect(
+            throws: CommandError(
+                #"The name has no closing quote; type name 'TEXT', or name "'TEXT" for a name that starts with '."#
+            )
+        ) { try CommandParser.parse("name 'Ace") }
+        #expect(
+            throws: CommandError(
+                "Nothing may follow the closing quote of a name; to put a ' inside single quotes, type ''.")
+        ) { try CommandParser.parse("name 'Ann' Lee") }
+        #expect(
+            throws: CommandError(
+                "add needs points after the name; type add NAME POINTS, such as add Bob 120.")
+        ) {
+            try CommandParser.parse("add 'Ann Lee'")
+        }
+    }
+
+    @Test(
+        "find lists the players whose names start with TEXT, case and width aside, in the order of their names, with their row numbers, a page at most, in the session's mode"
+    )
+    func find() async throws {
+        let records = ["Colin", "anna", "Ann Lee", "ＡＮＮＥ", "Bob"].enumerated().map { index, name in
+            ScoreRecord(
+                id: UUID(), name: name, points: Double(index), uploadedAt: Date(timeIntervalSince1970: 0))
+        }
+        let store = PagedReadsStore(InMemoryScoreStore(records: records + numberedRecords(700)))
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: form, roster: roster,
+            reader: ScriptedLineReader(
+                text: "select 3\nfind ANN\nfind zz\nfind player 1\nmode csv\nfind 'ａｎｎ'\nmode json\nfind zz\n"
+            ),
+            output: output)
+        store.asked.withLock { $0.limits = [] }
+        #expect(await session.run() == .succeeded)
+        let results = output.results.map(TerminalStyle.withoutColours)
+        let header = "  row  name      points  uploaded (UTC)       selected"
+        #expect(
+            Array(results.prefix(7)) == [
+                "~ 3 Ann Lee 2 *",
+                #"Players whose names start with "ANN": 3"#,
+                header,
+                "    3  Ann Lee        2  1970-01-01 00:00:00  *",
+                "    2  anna           1  1970-01-01 00:00:00",
+                "    4  ＡＮＮＥ       3  1970-01-01 00:00:00",
+                #"No player's name starts with "zz"."#,
+            ])
+        // 111 names start with "Player 1": the first page of them by name, and a title that says so.
+        #expect(
+            results[7]
+                == #"Players whose names start with "player 1": the first 40 by name; type more of the name for the others"#
+        )
+        let numbers = results[9..<(9 + 40)].map { $0.split(separator: " ")[0] }
+        #expect(numbers.prefix(5) == ["6", "15", "105", "106", "107"], "Player 1, 10, 100, 101, 102")
+        #expect(numbers.count == 40 && !results[49].hasPrefix(" "))
+        #expect(
+            Array(results[49...]) == [
+                "mode: csv",
+                "name,points,uploadedAt,selected",
+                "Ann Lee,2,1970-01-01T00:00:00.000Z,true",
+                "anna,1,1970-01-01T00:00:00.000Z,false",
+                "ＡＮＮＥ,3,1970-01-01T00:00:00.000Z,false",
+                "mode: json",
+                "[]",
+            ])
+        let asked = store.asked.withLock { $0 }
+        #expect(!asked.readEverything && asked.limits.count <= 3, "no page read to find: \(asked.limits)")
+    }
+
+    @Test(
+        "select and delete of a name no player has name the players whose names start with it, as find lists them"
+    )
+    func candidates() async throws {
+        let store = InMemoryScoreStore(records: numberedRecords(30))
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: form, roster: roster,
+            reader: ScriptedLineReader(text: "select playe\ndelete 'Player 3' --yes\ndelete Player 2 \n"),
+            output: output)
+        #expect(await session.run() == .failed)
+        #expect(
+            output.errors == [
+                #"line 1: No player is named "playe"; names that start with it: "Player 1" (row 1), "Player 10" (row 10), "Player 11" (row 11), "Player 12" (row 12), "Player 13" (row 13), and more (find "playe" lists them)."#,
+                #"line 3: delete asks before deleting, and a script cannot answer; type delete "Player 2" --yes."#,
+            ])
+        #expect(output.results == ["- 3 Player 3"])
+        #expect(try await store.playerCount() == 29)
     }
 
     @Test(

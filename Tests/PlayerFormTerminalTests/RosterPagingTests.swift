@@ -53,6 +53,11 @@ final class PagedReadsStore: ScoreStore {
     func player(named name: String) async throws(ScoreStoreError) -> (index: Int, player: Player)? {
         try await base.player(named: name)
     }
+    func players(startingWith text: String, limit: Int) async throws(ScoreStoreError) -> [(
+        index: Int, player: Player
+    )] {
+        try await base.players(startingWith: text, limit: limit)
+    }
     func deletePlayer(named name: String) async throws(ScoreStoreError) -> Player? {
         try await base.deletePlayer(named: name)
     }

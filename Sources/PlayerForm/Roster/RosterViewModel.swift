@@ -343,6 +343,16 @@ public final class RosterViewModel: Sendable {
         try await store.player(named: name)
     }
 
+    /// The players whose names start with `text` (as `PlayerName` compares names: case, width
+    /// and invisible characters aside), at most `limit`, in the order of their names, each with
+    /// its 0-based place in the roster: asked of the store, which answers from an index, whatever
+    /// the roster's size.
+    public func players(startingWith text: String, limit: Int) async throws(ScoreStoreError) -> [(
+        index: Int, player: Player
+    )] {
+        try await store.players(startingWith: text, limit: limit)
+    }
+
     /// How many players the store keeps now, asked of the store (``playerCount`` is the count as
     /// last read).
     public func playerCountNow() async throws(ScoreStoreError) -> Int {

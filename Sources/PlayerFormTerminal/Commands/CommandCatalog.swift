@@ -101,6 +101,16 @@ public enum CommandCatalog {
                 await session.add(name: player.name, points: player.points, to: view)
             }),
         Entry(
+            "find", usage: "find TEXT",
+            summary:
+                "List the players whose names start with TEXT (case, width and invisible characters"
+                + " aside), in the order of their names, with their row numbers in the roster; at most"
+                + " a page of them, found through the store's index of names whatever the roster's"
+                + " size. Written in the session's mode, as players writes a page.",
+            pagesOutput: true,
+            arguments: CommandParser.namePrefix,
+            run: .roster { session, view, text in await session.findPlayers(text, in: view) }),
+        Entry(
             "select", usage: "select N | NAME",
             summary:
                 "Select or deselect the player in row N of the roster, on any page, or the player"

@@ -112,6 +112,16 @@ public enum CommandParser {
         try choiceArgument(arguments.text, command: arguments.word)
     }
 
+    /// `find TEXT`: the start of a name, read as `name` reads its text.
+    static func namePrefix(_ arguments: CommandArguments) throws(CommandError) -> String {
+        guard !arguments.text.isEmpty else {
+            throw CommandError(
+                "\(arguments.word) needs the start of a name, such as \(arguments.word) ann; players lists every player."
+            )
+        }
+        return try nameArgument(arguments.text)
+    }
+
     /// `delete N [--yes]`, `delete NAME [--yes]`.
     static func choiceAndConfirmation(_ arguments: CommandArguments) throws(CommandError) -> (
         choice: PlayerChoice, confirmed: Bool
@@ -293,9 +303,13 @@ public enum CommandParser {
     /// `\u{HEX}` stand for a quote, a backslash, a tab, a line feed, a carriage return and the
     /// code point HEX.
     ///
-    /// So a name that output shows quoted reads back as the same name.
+    /// So a name that output shows quoted reads back as the same name. A name may also be typed
+    /// in single quotes, as psql reads a literal: everything up to the closing quote as it is,
+    /// with two quotes for a quote inside (a name that starts with a single quote is typed in
+    /// double quotes, `"'Ace"`).
     static func nameArgument(_ rest: String) throws(CommandError) -> String {
         // Scalars, not characters: a combining mark after the quote makes one character with it.
+        if rest.unicodeScalars.first == "'" { return try singleQuotedName(rest) }
         guard rest.unicodeScalars.first == "\"" else { return rest }
         var result = ""
         var scalars = rest.unicodeScalars.dropFirst()
@@ -316,6 +330,38 @@ public enum CommandParser {
             }
         }
         throw CommandError("The name has no closing quote; type name \"TEXT\" or name TEXT.")
+    }
+
+    /// A name in single quotes, two quotes standing for one inside.
+    private static func singleQuotedName(_ rest: String) throws(CommandError) -> String {
+        var result = ""
+        var scalars = rest.unicodeScalars.dropFirst()
+        while let scalar = scalars.first {
+            scalars = scalars.dropFirst()
+            guard scalar == "'" else {
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            if scalars.first == "'" {
+                scalars = scalars.dropFirst()
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            guard trimmed(String(scalars)).isEmpty else {
+                throw CommandError(
+                    "Nothing may follow the closing quote of a name; to put a ' inside single quotes, type ''."
+                )
+            }
+            return result
+        }
+        throw CommandError(
+            "The name has no closing quote; type name 'TEXT', or name \"'TEXT\" for a name that starts with '."
+        )
+    }
+
+    /// Whether `text` starts with a quote that begins a quoted name.
+    static func startsQuoted(_ text: some StringProtocol) -> Bool {
+        text.unicodeScalars.first == "\"" || text.unicodeScalars.first == "'"
     }
 
     /// Reads the escape after a backslash in a quoted name.
@@ -380,7 +426,7 @@ public enum CommandParser {
         let usage = "type add NAME POINTS, such as add Bob 120."
         let whole = trimmed(rest[...])
         // A quoted name and nothing after it: the points are missing, whatever blanks it holds.
-        if whole.hasPrefix("\""), (try? nameArgument(whole)) != nil {
+        if startsQuoted(whole), (try? nameArgument(whole)) != nil {
             throw CommandError("add needs points after the name; " + usage)
         }
         let bytes = rest.utf8
@@ -449,12 +495,12 @@ public enum CommandParser {
         }
         // A number, as the table shows rows, is a row; so is anything that reads as a number
         // (-1, 2.5), which is refused as one.
-        if rest.first != "\"", DecimalText.isLiteral(rest) {
+        if !startsQuoted(rest), DecimalText.isLiteral(rest) {
             return .row(try rowArgument(rest, command: command))
         }
         // Several numbers are several rows, which one command does not take.
         let words = rest.split(whereSeparator: { $0 == " " || $0 == "\t" })
-        if rest.first != "\"", words.count > 1, words.allSatisfy({ DecimalText.isLiteral(String($0)) }) {
+        if !startsQuoted(rest), words.count > 1, words.allSatisfy({ DecimalText.isLiteral(String($0)) }) {
             throw CommandError(
                 "\(command) takes one row number or one name, such as \(command) 1; type one \(command) a row."
             )

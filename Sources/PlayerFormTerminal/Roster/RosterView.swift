@@ -158,23 +158,48 @@ final class RosterView: Sendable {
 
     // MARK: Drawing
 
-    /// The page in view as `mode` writes it: the table of ``tableLines()``, CSV, one JSON array
-    /// on one line, or `column = value` lines with a blank line between players; without
-    /// `headers`, the table and the CSV have no title or header row.
+    /// The page in view as `mode` writes it: the table of ``tableLines()``, or as
+    /// ``lines(of:mode:headers:)`` writes rows; without `headers`, the table and the CSV have no
+    /// title or header row.
     func pageLines(mode: OutputMode, headers: Bool) -> [String] {
-        let rows = roster.rows.value
+        guard mode == .table else {
+            let first = table.firstIndex
+            let rows = roster.rows.value.enumerated().map { index, row in
+                Listed(number: first + index + 1, player: row.player, selected: row.isSelected.value)
+            }
+            return Self.lines(of: rows, mode: mode, headers: headers)
+        }
+        let lines = tableLines()
+        if headers { return lines }
+        // The rows alone; but a title that says the rows are old is kept.
+        let unreachable = state.withLock { $0.unreachable }
+        return roster.rows.value.isEmpty ? [] : (unreachable ? [lines[0]] : []) + lines.dropFirst(2)
+    }
+
+    /// A player as a listing writes it, numbered in the whole roster from 1.
+    struct Listed {
+        let number: Int
+        let player: Player
+        let selected: Bool
+    }
+
+    /// `rows` as `mode` writes them: a table with a header row (see ``PlayerTable``), CSV with a
+    /// header row, one JSON array on one line, or `column = value` lines with a blank line
+    /// between players; without `headers`, the table and the CSV have no header row.
+    static func lines(of rows: [Listed], mode: OutputMode, headers: Bool) -> [String] {
         switch mode {
         case .table:
-            let lines = tableLines()
-            if headers { return lines }
-            // The rows alone; but a title that says the rows are old is kept.
-            let unreachable = state.withLock { $0.unreachable }
-            return rows.isEmpty ? [] : (unreachable ? [lines[0]] : []) + lines.dropFirst(2)
+            let cells = rows.map { row in
+                PlayerTable.Row(
+                    number: row.number, name: row.player.name, points: PointsFormat.text(row.player.points),
+                    uploadedAt: row.player.uploadedAt, selected: row.selected)
+            }
+            return cells.isEmpty ? [] : PlayerTable.lines(cells, header: headers)
         case .csv:
             let records = rows.map { row in
                 PlayerTable.csvRecord(
                     name: row.player.name, points: row.player.points, uploadedAt: row.player.uploadedAt,
-                    selected: row.isSelected.value)
+                    selected: row.selected)
             }
             return (headers ? [PlayerTable.csvHeader] : []) + records
         case .json:
@@ -182,7 +207,7 @@ final class RosterView: Sendable {
                 "{\"name\":" + JSONText.quoted(row.player.name) + ",\"points\":"
                     + FormRenderer.jsonNumber(row.player.points) + ",\"uploadedAt\":\""
                     + Timestamp.text(row.player.uploadedAt) + "\",\"selected\":"
-                    + String(row.isSelected.value) + "}"
+                    + String(row.selected) + "}"
             }
             return ["[" + objects.joined(separator: ",") + "]"]
         case .line:
@@ -193,7 +218,7 @@ final class RosterView: Sendable {
                     "      name = " + TerminalText.escaped(row.player.name),
                     "    points = " + PointsFormat.text(row.player.points),
                     "uploadedAt = " + PlayerTable.isoTime(row.player.uploadedAt),
-                    "  selected = " + String(row.isSelected.value),
+                    "  selected = " + String(row.selected),
                 ]
             }
             return lines

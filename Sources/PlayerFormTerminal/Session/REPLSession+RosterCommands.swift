@@ -113,6 +113,38 @@ extension REPLSession {
         }
     }
 
+    /// `find TEXT`: the players whose names start with TEXT, in the order of their names, at
+    /// most a page of them; in table mode with a title that says how many, and when there are
+    /// more than a page, to type more of the name.
+    func findPlayers(_ text: String, in view: RosterView) async -> StepResult {
+        let limit = view.pageSize
+        let found: [(index: Int, player: Player)]
+        do {
+            // One more than shown: whether there are more is known without counting them.
+            found = try await view.roster.players(startingWith: text, limit: limit + 1)
+        } catch {
+            reportLookupError(error)
+            return .failed
+        }
+        let rows = found.prefix(limit).map { found in
+            RosterView.Listed(
+                number: found.index + 1, player: found.player,
+                selected: view.roster.isSelected(found.player.name))
+        }
+        if mode == .table && headers {
+            let start = TerminalText.quoted(text)
+            output.write(
+                rows.isEmpty
+                    ? "No player's name starts with \(start)."
+                    : found.count > limit
+                        ? "Players whose names start with \(start): the first \(RosterView.grouped(limit)) by name;"
+                            + " type more of the name for the others"
+                        : "Players whose names start with \(start): \(RosterView.grouped(rows.count))")
+        }
+        for line in RosterView.lines(of: rows, mode: mode, headers: headers) { output.write(line) }
+        return .succeeded
+    }
+
     /// `select N`.
     func select(_ choice: PlayerChoice, in view: RosterView) async -> StepResult {
         let roster = view.roster
@@ -209,9 +241,7 @@ extension REPLSession {
                 return (row, try await view.name(inRow: row))
             case .name(let name):
                 guard let found = try await view.roster.player(named: name) else {
-                    log.error(
-                        "No player is named \(TerminalText.quoted(name)); players lists them (a name that"
-                            + " is a number is typed in quotes).")
+                    await reportNoSuchName(name, in: view)
                     return nil
                 }
                 return (found.index + 1, found.player.name)
@@ -220,6 +250,26 @@ extension REPLSession {
             reportLookupError(error)
             return nil
         }
+    }
+
+    /// Says that no player is named `name`, naming the players whose names start with it, when
+    /// there are any, as `find` would list them.
+    private func reportNoSuchName(_ name: String, in view: RosterView) async {
+        let shown = 5
+        let candidates = (try? await view.roster.players(startingWith: name, limit: shown + 1)) ?? []
+        guard !candidates.isEmpty else {
+            log.error(
+                "No player is named \(TerminalText.quoted(name)); players lists them (a name that"
+                    + " is a number is typed in quotes).")
+            return
+        }
+        let listed = candidates.prefix(shown).map { found in
+            TerminalText.quoted(found.player.name) + " (row \(RosterView.grouped(found.index + 1)))"
+        }
+        let more = candidates.count > shown ? ", and more (find \(TerminalText.quoted(name)) lists them)" : ""
+        log.error(
+            "No player is named \(TerminalText.quoted(name)); names that start with it: "
+                + listed.joined(separator: ", ") + more + ".")
     }
 
     /// A row number that names no player, or a store that cannot say.

@@ -41,6 +41,8 @@ enum Command: Equatable, Sendable {
     case delete(row: Int, confirmed: Bool)
     /// `delete NAME [--yes]` deletes the player named NAME.
     case deleteNamed(String, confirmed: Bool)
+    /// `find TEXT` lists the players whose names start with TEXT.
+    case find(String)
     /// `refresh` reads the score store again.
     case refresh
     /// `help` lists the commands; `help COMMAND` explains one.
@@ -108,6 +110,7 @@ extension Command {
             case .row(let row): self = .delete(row: row, confirmed: delete.confirmed)
             case .name(let name): self = .deleteNamed(name, confirmed: delete.confirmed)
             }
+        case "find": self = .find(arguments as! String)
         case "refresh": self = .refresh
         case "help": self = .help(arguments as! String?)
         case "rules": self = .rules(json: arguments as! Bool)
