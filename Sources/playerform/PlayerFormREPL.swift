@@ -324,7 +324,12 @@ public enum PlayerFormREPL {
             isTerminal: isatty(2) == 1, environment: environment, noColorFlag: options.noColor)
         let interrupts = Interrupts()
         let history = HistoryFile.resolve(option: options.historyFile, environment: environment)
-        let reader = ReadlineLineReader(history: history, interrupts: interrupts) { warning in
+        let reader = ReadlineLineReader(
+            history: history, interrupts: interrupts,
+            playerNames: { start, limit in
+                (try? await roster.players(startingWith: start, limit: limit))?.map(\.player.name) ?? []
+            }
+        ) { warning in
             output.writeError("warning: " + TerminalText.escaped(warning))
         }
         let terminal = REPLSession.Terminal(

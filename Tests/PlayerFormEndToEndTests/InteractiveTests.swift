@@ -147,7 +147,7 @@ struct InteractiveTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent(
         "playerform-tty-\(UUID().uuidString)")
 
-    @Test("Tab completes a command's options, and a file's name after \\i")
+    @Test("Tab completes a command's options, a file's name after \\i, and players' names from the store")
     func completionPlaces() throws {
         defer { try? FileManager.default.removeItem(at: home) }
         let terminal = TmuxTerminal(home: home)
@@ -166,6 +166,31 @@ struct InteractiveTests {
         try terminal.waitFor("setup-commands.txt ")
         try terminal.keys("Enter")
         try terminal.waitFor("Dana 100 ok> ")
+        // Players' names from the store, after select, delete and find, from where the word starts.
+        for player in ["add \"Ann Lee\" 5", "add Annie 7"] {
+            try terminal.type(player)
+            try terminal.keys("Enter")
+        }
+        try terminal.waitFor("+ 2 Annie 7")
+        try terminal.type("select ann l")
+        try terminal.keys("Tab")
+        try terminal.waitFor("ok> select ann Lee ")
+        try terminal.keys("Enter")
+        try terminal.waitFor("~ 1 Ann Lee 5 *")
+        // The first Tab completes what the names share, as the store spells it; then, as in bash,
+        // a Tab that changes nothing and a second one list them.
+        try terminal.type("find AN")
+        try terminal.keys("Tab")
+        try terminal.waitFor("ok> find Ann")
+        try terminal.keys("Tab")
+        try terminal.keys("Tab")
+        try terminal.waitFor("both names listed") { $0.contains("Ann Lee  Annie") }
+        try terminal.keys("C-u")
+        try terminal.type("delete --yes anni")
+        try terminal.keys("Tab")
+        try terminal.waitFor("ok> delete --yes Annie ")
+        try terminal.keys("Enter")
+        try terminal.waitFor("- 2 Annie")
         try terminal.keys("C-d")
         #expect(try terminal.waitForExit() == 0)
     }

@@ -19,6 +19,9 @@ extension CommandCatalog {
         let pagesOutput: Bool
         /// Whether it works on the roster, so that a session without one refuses it.
         let usesRoster: Bool
+        /// Whether its argument starts with a player's name, which completion offers from the
+        /// store.
+        let completesPlayerNames: Bool
         private let governingRule: @Sendable (RulesInForce) -> String?
         private let argumentCompletions: @Sendable (_ before: [Substring], _ word: String) -> [String]
         private let read: @Sendable (CommandArguments) throws(CommandError) -> any Sendable
@@ -34,6 +37,7 @@ extension CommandCatalog {
         ///   - rule: the rule of the form that governs it, for `help COMMAND`.
         ///   - completes: what completes the word being typed after the arguments `before`.
         ///   - pagesOutput: its output may be longer than a screen.
+        ///   - completesPlayerNames: its argument starts with a player's name.
         ///   - arguments: reads the rest of the line, or says what was wrong and what is accepted.
         ///   - handler: what runs it.
         init<Arguments: Sendable>(
@@ -41,7 +45,7 @@ extension CommandCatalog {
             rule: @escaping @Sendable (RulesInForce) -> String? = { _ in nil },
             completes: @escaping @Sendable (_ before: [Substring], _ word: String) -> [String] = { _, _ in []
             },
-            pagesOutput: Bool = false,
+            pagesOutput: Bool = false, completesPlayerNames: Bool = false,
             arguments: @escaping @Sendable (CommandArguments) throws(CommandError) -> Arguments,
             run handler: Handler<Arguments>
         ) {
@@ -52,6 +56,7 @@ extension CommandCatalog {
             self.governingRule = rule
             self.argumentCompletions = completes
             self.pagesOutput = pagesOutput
+            self.completesPlayerNames = completesPlayerNames
             self.read = { (text: CommandArguments) throws(CommandError) -> any Sendable in try arguments(text)
             }
             switch handler {

@@ -1,3 +1,5 @@
+import PlayerFormRules
+import PlayerFormText
 import Synchronization
 
 /// The commands the REPL understands: one table, from which the parser, `help`, `help COMMAND`,
@@ -96,6 +98,7 @@ public enum CommandCatalog {
                 "Add a player to the roster, or new points for a player in it, by the form's rules;"
                 + " quote the name to keep spaces at its ends (add \"Ann Lee\" 120).",
             rule: { $0.addRule },
+            completesPlayerNames: true,
             arguments: CommandParser.nameAndPoints,
             run: .roster { session, view, player in
                 await session.add(name: player.name, points: player.points, to: view)
@@ -108,6 +111,7 @@ public enum CommandCatalog {
                 + " a page of them, found through the store's index of names whatever the roster's"
                 + " size. Written in the session's mode, as players writes a page.",
             pagesOutput: true,
+            completesPlayerNames: true,
             arguments: CommandParser.namePrefix,
             run: .roster { session, view, text in await session.findPlayers(text, in: view) }),
         Entry(
@@ -116,6 +120,7 @@ public enum CommandCatalog {
                 "Select or deselect the player in row N of the roster, on any page, or the player"
                 + " named NAME (case, width and invisible characters aside; quote a name that is a"
                 + " number or has spaces at its ends).",
+            completesPlayerNames: true,
             arguments: CommandParser.playerChoice,
             run: .roster { session, view, choice in await session.select(choice, in: view) }),
         Entry(
@@ -124,6 +129,7 @@ public enum CommandCatalog {
                 "Delete the player in row N of the roster (on any page), or the player named NAME,"
                 + " and every score of it. At a terminal it asks first, unless --yes is given; in a"
                 + " script --yes is required.",
+            completesPlayerNames: true,
             arguments: CommandParser.choiceAndConfirmation,
             run: .roster { session, view, delete in
                 await session.delete(delete.choice, confirmed: delete.confirmed, in: view)
@@ -410,6 +416,47 @@ extension CommandCatalog {
         guard let first = words.first else { return completions(of: word) }
         return entry(forWord: first.lowercased())?.completions(after: Array(words.dropFirst()), word: word)
             ?? []
+    }
+
+    /// The part of a player's name typed so far when completing `word` after `before`: the text
+    /// after a command that takes a name (`select`, `delete`, `find`, `add`), without `delete`'s
+    /// `--yes` before it; nil when the command takes no name, or the name is quoted or typed as a
+    /// row number.
+    public static func typedPlayerName(before: String, word: String) -> String? {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        let line = before.drop(while: isBlank)
+        let command = line.prefix(while: { !isBlank($0) })
+        guard !command.isEmpty, entry(forWord: command.lowercased())?.completesPlayerNames == true else {
+            return nil
+        }
+        var rest = line.dropFirst(command.count).drop(while: isBlank)
+        if rest.lowercased().hasPrefix("--yes "), command.lowercased() == "delete" {
+            rest = rest.dropFirst(6).drop(while: isBlank)
+        }
+        let typed = String(rest) + word
+        guard !typed.hasPrefix("-"), !CommandParser.startsQuoted(typed) else { return nil }
+        return typed
+    }
+
+    /// What completion offers for `word`, the end of `typed` (see ``typedPlayerName(before:word:)``),
+    /// from `names`, players whose names start with `typed` as names compare: the rest of each
+    /// name from where `word` starts, as the name spells it.
+    ///
+    /// A name is offered only when it can be typed as it is: one that the terminal shows escaped,
+    /// with spaces at its ends, or that reads as a row number, is typed in quotes, which this
+    /// completion does not write.
+    public static func playerNameCompletions(typed: String, word: String, names: [String]) -> [String] {
+        let before = typed.count - word.count
+        var offered: [String] = []
+        for name in names {
+            guard TerminalText.escaped(name) == name, name.first != " ", name.last != " ",
+                !DecimalText.isLiteral(name), name.count >= typed.count,
+                name.prefix(typed.count).lowercased() == typed.lowercased()
+            else { continue }
+            let completion = String(name.dropFirst(before))
+            if !offered.contains(completion) { offered.append(completion) }
+        }
+        return offered
     }
 
     /// Whether the word typed after `before` is the path of a file (`source`, `\i`, `output`,

@@ -100,14 +100,28 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
     /// Lines to show above the prompt, from ``showAbovePrompt(_:)``.
     private let above = Mutex<[String]>([])
 
+    /// The names of at most `limit` players whose names start with `start`, as names compare,
+    /// for completion after `select`, `delete`, `find` and `add`.
+    public typealias PlayerNames = @Sendable (_ start: String, _ limit: Int) async -> [String]
+
+    /// How long completion waits for the store's names before it offers none: a league across a
+    /// slow network must not freeze the line being typed.
+    static let namesWait = DispatchTimeInterval.seconds(2)
+
+    /// How many names completion asks the store for: more than a screen of choices.
+    static let namesAsked = 200
+
     /// Creates the reader.
     /// - Parameters:
     ///   - history: where history is kept.
     ///   - interrupts: the source of Ctrl-C.
+    ///   - playerNames: where completion finds players' names; nil for a session with no roster.
     ///   - warn: where to say that the history file cannot be used.
     public init(
-        history: HistoryFile, interrupts: any InterruptSource, warn: @escaping @Sendable (String) -> Void
+        history: HistoryFile, interrupts: any InterruptSource, playerNames: PlayerNames? = nil,
+        warn: @escaping @Sendable (String) -> Void
     ) {
+        Completion.playerNames.withLock { $0 = playerNames }
         let pipe = WakePipe()
         self.wake = (pipe.readEnd, pipe.writeEnd)
         self.interrupts = interrupts
@@ -204,7 +218,13 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
             if CommandCatalog.completesFileName(before: before) { return nil }
             playerform_rl_completion_over()
             let word = text.map { String(cString: $0) } ?? ""
-            let matches = CommandCatalog.completions(before: before, word: word)
+            let matches =
+                if let typed = CommandCatalog.typedPlayerName(before: before, word: word) {
+                    CommandCatalog.playerNameCompletions(
+                        typed: typed, word: word, names: Completion.names(startingWith: typed))
+                } else {
+                    CommandCatalog.completions(before: before, word: word)
+                }
             guard !matches.isEmpty else { return nil }
             Completion.matches.withLock { $0 = matches }
             return rl_completion_matches(text) { _, state in
@@ -223,6 +243,22 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
 
     private enum Completion {
         static let matches = Mutex<[String]>([])
+        static let playerNames = Mutex<PlayerNames?>(nil)
+
+        /// The names of players whose names start with `start`, from the store, waited for on
+        /// readline's queue (not a task's thread) for at most ``namesWait``.
+        static func names(startingWith start: String) -> [String] {
+            guard let source = playerNames.withLock({ $0 }) else { return [] }
+            let found = Mutex<[String]>([])
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                let names = await source(start, namesAsked)
+                found.withLock { $0 = names }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + namesWait) == .success else { return [] }
+            return found.withLock { $0 }
+        }
     }
 
     private enum Received {
