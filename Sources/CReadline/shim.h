@@ -41,6 +41,55 @@ static inline const char *playerform_rl_line_buffer(void) {
     return rl_line_buffer;
 }
 
+/// The line being edited: its length, and where the cursor and the mark are in it.
+static inline int playerform_rl_end(void) { return rl_end; }
+static inline int playerform_rl_point(void) { return rl_point; }
+static inline int playerform_rl_mark(void) { return rl_mark; }
+
+/// Makes `redisplay` draw the line being edited instead of readline's own redisplay.
+static inline void playerform_rl_set_redisplay(rl_voidfunc_t *redisplay) {
+    rl_redisplay_function = redisplay;
+}
+
+/// Draws `shown` (NUL-terminated, `length` bytes) as the line being edited, the cursor at byte
+/// `point` and the mark at `mark`, with readline's own redisplay; the line being edited is left
+/// as it was. For lines whose characters are shown escaped: readline keeps what it drew, so
+/// the next drawing compares with the escaped line.
+static inline void playerform_rl_redisplay_shown(char *shown, int length, int point, int mark) {
+    char *line = rl_line_buffer;
+    int end = rl_end, cursor = rl_point, marked = rl_mark;
+    rl_line_buffer = shown;
+    rl_end = length;
+    rl_point = point;
+    rl_mark = mark;
+    rl_redisplay();
+    rl_line_buffer = line;
+    rl_end = end;
+    rl_point = cursor;
+    rl_mark = marked;
+}
+
+/// Measures the terminal again after a resize and draws `shown` as the line being edited, as
+/// ``playerform_rl_redisplay_shown`` does. Readline resizes differently when a redisplay function
+/// of the program's own is set (it draws the prompt again, on a new line), so its own is set
+/// meanwhile.
+static inline void playerform_rl_resize_shown(char *shown, int length, int point, int mark) {
+    rl_voidfunc_t *custom = rl_redisplay_function;
+    char *line = rl_line_buffer;
+    int end = rl_end, cursor = rl_point, marked = rl_mark;
+    rl_redisplay_function = rl_redisplay;
+    rl_line_buffer = shown;
+    rl_end = length;
+    rl_point = point;
+    rl_mark = mark;
+    rl_resize_terminal();
+    rl_line_buffer = line;
+    rl_end = end;
+    rl_point = cursor;
+    rl_mark = marked;
+    rl_redisplay_function = custom;
+}
+
 /// Tells readline not to fall back to completing file names.
 static inline void playerform_rl_completion_over(void) {
     rl_attempted_completion_over = 1;

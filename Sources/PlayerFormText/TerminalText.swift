@@ -164,6 +164,57 @@ public enum TerminalText {
         return result
     }
 
+    /// A line being edited, as the line editor shows it: `bytes` escaped as ``message(_:)``
+    /// shows text (backslashes as typed, since a command may hold them; every other character
+    /// not visible on its own escaped), each byte that is not part of a valid character as
+    /// `\xHH`; and where the positions `marks` (byte offsets of `bytes`, such as the cursor)
+    /// are in it, an escape counting as one character.
+    public static func editedLine(_ bytes: some Collection<UInt8>, marks: [Int]) -> (
+        shown: [UInt8], marks: [Int]
+    ) {
+        let bytes = Array(bytes)
+        var shown: [UInt8] = []
+        shown.reserveCapacity(bytes.count + 16)
+        var placed: [Int?] = Array(repeating: nil, count: marks.count)
+        func place(at offset: Int) {
+            for (index, mark) in marks.enumerated() where placed[index] == nil && mark <= offset {
+                placed[index] = shown.count
+            }
+        }
+        var index = 0
+        while index < bytes.count {
+            var end = index
+            while end < bytes.count {
+                let length = validSequenceLength(bytes, at: end)
+                if length == 0 { break }
+                end += length
+            }
+            guard end > index else {
+                place(at: index)
+                shown += Array(("\\x" + TextEscaping.hex(UInt32(bytes[index]), digits: 2)).utf8)
+                index += 1
+                continue
+            }
+            let scalars = Array(String(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars)
+            var offset = index
+            for position in scalars.indices {
+                place(at: offset)
+                let scalar = scalars[position]
+                if scalar == "\\" || TextEscaping.isShownAsIs(scalars, at: position) {
+                    shown += Array(String(scalar).utf8)
+                } else {
+                    var escape = ""
+                    TextEscaping.append(String(scalar), notation: .message, to: &escape)
+                    shown += Array(escape.utf8)
+                }
+                offset += String(scalar).utf8.count
+            }
+            index = end
+        }
+        place(at: bytes.count)
+        return (shown, placed.map { $0 ?? shown.count })
+    }
+
     /// Whether the scalar at `index` of `scalars` is shown as it is; when not, it is escaped.
     ///
     /// A scalar is shown when it is visible on its own: not a control, format, separator other

@@ -195,6 +195,38 @@ struct InteractiveTests {
         #expect(try terminal.waitForExit() == 0)
     }
 
+    @Test(
+        "a line recalled from the history file, with the arrow keys or Ctrl-R, shows its C1 controls and bidirectional overrides escaped"
+    )
+    func recalledLinesEscaped() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let folder = home.appendingPathComponent("state/playerform")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let history = folder.appendingPathComponent("history")
+        try Data("name Zed\u{202E}evil\nname C1\u{9B}31mred\n".utf8).write(to: history)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: history.path)
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        try terminal.start()
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.keys("Up")
+        try terminal.waitFor(#"ok> name C1\u{9B}31mred"#)
+        try terminal.keys("Up")
+        let recalled = try terminal.waitFor(#"ok> name Zed\u{202E}evil"#)
+        #expect(
+            !recalled.contains("\u{202E}") && !recalled.contains("\u{9B}"),
+            "no raw control reached the screen")
+        try terminal.keys("Down")
+        try terminal.keys("Down")
+        try terminal.keys("C-r")
+        try terminal.type("C1")
+        let found = try terminal.waitFor(#"(reverse-i-search)`C1': name C1\u{9B}31mred"#)
+        #expect(!found.contains("\u{9B}"))
+        try terminal.keys("C-g")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test("prompt, completion, Ctrl-C, history across two runs, and Ctrl-D exiting 0")
     func session() throws {
         defer { try? FileManager.default.removeItem(at: home) }

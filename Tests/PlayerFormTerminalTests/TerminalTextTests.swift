@@ -195,6 +195,40 @@ private let namePieces: [String] = [
 
 private let generatedNames = Gen.element(of: namePieces).map { $0 ?? "" }.array(of: 0...8).map { $0.joined() }
 
+@Suite("TerminalText: the line being edited")
+struct EditedLineTests {
+    @Test(
+        "a line being edited shows C1 controls, bidirectional overrides, escape characters and broken bytes escaped, and backslashes as typed"
+    )
+    func escapes() {
+        let cases: [([UInt8], String)] = [
+            (Array("name Zed\u{202E}evil".utf8), #"name Zed\u{202E}evil"#),
+            (Array("name C1\u{9B}31m".utf8), #"name C1\u{9B}31m"#),
+            (Array("name \u{1B}[2J".utf8), #"name \u{1B}[2J"#),
+            (Array("\\i setup.txt".utf8), #"\i setup.txt"#),
+            (Array(#"name "a\tb""#.utf8), #"name "a\tb""#),
+            (Array("name a\tb".utf8), #"name a\tb"#),
+            (Array("name café 日本".utf8), "name café 日本"),
+            (Array("name 👩\u{200D}💻".utf8), "name 👩\u{200D}💻"),
+            ([0x61, 0xFF, 0x62], #"a\xFFb"#),
+        ]
+        for (bytes, shown) in cases {
+            let edited = TerminalText.editedLine(bytes, marks: [])
+            #expect(String(decoding: edited.shown, as: UTF8.self) == shown)
+        }
+    }
+
+    @Test("the cursor and the mark keep their places: an escape counts as one character")
+    func marks() {
+        let line = Array("a\u{202E}bc".utf8)  // a, 3 bytes, b, c
+        let edited = TerminalText.editedLine(line, marks: [0, 1, 4, 5, 6])
+        #expect(String(decoding: edited.shown, as: UTF8.self) == #"a\u{202E}bc"#)
+        #expect(edited.marks == [0, 1, 9, 10, 11])
+        let broken = TerminalText.editedLine([0xFF, 0x41], marks: [1, 2])
+        #expect(broken.marks == [4, 5])
+    }
+}
+
 @Suite("TerminalText: the shown form reads back")
 struct ShownFormReadsBackTests {
     @Test("a quoted name typed after name reads back as the same name")

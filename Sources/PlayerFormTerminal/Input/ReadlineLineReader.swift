@@ -2,6 +2,7 @@ import CReadline
 import Dispatch
 import Glibc
 import PlayerFormSystem
+import PlayerFormText
 import Synchronization
 
 /// The write end of the reader's wake-up pipe, for the SIGCONT and SIGWINCH handlers.
@@ -235,10 +236,45 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
             }
         }
         playerform_rl_initialize()
+        // After readline has read the terminal's capabilities: with a redisplay function of the
+        // program's own set, it would take the terminal for a dumb one.
+        playerform_rl_set_redisplay { ReadlineLineReader.redisplay() }
         playerform_rl_hold_terminal()
         using_history()
         stifle_history(Int32(history.maxLines))
         if let path = history.path { _ = read_history(path) }
+    }
+
+    /// Draws the line being edited with every character that is not visible on its own escaped,
+    /// as all text from users is shown (``TerminalText/editedLine(_:marks:)``).
+    ///
+    /// A line recalled from the history file, found by Ctrl-R or pasted may hold a C1 control or
+    /// a bidirectional override, which the terminal would obey. A line of printable ASCII, the
+    /// common case, is drawn by readline as it is. With `resizing`, the terminal is measured
+    /// again first.
+    private static func redisplay(resizing: Bool = false) {
+        let end = Int(playerform_rl_end())
+        let line = playerform_rl_line_buffer()
+        let bytes = UnsafeRawBufferPointer(start: line, count: line == nil ? 0 : end)
+        var shown = bytes.map { CChar(bitPattern: $0) }
+        var point = Int(playerform_rl_point())
+        var mark = min(max(Int(playerform_rl_mark()), 0), end)
+        if !bytes.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            let edited = TerminalText.editedLine(bytes, marks: [point, mark])
+            shown = edited.shown.map { CChar(bitPattern: $0) }
+            (point, mark) = (edited.marks[0], edited.marks[1])
+        } else if !resizing {
+            return rl_redisplay()
+        }
+        let length = Int32(shown.count)
+        shown.append(0)
+        shown.withUnsafeMutableBufferPointer { buffer in
+            if resizing {
+                playerform_rl_resize_shown(buffer.baseAddress, length, Int32(point), Int32(mark))
+            } else {
+                playerform_rl_redisplay_shown(buffer.baseAddress, length, Int32(point), Int32(mark))
+            }
+        }
     }
 
     private enum Completion {
@@ -304,7 +340,9 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
             if descriptors[1].revents != 0 {
                 drainWake()
                 if playerform_rl_reprepare_if_needed() != 0 { rl_forced_update_display() }
-                if windowResized.exchange(false, ordering: .sequentiallyConsistent) { rl_resize_terminal() }
+                if windowResized.exchange(false, ordering: .sequentiallyConsistent) {
+                    Self.redisplay(resizing: true)
+                }
                 writeAbove(prompting: true)
             }
             // Decided by the count, not by the wake-up: keys typed after Ctrl-C may be readable
