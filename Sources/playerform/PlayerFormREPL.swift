@@ -223,7 +223,7 @@ public enum PlayerFormREPL {
         if options.scripts.isEmpty { reader.beforeWaiting = { output.flush() } }
         let session = REPLSession(
             form: form, roster: roster, reader: reader, output: output,
-            terminal: REPLSession.Terminal(columns: { terminalColumns() }),
+            terminal: REPLSession.Terminal(columns: { terminalColumns() }, idleTicks: idleTicks(for: store)),
             options: REPLSession.Options(
                 bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
                 endRequested: { FlushOnSignal.isRequested }, version: PlayerFormCommand.versionLine,

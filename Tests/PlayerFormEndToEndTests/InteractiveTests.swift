@@ -227,6 +227,33 @@ struct InteractiveTests {
         #expect(try terminal.waitForExit() == 0)
     }
 
+    @Test("\\watch at a terminal draws the page again when another process changes the store, until Ctrl-C")
+    func watchFollowsOtherProcesses() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let store = home.appendingPathComponent("league.sqlite").path
+        #expect(try BuiltBinary.run(["--store", store, "-c", "add Ann 5"]).status == 0)
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        try terminal.start(["--store", store])
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.type("\\watch 0")
+        try terminal.keys("Enter")
+        try terminal.waitFor("Players: rows 1-1 of 1")
+        #expect(try BuiltBinary.run(["--store", store, "-c", "add Zed 9"]).status == 0)
+        let redrawn = try terminal.waitFor("the page drawn again with Zed") {
+            $0.contains("Players: rows 1-2 of 2") && $0.contains("2  Zed")
+        }
+        #expect(redrawn.components(separatedBy: "UTC (every 0s)").count == 3, "two drawings:\n\(redrawn)")
+        #expect(!redrawn.contains("+ 2 Zed"), "the change is drawn as the page, not as a change line")
+        try terminal.keys("C-c")
+        try terminal.type("name Dana")
+        try terminal.keys("Enter")
+        try terminal.waitFor("Dana 100 ok> ")
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test("prompt, completion, Ctrl-C, history across two runs, and Ctrl-D exiting 0")
     func session() throws {
         defer { try? FileManager.default.removeItem(at: home) }

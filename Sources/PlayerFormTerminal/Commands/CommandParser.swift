@@ -529,6 +529,50 @@ public enum CommandParser {
         return row
     }
 
+    /// `watch [players] [SECONDS [COUNT]]`, and psql's `\watch i=SECONDS c=COUNT` (also
+    /// `interval=` and `count=`): at most every SECONDS (2 by default, as psql's; 0 for every
+    /// change), COUNT drawings (nil for until Ctrl-C).
+    static func watchRequest(_ arguments: CommandArguments) throws(CommandError) -> WatchRequest {
+        let command = arguments.word
+        var words = arguments.text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        if words.first?.lowercased() == "players" { words.removeFirst() }
+        var request = WatchRequest()
+        var positional = 0
+        let usage = "type \(command) [players] [SECONDS [COUNT]], such as \(command) 2 or \(command) 1 5."
+        for word in words {
+            let (key, value): (String, String)
+            if let equals = word.firstIndex(of: "=") {
+                (key, value) = (word[..<equals].lowercased(), String(word[word.index(after: equals)...]))
+            } else {
+                positional += 1
+                (key, value) = (positional == 1 ? "i" : positional == 2 ? "c" : "", word)
+            }
+            switch key {
+            case "i", "interval":
+                guard DecimalText.isLiteral(value), let seconds = Double(value),
+                    (0...86_400).contains(seconds)
+                else {
+                    throw CommandError(
+                        "\(TerminalText.quoted(value)) is not a number of seconds; \(command) takes 0 to 86400"
+                            + " seconds between drawings, such as \(command) 2.")
+                }
+                request.seconds = seconds
+            case "c", "count":
+                guard value.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let count = Int(value),
+                    count >= 1
+                else {
+                    throw CommandError(
+                        "\(TerminalText.quoted(value)) is not a count; \(command) draws the page COUNT times,"
+                            + " a whole number from 1, such as \(command) 1 5.")
+                }
+                request.count = count
+            default:
+                throw CommandError("\(command) does not accept \(TerminalText.quoted(word)); " + usage)
+            }
+        }
+        return request
+    }
+
     private static func hint(for word: String) -> String {
         guard let suggestion = CommandCatalog.suggestion(for: word) else { return "" }
         return " Did you mean \(suggestion)?"
@@ -546,6 +590,20 @@ public enum OutputMode: String, Equatable, Sendable, CaseIterable {
     case json
     /// Each row as `column = value` lines, a blank line between rows (sqlite3's `.mode line`).
     case line
+}
+
+/// What `watch` (`\watch`) does: how often it may draw the page, and how many times.
+public struct WatchRequest: Equatable, Sendable {
+    /// The least time between two drawings, in seconds.
+    public var seconds: Double = 2
+    /// How many drawings, the first included; nil for until Ctrl-C.
+    public var count: Int?
+
+    /// A request; by default at most every 2 seconds, until Ctrl-C.
+    public init(seconds: Double = 2, count: Int? = nil) {
+        self.seconds = seconds
+        self.count = count
+    }
 }
 
 /// Which player `select` and `delete` mean.

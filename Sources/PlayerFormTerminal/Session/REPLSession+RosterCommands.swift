@@ -113,6 +113,95 @@ extension REPLSession {
         }
     }
 
+    /// What a running `watch` waits for.
+    private enum WatchEvent: Sendable {
+        /// The store may have changed: a tick of ``idleTicks``.
+        case tick
+        /// The least time between two drawings has passed since the last.
+        case due
+        /// Ctrl-C.
+        case stop
+    }
+
+    /// `watch [players] [SECONDS [COUNT]]` (`\watch`): the page drawn under a line with the time,
+    /// then drawn again each time it changes (by this session or any other sharing the store), at
+    /// most every SECONDS, until Ctrl-C, COUNT drawings, or the end of the program by a signal.
+    ///
+    /// A change is seen at a tick of ``idleTicks`` (a second, or a league's announcement); one
+    /// that comes sooner than SECONDS after the last drawing is drawn once SECONDS have passed,
+    /// with whatever else changed meanwhile.
+    func watch(_ request: WatchRequest, in view: RosterView) async -> StepResult {
+        guard let idleTicks else {
+            log.error("This session does not follow the store's changes, so watch cannot show them.")
+            return .failed
+        }
+        guard request.count != nil || reader.isInteractive else {
+            log.error(
+                "A script cannot press Ctrl-C to end watch; give a count of drawings, such as watch 1 5.")
+            return .failed
+        }
+        let (events, continuation) = AsyncStream<WatchEvent>.makeStream()
+        let ticks = idleTicks()
+        let forwarding = Task {
+            for await _ in ticks { continuation.yield(.tick) }
+        }
+        interrupts?.whileRunning { continuation.yield(.stop) }
+        var timer: Task<Void, Never>?
+        defer {
+            interrupts?.whileRunning(nil)
+            forwarding.cancel()
+            timer?.cancel()
+            continuation.finish()
+        }
+        let interval = UInt64(request.seconds * 1_000_000_000)
+        let every = "(every \(PointsFormat.text(request.seconds))s)"
+        var drawn = 0
+        var lastDrawn: UInt64 = 0
+        var pending = false
+        func draw() async {
+            if let pageSizeNow { try? await view.follow(pageSize: pageSizeNow()) }
+            if mode == .table && headers { output.write(PlayerTable.time(now()) + " UTC " + every) }
+            for line in view.pageLines(mode: mode, headers: headers) { output.write(line) }
+            output.flush()
+            drawn += 1
+            lastDrawn = nanoseconds()
+            pending = false
+        }
+        await draw()
+        if drawn == request.count { return .succeeded }
+        for await event in events {
+            if endRequested?() == true { break }
+            switch event {
+            case .stop:
+                return .succeeded
+            case .tick:
+                let found = await view.catchUp()
+                for note in found.notes { output.writeError(note) }
+                pending = pending || !found.lines.isEmpty || !found.notes.isEmpty
+                guard pending, timer == nil else { continue }
+                let elapsed = nanoseconds() &- lastDrawn
+                if elapsed >= interval {
+                    await draw()
+                } else {
+                    let sleep = self.sleep
+                    let wait = Duration.nanoseconds(Int64(interval - elapsed))
+                    timer = Task {
+                        guard (try? await sleep(wait)) != nil else { return }
+                        continuation.yield(.due)
+                    }
+                }
+            case .due:
+                timer = nil
+                // What changed while the drawing waited is drawn with it.
+                let found = await view.catchUp()
+                for note in found.notes { output.writeError(note) }
+                await draw()
+            }
+            if drawn == request.count { break }
+        }
+        return .succeeded
+    }
+
     /// `find TEXT`: the players whose names start with TEXT, in the order of their names, at
     /// most a page of them; in table mode with a title that says how many, and when there are
     /// more than a page, to type more of the name.

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -26,8 +28,9 @@ extension REPLSession {
         public var columns: @Sendable () -> Int
         /// At a terminal, the pager for output longer than the screen; nil for none.
         public var pager: PagerSettings?
-        /// Makes the ticks at which an idle interactive prompt checks the store for changes by
-        /// others (once a second at a terminal); nil for no checks while idle.
+        /// Makes the ticks at which the session checks the store for changes by others, while an
+        /// interactive prompt is idle and while `watch` runs (once a second, or as a league
+        /// announces changes); nil for no checks while idle, and no `watch`.
         public var idleTicks: (@Sendable () -> AsyncStream<Void>)?
 
         /// A terminal with these properties; each left out is a script's.
@@ -71,6 +74,11 @@ extension REPLSession {
         public var startupFile: String?
         /// How results are written at the start (`--csv`, `--json`); `mode` changes it.
         public var mode: OutputMode
+        /// The wall clock, for the time `watch` writes above each drawing.
+        public var now: @Sendable () -> Date
+        /// Waits as long as given, or throws when the task is cancelled: `watch` waits so between
+        /// two drawings.
+        public var sleep: @Sendable (Duration) async throws -> Void
 
         /// Options; each left out is the default: every command run, no echo, the default rules,
         /// never asked to end, the system's monotonic clock, the version number.
@@ -80,7 +88,8 @@ extension REPLSession {
             nanoseconds: @escaping @Sendable () -> UInt64 = Options.monotonicNanoseconds,
             version: String = ProgramVersion.text,
             resultsFileRefusal: (@Sendable (String) -> String?)? = nil, startupFile: String? = nil,
-            mode: OutputMode = .table
+            mode: OutputMode = .table, now: @escaping @Sendable () -> Date = { Date() },
+            sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         ) {
             self.bail = bail
             self.echo = echo
@@ -91,6 +100,8 @@ extension REPLSession {
             self.resultsFileRefusal = resultsFileRefusal
             self.startupFile = startupFile
             self.mode = mode
+            self.now = now
+            self.sleep = sleep
         }
 
         /// The system's monotonic clock, in nanoseconds.

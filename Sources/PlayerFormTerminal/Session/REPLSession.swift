@@ -1,3 +1,4 @@
+import Foundation
 import PlayerForm
 import PlayerFormRules
 import PlayerFormScores
@@ -71,6 +72,8 @@ public final class REPLSession {
     /// Whether `players` writes its title and header row.
     var headers = true
     let nanoseconds: @Sendable () -> UInt64
+    let now: @Sendable () -> Date
+    let sleep: @Sendable (Duration) async throws -> Void
     /// What `version` prints.
     let version: String
     /// Where `output FILE` sends results; the session's output.
@@ -122,6 +125,8 @@ public final class REPLSession {
         self.pageSizeNow = terminal.pageSizeNow
         self.endRequested = options.endRequested
         self.nanoseconds = options.nanoseconds
+        self.now = options.now
+        self.sleep = options.sleep
         self.version = options.version
         self.resultsFileRefusal = options.resultsFileRefusal
         self.startupFile = options.startupFile

@@ -43,6 +43,8 @@ enum Command: Equatable, Sendable {
     case deleteNamed(String, confirmed: Bool)
     /// `find TEXT` lists the players whose names start with TEXT.
     case find(String)
+    /// `watch [players] [SECONDS [COUNT]]` (`\watch`) draws the page as it changes.
+    case watch(WatchRequest)
     /// `refresh` reads the score store again.
     case refresh
     /// `help` lists the commands; `help COMMAND` explains one.
@@ -111,6 +113,7 @@ extension Command {
             case .name(let name): self = .deleteNamed(name, confirmed: delete.confirmed)
             }
         case "find": self = .find(arguments as! String)
+        case "watch": self = .watch(arguments as! WatchRequest)
         case "refresh": self = .refresh
         case "help": self = .help(arguments as! String?)
         case "rules": self = .rules(json: arguments as! Bool)
