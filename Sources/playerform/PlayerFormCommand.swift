@@ -88,12 +88,14 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("q"), .long], help: "Start an interactive session without the greeting line.")
     var quiet = false
 
-    /// The session's output mode at the start, as sqlite3's `-csv` and `-json`.
+    /// The session's output mode at the start, as sqlite3's `-csv` and `-json` and psql's `-A`.
+    @Flag var format: StartMode?
+
+    /// psql's `-t`: the rows alone from the start.
     @Flag(
-        help: ArgumentHelp(
-            "Write players' rows (and show and rules) as CSV or as JSON from the start, as the mode command does."
-        ))
-    var format: StartMode?
+        name: [.customShort("t"), .customLong("tuples-only")],
+        help: "Write players' rows without the title and the header row from the start, as tuples on does.")
+    var tuplesOnly = false
 
     @Flag(
         name: [.customShort("X"), .customLong("no-rc")],
@@ -154,7 +156,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
             commands: commands, files: files, echo: echo, output: output, quiet: quiet, noPager: noPager,
             uploadDelayMilliseconds: uploadDelayMilliseconds,
             busyTimeoutMilliseconds: busyTimeoutMilliseconds, uploadTime: uploadTime,
-            noStartupFile: noStartupFile, format: format)
+            noStartupFile: noStartupFile, format: format, tuplesOnly: tuplesOnly)
     }
 
     func run() async throws {
@@ -191,6 +193,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
         options.rulesOrigin = arguments.configPath ?? "defaults"
         options.startupFile = arguments.noStartupFile ? nil : StartupFile.path(environment: environment)
         options.mode = arguments.format?.mode ?? .table
+        options.headers = !arguments.tuplesOnly
         let status = await PlayerFormREPL.run(options, environment: environment)
         if status != 0 { throw ExitCode(status) }
     }
@@ -264,13 +267,32 @@ struct SessionOptions: Equatable {
     var uploadTime: Double? = nil
     var noStartupFile = false
     var format: StartMode? = nil
+    var tuplesOnly = false
 }
 
-/// `--csv` or `--json`: the session's output mode at the start.
+/// `--csv`, `--json` or `-A`: the session's output mode at the start.
 enum StartMode: String, EnumerableFlag {
-    case csv, json
+    case csv, json, noAlign
 
-    var mode: OutputMode { self == .csv ? .csv : .json }
+    static func name(for value: StartMode) -> NameSpecification {
+        value == .noAlign ? [.customShort("A"), .customLong("no-align")] : .long
+    }
+
+    static func help(for value: StartMode) -> ArgumentHelp? {
+        switch value {
+        case .csv, .json:
+            "Write players' rows (and show and rules) as CSV or as JSON from the start, as the mode command does."
+        case .noAlign: "Write players' rows unaligned, fields between |, from the start, as psql's -A does."
+        }
+    }
+
+    var mode: OutputMode {
+        switch self {
+        case .csv: .csv
+        case .json: .json
+        case .noAlign: .unaligned
+        }
+    }
 }
 
 /// The start-up file, psql's `~/.psqlrc` and sqlite3's `~/.sqliterc`: commands run before an

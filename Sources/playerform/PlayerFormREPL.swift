@@ -50,6 +50,8 @@ public enum PlayerFormREPL {
         public var startupFile: String?
         /// How results are written at the start (`--csv`, `--json`).
         public var mode: OutputMode = .table
+        /// Whether players writes its title and header row at the start (`-t` turns them off).
+        public var headers = true
 
         /// The upload times, in seconds since 1970, that the score file can hold.
         public static let uploadTimes = Timestamp.writable
@@ -228,7 +230,7 @@ public enum PlayerFormREPL {
                 bail: options.bail, echo: options.echo, rulesOrigin: options.rulesOrigin,
                 endRequested: { FlushOnSignal.isRequested }, version: PlayerFormCommand.versionLine,
                 resultsFileRefusal: resultsFileRefusal(options), startupFile: options.startupFile,
-                mode: options.mode))
+                mode: options.mode, headers: options.headers))
         return (form, roster, session)
     }
 
@@ -346,7 +348,7 @@ public enum PlayerFormREPL {
             options: REPLSession.Options(
                 rulesOrigin: options.rulesOrigin, version: PlayerFormCommand.versionLine,
                 resultsFileRefusal: resultsFileRefusal(options), startupFile: options.startupFile,
-                mode: options.mode))
+                mode: options.mode, headers: options.headers))
         // The greeting is for the person at the terminal, not for the results' file.
         if let greeting = options.greeting { Descriptor.writeAll(Array((greeting + "\n").utf8), to: 1) }
         let status = await session.run().exitStatus

@@ -126,7 +126,9 @@ struct ScriptHabitsTests {
         }
     }
 
-    @Test("--csv and --json on the command line choose the session's mode, as sqlite3's -csv and -json")
+    @Test(
+        "--csv, --json and -A on the command line choose the session's mode, as sqlite3's -csv and -json and psql's -A; -t leaves out the headers"
+    )
     func modeFlags() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -144,6 +146,11 @@ struct ScriptHabitsTests {
         #expect(json.outputLines.last?.hasPrefix(#"{"name":"Colin","#) == true)
         let both = try BuiltBinary.run(store + ["--csv", "--json", "-c", "players"])
         #expect(both.status == 64)
+        // psql's -A and -t: unaligned rows alone.
+        let unaligned = try BuiltBinary.run(store + ["-At", "-c", "players"])
+        #expect(unaligned.outputLines == ["Ann|5|2026-09-21T14:13:20.000Z|false"])
+        let aligned = try BuiltBinary.run(store + ["--tuples-only", "-c", "players"])
+        #expect(aligned.outputLines == ["    1  Ann        5  2026-09-21 14:13:20"])
     }
 
     @Test("-c runs each command in order and exits 0 when all succeed, without reading stdin")

@@ -607,16 +607,19 @@ struct OutputModeTests {
             (".mode column", .mode(.table)), (".mode box", .mode(.table)),
             ("\\pset format aligned", .mode(.table)),
             ("\\pset format csv", .mode(.csv)), ("\\pset", .mode(nil)), (".headers off", .headers(false)),
-            ("headers", .headers(nil)),
+            ("headers", .headers(nil)), ("\\pset format unaligned", .mode(.unaligned)),
+            (".mode list", .mode(.unaligned)), ("\\x", .expanded(nil)), ("\\x on", .expanded(true)),
+            ("\\t", .tuples(nil)), ("\\t off", .tuples(false)), ("tuples on", .tuples(true)),
         ]
         for (line, command) in expected {
             #expect(try CommandParser.parse(line) == command, "\(line)")
         }
         #expect(
             throws: CommandError(
-                #".mode takes table, csv, json or line (psql's aligned is table), not "list"."#)
+                #".mode takes table, csv, json, line or unaligned (psql's aligned is table, sqlite3's list is unaligned), not "tabs"."#
+            )
         ) {
-            try CommandParser.parse(".mode list")
+            try CommandParser.parse(".mode tabs")
         }
         #expect(throws: CommandError("The pager is turned on and off with pager on and pager off.")) {
             try CommandParser.parse("\\pset pager off")
@@ -674,6 +677,44 @@ struct OutputModeTests {
                 "    1  Player 1       1  1970-01-01 00:00:00",
                 "    2  Player 2       2  1970-01-01 00:00:00",
             ], "\(rest.dropFirst(11))")
+    }
+}
+
+/// psql's unaligned format, expanded display and tuples only.
+@Suite("unaligned, \\x and \\t")
+struct UnalignedExpandedTuplesTests {
+    @Test(
+        "unaligned mode writes fields between |, under a header row unless tuples only, for the page and for players --all; \\x and \\t say what they turned, as psql does"
+    )
+    func unaligned() async {
+        let store = InMemoryScoreStore(
+            records: [
+                ScoreRecord(
+                    id: UUID(), name: "Ann|Lee", points: 5, uploadedAt: Date(timeIntervalSince1970: 0)),
+                ScoreRecord(
+                    id: UUID(), name: "B\u{1B}b", points: 7.5, uploadedAt: Date(timeIntervalSince1970: 0)),
+            ])
+        let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: form, roster: roster,
+            reader: ScriptedLineReader(
+                text: "players\nplayers --all\n\\t\nplayers\n\\x\nplayers 1\n\\x\n\\t off\n"),
+            output: output, options: REPLSession.Options(mode: .unaligned, headers: false))
+        #expect(await session.run() == .succeeded)
+        let ann = "Ann|Lee|5|1970-01-01T00:00:00.000Z|false"
+        let bob = #"B\u{1B}b|7.5|1970-01-01T00:00:00.000Z|false"#
+        #expect(
+            output.results == [
+                ann, bob, ann, bob,
+                "Tuples only is off.", "name|points|uploadedAt|selected", ann, bob,
+                "Expanded display is on.",
+                "      name = Ann|Lee", "    points = 5", "uploadedAt = 1970-01-01T00:00:00.000Z",
+                "  selected = false", "",
+                #"      name = B\u{1B}b"#, "    points = 7.5", "uploadedAt = 1970-01-01T00:00:00.000Z",
+                "  selected = false",
+                "Expanded display is off.", "Tuples only is off.",
+            ])
     }
 }
 

@@ -163,7 +163,7 @@ _playerform() {
     local -a unparsed_words=("${COMP_WORDS[@]:1:${COMP_CWORD}}")
 
     local -a repeating_flags=()
-    local -a non_repeating_flags=(--no-color --bail --echo -q --quiet --csv --json -X --no-rc -V --no-pager --version -h --help)
+    local -a non_repeating_flags=(--no-color --bail --echo -q --quiet --csv --json -A --no-align -t --tuples-only -X --no-rc -V --no-pager --version -h --help)
     local -a repeating_options=(-c --command -f --file)
     local -a non_repeating_options=(--config --store --history-file -o --output)
     __playerform_offer_flags_options 0

@@ -20,7 +20,7 @@ function __playerform_parse_tokens -S
     set -l unparsed_tokens (__playerform_tokens -pc)
     switch $unparsed_tokens[1]
     case 'playerform'
-        __playerform_parse_subcommand 0 'config=' 'store=' 'no-color' 'bail' 'history-file=' 'c/command=+' 'f/file=+' 'echo' 'o/output=' 'q/quiet' 'csv' 'json' 'X/no-rc' 'V' 'no-pager' 'version' 'h/help'
+        __playerform_parse_subcommand 0 'config=' 'store=' 'no-color' 'bail' 'history-file=' 'c/command=+' 'f/file=+' 'echo' 'o/output=' 'q/quiet' 'csv' 'json' 'A/no-align' 't/tuples-only' 'X/no-rc' 'V' 'no-pager' 'version' 'h/help'
         switch $unparsed_tokens[1]
         case 'validate'
             __playerform_parse_subcommand -r 1 'files0-from=' 'input-format=' 'delimiter=' 'format=' 'quiet' 'report-only' 'unique' 'max-errors=' 'valid=' 'invalid=' 'config=' 'version' 'h/help'
@@ -97,6 +97,8 @@ complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" q quiet' -s 'q' -l 'quiet' -d 'Start an interactive session without the greeting line.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" csv' -l 'csv' -d 'Write players\' rows (and show and rules) as CSV or as JSON from the start, as the mode command does.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" json' -l 'json' -d 'Write players\' rows (and show and rules) as CSV or as JSON from the start, as the mode command does.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" A no-align' -s 'A' -l 'no-align' -d 'Write players\' rows unaligned, fields between |, from the start, as psql\'s -A does.'
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" t tuples-only' -s 't' -l 'tuples-only' -d 'Write players\' rows without the title and the header row from the start, as tuples on does.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" X no-rc' -s 'X' -l 'no-rc' -d 'Do not run the start-up file (~/.config/playerform/playerformrc, else ~/.playerformrc).'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" V' -s 'V' -d 'Print the version and the libraries in use, as --version does.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" no-pager' -l 'no-pager' -d 'At a terminal, write long output directly instead of through $PAGER (less -FRX).'

@@ -163,13 +163,14 @@ public enum CommandCatalog {
             arguments: CommandParser.path,
             run: .session { session, path in await session.source(path) }),
         Entry(
-            "mode", aliases: [".mode", "\\pset"], usage: "mode [table | csv | json | line]",
+            "mode", aliases: [".mode", "\\pset"], usage: "mode [table | csv | json | line | unaligned]",
             summary:
                 "Choose how players writes its rows for the rest of the session: aligned in a table"
-                + " (the default), as CSV, as one JSON array, or one column = value line each (players"
-                + " --all writes a table then); in json mode, show and rules write JSON too. --csv and"
-                + " --json on the command line choose it at the start, and a command's own --json or"
-                + " --csv still wins. Without a mode, say which. \\pset format csv works too.",
+                + " (the default), as CSV, as one JSON array, one column = value line each (players"
+                + " --all writes a table then), or unaligned, fields between | (psql's -A, sqlite3's"
+                + " list); in json mode, show and rules write JSON too. --csv, --json and -A on the"
+                + " command line choose it at the start, and a command's own --json or --csv still"
+                + " wins. Without a mode, say which. \\pset format csv works too.",
             arguments: CommandParser.outputMode,
             run: .immediate { session, mode in session.setMode(mode) }),
         Entry(
@@ -179,6 +180,21 @@ public enum CommandCatalog {
                 + " the rows alone (off, as psql's \\t). Without on or off, say which.",
             arguments: CommandParser.onOrOff,
             run: .immediate { session, on in session.setHeaders(on) }),
+        Entry(
+            "expanded", aliases: ["\\x"], usage: "expanded [on | off]",
+            summary:
+                "psql's expanded display: on is line mode (one column = value line each), off the"
+                + " table; alone, turn it the other way.",
+            arguments: CommandParser.onOrOff,
+            run: .immediate { session, on in session.setExpanded(on) }),
+        Entry(
+            "tuples", aliases: ["\\t"], usage: "tuples [on | off]",
+            summary:
+                "psql's tuples only: on writes players' rows alone, as headers off does; off writes"
+                + " the title and the header row again; alone, turn it the other way. -t on the"
+                + " command line starts with it on.",
+            arguments: CommandParser.onOrOff,
+            run: .immediate { session, on in session.setTuplesOnly(on) }),
         Entry(
             "output", aliases: ["\\o", ".output"], usage: "output [FILE]",
             summary:

@@ -160,9 +160,10 @@ public enum CommandParser {
         return path
     }
 
-    /// `mode [table | csv | json | line]` (also `\pset format ...`): nil without a mode.
+    /// `mode [table | csv | json | line | unaligned]` (also `\pset format ...`): nil without a mode.
     ///
-    /// sqlite3's `column`, `box` and `markdown`, and psql's `aligned` and `wrapped`, are tables.
+    /// sqlite3's `column`, `box` and `markdown`, and psql's `aligned` and `wrapped`, are tables;
+    /// sqlite3's `list` is psql's `unaligned`.
     static func outputMode(_ arguments: CommandArguments) throws(CommandError) -> OutputMode? {
         var words = arguments.text.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" })
         // psql's form: \pset format csv.
@@ -171,7 +172,8 @@ public enum CommandParser {
         if word == "pager" {
             throw CommandError("The pager is turned on and off with pager on and pager off.")
         }
-        let accepted = "table, csv, json or line (psql's aligned is table)"
+        let accepted =
+            "table, csv, json, line or unaligned (psql's aligned is table, sqlite3's list is unaligned)"
         guard words.count == 1 else {
             throw CommandError("\(arguments.word) takes one mode, \(accepted).")
         }
@@ -180,6 +182,7 @@ public enum CommandParser {
         case "csv": return .csv
         case "json": return .json
         case "line": return .line
+        case "unaligned", "list": return .unaligned
         default:
             throw CommandError(
                 "\(arguments.word) takes \(accepted), not \(TerminalText.quoted(String(word))).")
@@ -588,8 +591,12 @@ public enum OutputMode: String, Equatable, Sendable, CaseIterable {
     case csv
     /// One JSON value on one line, as `--json` writes it.
     case json
-    /// Each row as `column = value` lines, a blank line between rows (sqlite3's `.mode line`).
+    /// Each row as `column = value` lines, a blank line between rows (sqlite3's `.mode line`,
+    /// psql's expanded display, `\x`).
     case line
+    /// Each row on one line, its fields between `|`, under a header row (psql's `unaligned`,
+    /// `-A`; sqlite3's `list`).
+    case unaligned
 }
 
 /// What `watch` (`\watch`) does: how often it may draw the page, and how many times.

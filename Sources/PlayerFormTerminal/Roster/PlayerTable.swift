@@ -98,6 +98,17 @@ enum PlayerTable {
             + String(selected)
     }
 
+    /// The header row of the roster in psql's unaligned format.
+    static let unalignedHeader = "name|points|uploadedAt|selected"
+
+    /// One row in psql's unaligned format: the fields of ``csvRecord(name:points:uploadedAt:selected:)``
+    /// between `|`, the name escaped as on the terminal and neither quoted nor guarded against
+    /// spreadsheets, as psql writes it.
+    static func unalignedRecord(name: String, points: Double, uploadedAt: Date, selected: Bool) -> String {
+        TerminalText.escaped(name) + "|" + FormRenderer.jsonNumber(points) + "|" + isoTime(uploadedAt) + "|"
+            + String(selected)
+    }
+
     /// A CSV field, quoted (with quotes doubled) when it holds a comma, a quote, a line break or
     /// spaces at either end.
     static func csvField(_ text: String) -> String {

@@ -202,6 +202,13 @@ final class RosterView: Sendable {
                     selected: row.selected)
             }
             return (headers ? [PlayerTable.csvHeader] : []) + records
+        case .unaligned:
+            let records = rows.map { row in
+                PlayerTable.unalignedRecord(
+                    name: row.player.name, points: row.player.points, uploadedAt: row.player.uploadedAt,
+                    selected: row.selected)
+            }
+            return (headers ? [PlayerTable.unalignedHeader] : []) + records
         case .json:
             let objects = rows.map { row in
                 "{\"name\":" + JSONText.quoted(row.player.name) + ",\"points\":"
@@ -342,18 +349,19 @@ final class RosterView: Sendable {
     /// record for each player, in roster order (see ``PlayerTable/csvRecord(name:points:uploadedAt:selected:)``).
     ///
     /// Stops between pages as ``writeAll(until:)`` does, and answers as it does.
-    func writeCSV(until stopped: () -> Bool, header: Bool = true) async throws -> Int? {
+    func writeCSV(until stopped: () -> Bool, header: Bool = true, unaligned: Bool = false) async throws
+        -> Int?
+    {
         var offset = 0
         let listing = roster.listing(pageSize: Self.exportReadSize)
         // Read before writing, so that a failure of the first read leaves no header alone.
         var page = try await listing.next().players
-        if header { output.write(PlayerTable.csvHeader) }
+        if header { output.write(unaligned ? PlayerTable.unalignedHeader : PlayerTable.csvHeader) }
+        let record = unaligned ? PlayerTable.unalignedRecord : PlayerTable.csvRecord
         while true {
             for player in page {
                 output.write(
-                    PlayerTable.csvRecord(
-                        name: player.name, points: player.points, uploadedAt: player.uploadedAt,
-                        selected: roster.isSelected(player.name)))
+                    record(player.name, player.points, player.uploadedAt, roster.isSelected(player.name)))
             }
             offset += page.count
             if page.count < Self.exportReadSize { return nil }

@@ -164,6 +164,26 @@ extension REPLSession {
         return settled()
     }
 
+    /// `expanded on|off` (`\x`): psql's expanded display, which is line mode.
+    ///
+    /// `on` is line mode, `off` the table; alone, the other of the two. Says which, in psql's
+    /// words.
+    func setExpanded(_ on: Bool?) -> StepResult {
+        mode = (on ?? (mode != .line)) ? .line : .table
+        output.write(mode == .line ? "Expanded display is on." : "Expanded display is off.")
+        return settled()
+    }
+
+    /// `tuples on|off` (`\t`): psql's tuples only, which is `headers off`.
+    ///
+    /// `on` writes the rows alone, `off` with the headers; alone, the other way. Says which, in
+    /// psql's words.
+    func setTuplesOnly(_ on: Bool?) -> StepResult {
+        headers = !(on ?? headers)
+        output.write(headers ? "Tuples only is off." : "Tuples only is on.")
+        return settled()
+    }
+
     /// `timing on`, `timing off`, and `timing` alone, which turns it the other way.
     ///
     /// As psql's `\timing` does; says which it is now, in psql's words.

@@ -52,6 +52,8 @@ extension REPLSession {
                     switch written {
                     case .json: try await view.writeJSON(until: stop.isRequested)
                     case .csv: try await view.writeCSV(until: stop.isRequested, header: headers)
+                    case _ where mode == .unaligned:
+                        try await view.writeCSV(until: stop.isRequested, header: headers, unaligned: true)
                     default: try await view.writeAll(until: stop.isRequested, headers: headers)
                     }
             }

@@ -74,6 +74,9 @@ extension REPLSession {
         public var startupFile: String?
         /// How results are written at the start (`--csv`, `--json`); `mode` changes it.
         public var mode: OutputMode
+        /// Whether players writes its title and header row at the start (`-t` turns them off);
+        /// `headers` changes it.
+        public var headers: Bool
         /// The wall clock, for the time `watch` writes above each drawing.
         public var now: @Sendable () -> Date
         /// Waits as long as given, or throws when the task is cancelled: `watch` waits so between
@@ -88,7 +91,7 @@ extension REPLSession {
             nanoseconds: @escaping @Sendable () -> UInt64 = Options.monotonicNanoseconds,
             version: String = ProgramVersion.text,
             resultsFileRefusal: (@Sendable (String) -> String?)? = nil, startupFile: String? = nil,
-            mode: OutputMode = .table, now: @escaping @Sendable () -> Date = { Date() },
+            mode: OutputMode = .table, headers: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
         ) {
             self.bail = bail
@@ -100,6 +103,7 @@ extension REPLSession {
             self.resultsFileRefusal = resultsFileRefusal
             self.startupFile = startupFile
             self.mode = mode
+            self.headers = headers
             self.now = now
             self.sleep = sleep
         }

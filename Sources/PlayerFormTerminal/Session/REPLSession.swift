@@ -131,6 +131,7 @@ public final class REPLSession {
         self.resultsFileRefusal = options.resultsFileRefusal
         self.startupFile = options.startupFile
         self.mode = options.mode
+        self.headers = options.headers
         self.hasRoster = roster != nil
         self.interactive = reader.isInteractive
         roster?.follow(form)

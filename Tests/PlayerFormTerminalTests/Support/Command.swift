@@ -45,6 +45,10 @@ enum Command: Equatable, Sendable {
     case find(String)
     /// `watch [players] [SECONDS [COUNT]]` (`\watch`) draws the page as it changes.
     case watch(WatchRequest)
+    /// `expanded on|off` (`\x`) turns line mode on or off; alone (nil) the other way.
+    case expanded(Bool?)
+    /// `tuples on|off` (`\t`) turns headers off or on; alone (nil) the other way.
+    case tuples(Bool?)
     /// `refresh` reads the score store again.
     case refresh
     /// `help` lists the commands; `help COMMAND` explains one.
@@ -114,6 +118,8 @@ extension Command {
             }
         case "find": self = .find(arguments as! String)
         case "watch": self = .watch(arguments as! WatchRequest)
+        case "expanded": self = .expanded(arguments as! Bool?)
+        case "tuples": self = .tuples(arguments as! Bool?)
         case "refresh": self = .refresh
         case "help": self = .help(arguments as! String?)
         case "rules": self = .rules(json: arguments as! Bool)
