@@ -123,6 +123,7 @@ enum UsageSamples {
     /// A value for each placeholder that usages use.
     static let values = [
         "N": "1", "TEXT": "Ann", "NAME": "Bob", "POINTS": "120", "COMMAND": "up", "FILE": emptyScript,
+        "SECONDS": "0", "COUNT": "1",
     ]
 
     /// A file of commands holding only a comment.
@@ -147,7 +148,12 @@ enum UsageSamples {
             required = usage
         }
         let base = filled(required)
-        return [base] + alternatives.map { base + filled($0) }
+        // An optional part inside another (`[SECONDS [COUNT]]`): the line without it, and with it.
+        let expanded = alternatives.flatMap { alternative -> [Substring] in
+            guard let open = alternative.firstIndex(of: "[") else { return [alternative] }
+            return [alternative[..<open], Substring(alternative.filter { $0 != "[" && $0 != "]" })]
+        }
+        return [base] + expanded.map { base + filled($0) }
     }
 
     /// `words` with each placeholder replaced by its value, each word after a space.

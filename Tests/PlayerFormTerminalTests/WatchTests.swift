@@ -95,7 +95,7 @@ struct WatchTests {
             ),
             (
                 "watch 1 2 3",
-                #"watch does not accept "3"; type watch [players] [SECONDS [COUNT]], such as watch 2 or watch 1 5."#
+                #"watch does not accept "3"; type watch [SECONDS [COUNT]], such as watch 2 or watch 1 5."#
             ),
             (
                 "watch rows",

@@ -93,12 +93,13 @@ public enum CommandCatalog {
             arguments: CommandParser.playersRequest,
             run: .roster { session, view, request in await session.showPlayers(request, in: view) }),
         Entry(
-            "watch", aliases: ["\\watch"], usage: "watch [players] [SECONDS [COUNT]]",
+            "watch", aliases: ["\\watch"], usage: "watch [SECONDS [COUNT]]",
             summary:
                 "Draw the page of players, then again each time it changes, by this session or any"
                 + " other sharing the store, at most every SECONDS (default 2; 0 for every change),"
                 + " each drawing under a line with its time, as psql's \\watch; until Ctrl-C, or"
-                + " COUNT drawings (a script needs COUNT). \\watch i=SECONDS c=COUNT works too.",
+                + " COUNT drawings (a script needs COUNT). watch players 2 and \\watch i=SECONDS c=COUNT"
+                + " work too.",
             arguments: CommandParser.watchRequest,
             run: .roster { session, view, request in await session.watch(request, in: view) }),
         Entry(

@@ -541,7 +541,7 @@ public enum CommandParser {
         if words.first?.lowercased() == "players" { words.removeFirst() }
         var request = WatchRequest()
         var positional = 0
-        let usage = "type \(command) [players] [SECONDS [COUNT]], such as \(command) 2 or \(command) 1 5."
+        let usage = "type \(command) [SECONDS [COUNT]], such as \(command) 2 or \(command) 1 5."
         for word in words {
             let (key, value): (String, String)
             if let equals = word.firstIndex(of: "=") {
