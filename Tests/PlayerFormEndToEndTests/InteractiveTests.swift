@@ -254,6 +254,27 @@ struct InteractiveTests {
         #expect(try terminal.waitForExit() == 0)
     }
 
+    @Test("in a 40-column terminal the table of players fits the width instead of wrapping each row")
+    func tableFitsANarrowTerminal() throws {
+        defer { try? FileManager.default.removeItem(at: home) }
+        let terminal = TmuxTerminal(home: home)
+        defer { terminal.stop() }
+        try terminal.start()
+        try terminal.waitFor("Colin 100 ok> ")
+        try terminal.tmux(["resize-window", "-t", "0", "-x", "40"])
+        try terminal.type("add \"Ann Lee Longname Of Great Length\" 5")
+        try terminal.keys("Enter")
+        try terminal.waitFor("+ 1 Ann Lee")
+        try terminal.type("players")
+        try terminal.keys("Enter")
+        let screen = try terminal.waitFor("  row  name     points  uploaded     sel")
+        let rows = screen.split(separator: "\n").filter { $0.hasPrefix("    1  ") }
+        #expect(rows.count == 1 && rows[0].hasPrefix("    1  Ann Le…       5  "), "\(rows)")
+        #expect(rows.allSatisfy { $0.count <= 40 })
+        try terminal.keys("C-d")
+        #expect(try terminal.waitForExit() == 0)
+    }
+
     @Test("prompt, completion, Ctrl-C, history across two runs, and Ctrl-D exiting 0")
     func session() throws {
         defer { try? FileManager.default.removeItem(at: home) }

@@ -79,4 +79,47 @@ struct TerminalWidthTests {
                 of: "\u{1B}[36m" + String(repeating: "名", count: 40) + "\u{1B}[0m", columns: 80) == 1)
         #expect(PagerSettings.rows(of: "名名", columns: 1) == 2)
     }
+    @Test(
+        "a table wider than the terminal is made to fit: sel for selected, names cut, then a short time, as far as 4 columns of name"
+    )
+    func fitsTheWidth() {
+        let rows = ["Ann Lee Longname Of Great Length", "Bob ", "日本語の名前"].enumerated().map { index, name in
+            PlayerTable.Row(
+                number: index + 1, name: name, points: "5",
+                uploadedAt: Date(timeIntervalSince1970: 1_790_000_000),
+                selected: index == 0)
+        }
+        #expect(
+            PlayerTable.lines(rows, maxWidth: 40) == [
+                "  row  name     points  uploaded     sel",
+                "    1  Ann Le…       5  09-21 14:13  *",
+                #"    2  "Bob "        5  09-21 14:13"#,
+                "    3  日本語…       5  09-21 14:13",
+            ])
+        #expect(
+            PlayerTable.lines(rows, maxWidth: 60) == [
+                "  row  name                 points  uploaded (UTC)       sel",
+                "    1  Ann Lee Longname O…       5  2026-09-21 14:13:20  *",
+                #"    2  "Bob "                    5  2026-09-21 14:13:20"#,
+                "    3  日本語の名前              5  2026-09-21 14:13:20",
+            ])
+        // Wide enough, or no width: as wide as the cells.
+        #expect(PlayerTable.lines(rows, maxWidth: 80) == PlayerTable.lines(rows))
+        #expect(
+            PlayerTable.lines(rows)[0]
+                == "  row  name                            points  uploaded (UTC)       selected")
+        // Below 37 columns the narrowest table does not fit, and lines wrap.
+        for width in 37...100 {
+            let lines = PlayerTable.lines(rows, maxWidth: width)
+            #expect(lines.allSatisfy { TerminalText.width($0) <= width }, "\(width): \(lines)")
+        }
+    }
+
+    @Test("a name with a space at either end is shown in quotes, which are kept within the column")
+    func spacesAtTheEnds() {
+        #expect(PlayerTable.shownName("Bob ", maxWidth: 30) == #""Bob ""#)
+        #expect(PlayerTable.shownName(" Ann", maxWidth: 30) == #"" Ann""#)
+        #expect(PlayerTable.shownName("Bob", maxWidth: 30) == "Bob")
+        #expect(PlayerTable.shownName(" Annabelle ", maxWidth: 8) == #"" Annab…"#)
+    }
 }

@@ -52,17 +52,40 @@ enum PlayerTable {
 
     /// The header (unless `header` is false) and the rows, aligned in columns of `widths`, or as
     /// wide as the widest cell of `rows`; no line ends in spaces.
-    static func lines(_ rows: [Row], widths: Widths? = nil, header: Bool = true) -> [String] {
+    ///
+    /// With `maxWidth` (a terminal's width), a table wider than that is made narrower, as far as
+    /// it goes: the last column's header becomes `sel`, names are cut shorter (to 8 columns), the
+    /// time loses its year and seconds (`11-28 14:06`), then names are cut to 4 columns.
+    static func lines(_ rows: [Row], widths: Widths? = nil, header: Bool = true, maxWidth: Int? = nil)
+        -> [String]
+    {
         let numbers = rows.map { RosterView.grouped($0.number) }
-        let names = rows.map { TerminalText.escaped($0.name, maxWidth: Self.nameWidth) }
-        let times = rows.map { time($0.uploadedAt) }
-        let widths =
+        var widths =
             widths
             ?? Widths(
                 number: max(headers.row.count, numbers.map { $0.count }.max() ?? 0),
-                name: max(headers.name.count, names.map { TerminalText.width($0) }.max() ?? 0),
+                name: max(
+                    headers.name.count,
+                    rows.map { TerminalText.width(shownName($0.name, maxWidth: Self.nameWidth)) }.max() ?? 0),
                 points: max(headers.points.count, rows.map { $0.points.count }.max() ?? 0))
-        let timeWidth = max(headers.when.count, times.map { $0.count }.max() ?? 0)
+        var short = false
+        var selectedHeader = "selected"
+        func timeWidth() -> Int { short ? 11 : 19 }
+        func total() -> Int {
+            2 + widths.number + 2 + widths.name + 2 + widths.points + 2 + timeWidth() + 2
+                + selectedHeader.count
+        }
+        if let maxWidth, total() > maxWidth {
+            selectedHeader = "sel"
+            for (cut, minimum) in [(false, 8), (true, 8), (true, 4)] where total() > maxWidth {
+                short = cut
+                widths.name = max(min(minimum, widths.name), widths.name - (total() - maxWidth))
+            }
+        }
+        let names = rows.map { shownName($0.name, maxWidth: widths.name) }
+        let times = rows.map { short ? shortTime($0.uploadedAt) : time($0.uploadedAt) }
+        let timeHeader = short ? "uploaded" : headers.when
+        let timeWidth = max(timeHeader.count, times.map { $0.count }.max() ?? 0)
         func line(_ cells: [String]) -> String {
             let text =
                 "  " + pad(cells[0], widths.number, left: true) + "  "
@@ -79,7 +102,25 @@ enum PlayerTable {
             ])
         }
         guard header else { return body }
-        return [line([headers.row, headers.name, headers.points, headers.when, "selected"])] + body
+        return [line([headers.row, headers.name, headers.points, timeHeader, selectedHeader])] + body
+    }
+
+    /// A name as the table shows it: escaped, and cut to `maxWidth` columns, as
+    /// `TerminalText.escaped(_:maxWidth:)` does; in quotes when it has a space at either end,
+    /// which would not be seen otherwise.
+    static func shownName(_ name: String, maxWidth: Int) -> String {
+        guard name.first == " " || name.last == " " else {
+            return TerminalText.escaped(name, maxWidth: maxWidth)
+        }
+        let quoted = TerminalText.quoted(name)
+        if TerminalText.width(quoted) <= maxWidth { return quoted }
+        return "\"" + TerminalText.escaped(name, maxWidth: max(1, maxWidth - 1))
+    }
+
+    /// `11-28 14:06`: the time without its year and seconds, in UTC, for a narrow terminal.
+    static func shortTime(_ date: Date) -> String {
+        let full = time(date)
+        return String(full.dropFirst(5).prefix(11))
     }
 
     /// The header row of the roster's CSV.

@@ -44,15 +44,19 @@ final class RosterView: Sendable {
     /// a million players take a thousand reads, few enough that memory stays small.
     static let exportReadSize = 1_000
     private let output: any TerminalOutput
+    /// At a terminal, its width now, which tables are made to fit; nil leaves them as wide as
+    /// their cells.
+    let fitWidth: (@Sendable () -> Int)?
     private let state = Mutex(State())
     private let bindings = DisposeBag()
 
     init(
         roster: RosterViewModel, output: any TerminalOutput, log: FormEventLog, pageSize: Int,
-        now: @escaping @Sendable () -> Date = { Date() }
+        fitWidth: (@Sendable () -> Int)? = nil, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.roster = roster
         self.output = output
+        self.fitWidth = fitWidth
         self.now = now
         let pageSize = max(1, pageSize)
         state.withLock { $0.pageSize = pageSize }
@@ -167,7 +171,7 @@ final class RosterView: Sendable {
             let rows = roster.rows.value.enumerated().map { index, row in
                 Listed(number: first + index + 1, player: row.player, selected: row.isSelected.value)
             }
-            return Self.lines(of: rows, mode: mode, headers: headers)
+            return Self.lines(of: rows, mode: mode, headers: headers, maxWidth: fitWidth?())
         }
         let lines = tableLines()
         if headers { return lines }
@@ -186,7 +190,7 @@ final class RosterView: Sendable {
     /// `rows` as `mode` writes them: a table with a header row (see ``PlayerTable``), CSV with a
     /// header row, one JSON array on one line, or `column = value` lines with a blank line
     /// between players; without `headers`, the table and the CSV have no header row.
-    static func lines(of rows: [Listed], mode: OutputMode, headers: Bool) -> [String] {
+    static func lines(of rows: [Listed], mode: OutputMode, headers: Bool, maxWidth: Int? = nil) -> [String] {
         switch mode {
         case .table:
             let cells = rows.map { row in
@@ -194,7 +198,7 @@ final class RosterView: Sendable {
                     number: row.number, name: row.player.name, points: PointsFormat.text(row.player.points),
                     uploadedAt: row.player.uploadedAt, selected: row.selected)
             }
-            return cells.isEmpty ? [] : PlayerTable.lines(cells, header: headers)
+            return cells.isEmpty ? [] : PlayerTable.lines(cells, header: headers, maxWidth: maxWidth)
         case .csv:
             let records = rows.map { row in
                 PlayerTable.csvRecord(
@@ -222,7 +226,7 @@ final class RosterView: Sendable {
             for (index, row) in rows.enumerated() {
                 if index > 0 { lines.append("") }
                 lines += [
-                    "      name = " + TerminalText.escaped(row.player.name),
+                    "      name = " + PlayerTable.shownName(row.player.name, maxWidth: .max),
                     "    points = " + PointsFormat.text(row.player.points),
                     "uploadedAt = " + PlayerTable.isoTime(row.player.uploadedAt),
                     "  selected = " + String(row.selected),
@@ -253,7 +257,7 @@ final class RosterView: Sendable {
                 number: first + index + 1, name: row.title.value, points: row.pointsText.value,
                 uploadedAt: row.player.uploadedAt, selected: row.isSelected.value)
         }
-        return [title] + (cells.isEmpty ? [] : PlayerTable.lines(cells))
+        return [title] + (cells.isEmpty ? [] : PlayerTable.lines(cells, maxWidth: fitWidth?()))
     }
 
     /// Makes a page hold `size` rows (at least 1), as a terminal whose window was resized asks:
@@ -322,7 +326,9 @@ final class RosterView: Sendable {
                 // The columns of the first page, as wide as any name may be, hold every page.
                 let columns =
                     widths ?? PlayerTable.boundedWidths(lastRow: roster.playerCount.value, rows: cells)
-                for line in PlayerTable.lines(cells, widths: columns, header: headers && offset == 0) {
+                let lines = PlayerTable.lines(
+                    cells, widths: columns, header: headers && offset == 0, maxWidth: fitWidth?())
+                for line in lines {
                     output.write(line)
                 }
                 widths = columns

@@ -232,7 +232,9 @@ extension REPLSession {
                             + " type more of the name for the others"
                         : "Players whose names start with \(start): \(RosterView.grouped(rows.count))")
         }
-        for line in RosterView.lines(of: rows, mode: mode, headers: headers) { output.write(line) }
+        for line in RosterView.lines(of: rows, mode: mode, headers: headers, maxWidth: view.fitWidth?()) {
+            output.write(line)
+        }
         return .succeeded
     }
 

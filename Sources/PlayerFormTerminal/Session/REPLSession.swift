@@ -120,7 +120,9 @@ public final class REPLSession {
         let log = FormEventLog(form: form, output: routed, renderer: renderer)
         self.log = log
         self.rosterView = roster.map {
-            RosterView(roster: $0, output: routed, log: log, pageSize: terminal.pageSize)
+            RosterView(
+                roster: $0, output: routed, log: log, pageSize: terminal.pageSize,
+                fitWidth: reader.isInteractive ? terminal.columns : nil)
         }
         self.pageSizeNow = terminal.pageSizeNow
         self.endRequested = options.endRequested
