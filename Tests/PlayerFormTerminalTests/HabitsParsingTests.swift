@@ -27,7 +27,10 @@ struct HabitsParsingTests {
         #expect(throws: CommandError(#"rules accepts only --json, not "--xml"."#)) {
             try CommandParser.parse("rules --xml")
         }
-        #expect(throws: CommandError(#"pager takes on or off, not "maybe"."#)) {
+        #expect(
+            throws: CommandError(
+                #"pager takes on or off (or true, false, yes, no, 1, 0, as psql does), not "maybe"."#)
+        ) {
             try CommandParser.parse("pager maybe")
         }
     }

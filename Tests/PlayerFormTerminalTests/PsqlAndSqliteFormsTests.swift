@@ -27,14 +27,32 @@ struct PsqlAndSqliteFormsTests {
             (".read setup.txt", .source("setup.txt")), ("\\include setup.txt", .source("setup.txt")),
             ("\\i setup.txt", .source("setup.txt")), (".version", .version),
             ("\\timing", .timing(nil)), ("\\timing on", .timing(true)), (".timer off", .timing(false)),
-            ("timing", .timing(nil)), ("\\TIMING OFF", .timing(false)),
+            ("timing", .timing(nil)), ("\\TIMING OFF", .timing(false)), ("\\quit", .quit),
+            ("\\timing true", .timing(true)), (".timer no", .timing(false)), ("pager 1", .pager(true)),
+            (".headers 0", .headers(false)), ("\\x yes", .expanded(true)), ("\\t FALSE", .tuples(false)),
         ]
         for (line, command) in expected {
             #expect(try CommandParser.parse(line) == command, "\(line)")
         }
-        #expect(throws: CommandError(#".timer takes on or off, not "maybe"."#)) {
+        #expect(
+            throws: CommandError(
+                #".timer takes on or off (or true, false, yes, no, 1, 0, as psql does), not "maybe"."#)
+        ) {
             try CommandParser.parse(".timer maybe")
         }
+        // A path's quotes are a path's, in the words of the command typed.
+        #expect(throws: CommandError(#"The path has no closing quote; type .output "FILE" or .output FILE."#))
+        {
+            try CommandParser.parse(#".output "my file"#)
+        }
+        #expect(
+            throws: CommandError(
+                #"The path has no closing quote; type \i 'FILE', or \i "'FILE" for a path that starts with '."#
+            )
+        ) {
+            try CommandParser.parse(#"\i 'my file"#)
+        }
+        #expect(try CommandParser.parse("\\o 'my file.txt'") == .output("my file.txt"))
     }
 
     @Test(
@@ -73,10 +91,10 @@ struct PsqlAndSqliteFormsTests {
             reader: ScriptedLineReader(text: "help\n\\? \\q\n"), output: output)
         #expect(await session.run() == .succeeded)
         let results = output.results
-        #expect(results.contains("  quit   (also \\q, .quit)"))
+        #expect(results.contains("  quit   (also \\q, \\quit, .quit)"))
         #expect(results.contains("  source FILE   (also \\i, \\include, .read)"))
         #expect(results.contains("  timing [on | off]   (also \\timing, .timer)"))
-        #expect(results.contains("usage: quit   (also \\q, .quit)"), "\(results.suffix(3))")
+        #expect(results.contains("usage: quit   (also \\q, \\quit, .quit)"), "\(results.suffix(3))")
     }
 
     @Test(

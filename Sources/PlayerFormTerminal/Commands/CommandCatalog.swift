@@ -237,7 +237,7 @@ public enum CommandCatalog {
             arguments: CommandParser.helpTopic,
             run: .immediate { session, topic in session.help(topic) }),
         Entry(
-            "quit", aliases: ["\\q", ".quit"], usage: "quit",
+            "quit", aliases: ["\\q", "\\quit", ".quit"], usage: "quit",
             summary: "End the session; so do exit and Ctrl-D.",
             run: .immediate { _, _ in .quit }),
         // Listed and completed in its own right, as shells have it.

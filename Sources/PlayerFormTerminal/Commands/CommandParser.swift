@@ -136,7 +136,7 @@ public enum CommandParser {
                 "\(arguments.word) needs the path of a file of commands, such as \(arguments.word) setup.txt."
             )
         }
-        return try nameArgument(arguments.text)
+        return try nameArgument(arguments.text, what: "path", command: arguments.word)
     }
 
     /// `output [FILE]`: the file results go to; nil without one (back to standard output).
@@ -147,7 +147,7 @@ public enum CommandParser {
                 "\(arguments.word) writes to a file; to send results to a program, run playerform -c ... | PROGRAM."
             )
         }
-        return try nameArgument(arguments.text)
+        return try nameArgument(arguments.text, what: "path", command: arguments.word)
     }
 
     /// `once FILE`: the file the next command's results go to.
@@ -193,11 +193,13 @@ public enum CommandParser {
     static func onOrOff(_ arguments: CommandArguments) throws(CommandError) -> Bool? {
         switch arguments.text.lowercased() {
         case "": return nil
-        case "on": return true
-        case "off": return false
+        // psql's words for a boolean setting too.
+        case "on", "true", "yes", "1": return true
+        case "off", "false", "no", "0": return false
         default:
             throw CommandError(
-                "\(arguments.word) takes on or off, not \(TerminalText.quoted(arguments.text)).")
+                "\(arguments.word) takes on or off (or true, false, yes, no, 1, 0, as psql does), not"
+                    + " \(TerminalText.quoted(arguments.text)).")
         }
     }
 
@@ -310,9 +312,15 @@ public enum CommandParser {
     /// in single quotes, as psql reads a literal: everything up to the closing quote as it is,
     /// with two quotes for a quote inside (a name that starts with a single quote is typed in
     /// double quotes, `"'Ace"`).
-    static func nameArgument(_ rest: String) throws(CommandError) -> String {
+    ///
+    /// `what` and `command` name the argument and its command in messages (`path`, `source`).
+    static func nameArgument(_ rest: String, what: String = "name", command: String = "name")
+        throws(CommandError) -> String
+    {
         // Scalars, not characters: a combining mark after the quote makes one character with it.
-        if rest.unicodeScalars.first == "'" { return try singleQuotedName(rest) }
+        if rest.unicodeScalars.first == "'" {
+            return try singleQuotedName(rest, what: what, command: command)
+        }
         guard rest.unicodeScalars.first == "\"" else { return rest }
         var result = ""
         var scalars = rest.unicodeScalars.dropFirst()
@@ -320,11 +328,11 @@ public enum CommandParser {
             scalars = scalars.dropFirst()
             switch scalar {
             case "\\":
-                result.unicodeScalars.append(try escape(in: &scalars))
+                result.unicodeScalars.append(try escape(in: &scalars, what: what))
             case "\"":
                 guard trimmed(String(scalars)).isEmpty else {
                     throw CommandError(
-                        "Nothing may follow the closing quote of a name; to put a quote inside it, type \\\"."
+                        "Nothing may follow the closing quote of a \(what); to put a quote inside it, type \\\"."
                     )
                 }
                 return result
@@ -332,11 +340,15 @@ public enum CommandParser {
                 result.unicodeScalars.append(scalar)
             }
         }
-        throw CommandError("The name has no closing quote; type name \"TEXT\" or name TEXT.")
+        let text = what == "path" ? "FILE" : "TEXT"
+        throw CommandError(
+            "The \(what) has no closing quote; type \(command) \"\(text)\" or \(command) \(text).")
     }
 
     /// A name in single quotes, two quotes standing for one inside.
-    private static func singleQuotedName(_ rest: String) throws(CommandError) -> String {
+    private static func singleQuotedName(_ rest: String, what: String, command: String) throws(CommandError)
+        -> String
+    {
         var result = ""
         var scalars = rest.unicodeScalars.dropFirst()
         while let scalar = scalars.first {
@@ -352,13 +364,14 @@ public enum CommandParser {
             }
             guard trimmed(String(scalars)).isEmpty else {
                 throw CommandError(
-                    "Nothing may follow the closing quote of a name; to put a ' inside single quotes, type ''."
+                    "Nothing may follow the closing quote of a \(what); to put a ' inside single quotes, type ''."
                 )
             }
             return result
         }
         throw CommandError(
-            "The name has no closing quote; type name 'TEXT', or name \"'TEXT\" for a name that starts with '."
+            "The \(what) has no closing quote; type \(command) '\(what == "path" ? "FILE" : "TEXT")', or"
+                + " \(command) \"'\(what == "path" ? "FILE" : "TEXT")\" for a \(what) that starts with '."
         )
     }
 
@@ -368,12 +381,13 @@ public enum CommandParser {
     }
 
     /// Reads the escape after a backslash in a quoted name.
-    private static func escape(in scalars: inout Substring.UnicodeScalarView) throws(CommandError)
+    private static func escape(in scalars: inout Substring.UnicodeScalarView, what: String)
+        throws(CommandError)
         -> Unicode.Scalar
     {
         let accepted = #"inside quotes, type \" \\ \t \n \r or \u{HEX} (such as \u{200B})"#
         guard let next = scalars.first else {
-            throw CommandError("A quoted name ends with a lone backslash; " + accepted + ".")
+            throw CommandError("A quoted \(what) ends with a lone backslash; " + accepted + ".")
         }
         scalars = scalars.dropFirst()
         switch next {
@@ -388,7 +402,7 @@ public enum CommandParser {
                 let value = UInt32(String(digits), radix: 16), let code = Unicode.Scalar(value)
             else {
                 throw CommandError(
-                    "\\u in a quoted name needs a code point in braces, such as \\u{200B}, from 0 to 10FFFF "
+                    "\\u in a quoted \(what) needs a code point in braces, such as \\u{200B}, from 0 to 10FFFF "
                         + "and not a surrogate.")
             }
             scalars = scalars[scalars.index(after: digits.endIndex)...]
