@@ -4,7 +4,9 @@
 # player, made with `playerform import`). Prints for each size the median wall time, its ratio to
 # the empty database, the peak resident memory, the extra time the first `players` page adds, and
 # the time of one `players` page inside the session (100 `players` in one session, less `quit`
-# alone, divided by 100: less noisy than the single page).
+# alone, divided by 100: less noisy than the single page), and the same for `find player 99`, a
+# page of the players whose names start with it (11,111 of them at 1,000,000): it reads the store's
+# index of names, so it should cost the rows it shows, not the roster's size.
 #
 #   Benchmarks/repl-roster-startup.sh [rounds] [sizes...]     (default: 3 rounds; 0 10000 1000000 1000000h)
 #
@@ -65,6 +67,7 @@ def run(path, script):
 quit_times = {size: [] for size in sizes}
 page_times = {size: [] for size in sizes}
 many_times = {size: [] for size in sizes}
+find_times = {size: [] for size in sizes}
 memory = {size: 0.0 for size in sizes}
 for _ in range(rounds):
     # Side by side: every size in each round, so that all see the same load.
@@ -78,14 +81,18 @@ for _ in range(rounds):
         elapsed, peak = run(files[size], b"players\n" * 100 + b"quit\n")
         many_times[size].append(elapsed)
         memory[size] = max(memory[size], peak)
+        elapsed, peak = run(files[size], b"find player 99\n" * 100 + b"quit\n")
+        find_times[size].append(elapsed)
+        memory[size] = max(memory[size], peak)
 base = statistics.median(quit_times[sizes[0]])
 print(f"{rounds} rounds; ratios to {sizes[0]} players (h: the first 40 names of 100,000 ideographs)")
 for size in sizes:
     quit = statistics.median(quit_times[size])
     page = statistics.median(page_times[size])
     each = (statistics.median(many_times[size]) - quit) / 100
+    found = (statistics.median(find_times[size]) - quit) / 100
     print(
         f"{int(size.rstrip('h')):>10,}{'h' if size.endswith('h') else ' '} players  start-up + quit median {quit * 1000:9.1f} ms ({quit / base:7.1f} x)"
         f"  peak {memory[size]:8.1f} MiB  first players page adds {(page - quit) * 1000:7.1f} ms"
-        f"  one page in session {each * 1000:6.2f} ms")
+        f"  one page in session {each * 1000:6.2f} ms  one find {found * 1000:6.2f} ms")
 PY
