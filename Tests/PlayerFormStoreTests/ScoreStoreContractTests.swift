@@ -183,6 +183,11 @@ struct ScoreStoreContractTests {
         #expect(try await another().records() == [colin, ann, newer])
         #expect(try await store.player(named: "Colin")?.player.points == 7)
         #expect(try await store.player(named: "Colin")?.player.recordIDs == [colin.id, newer.id])
+        // Nothing derived moved either: each player's count of uploads is its records' count.
+        if let checked = store as? any DerivedRowsChecking {
+            let report = try await checked.check()
+            #expect(report.isSound, "a repeated import left the players out of step: \(report.inconsistencies)")
+        }
         let changed = ScoreRecord(id: colin.id, name: "Colin", points: 1, uploadedAt: colin.uploadedAt)
         let stranger = ScoreRecord(
             id: UUID(), name: "Dee", points: 2, uploadedAt: Date(timeIntervalSince1970: 1_700_000_002))
