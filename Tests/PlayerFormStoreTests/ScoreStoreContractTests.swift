@@ -186,7 +186,8 @@ struct ScoreStoreContractTests {
         // Nothing derived moved either: each player's count of uploads is its records' count.
         if let checked = store as? any DerivedRowsChecking {
             let report = try await checked.check()
-            #expect(report.isSound, "a repeated import left the players out of step: \(report.inconsistencies)")
+            #expect(
+                report.isSound, "a repeated import left the players out of step: \(report.inconsistencies)")
         }
         let changed = ScoreRecord(id: colin.id, name: "Colin", points: 1, uploadedAt: colin.uploadedAt)
         let stranger = ScoreRecord(
