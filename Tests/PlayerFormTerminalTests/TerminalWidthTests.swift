@@ -78,6 +78,9 @@ struct TerminalWidthTests {
             PagerSettings.rows(
                 of: "\u{1B}[36m" + String(repeating: "名", count: 40) + "\u{1B}[0m", columns: 80) == 1)
         #expect(PagerSettings.rows(of: "名名", columns: 1) == 2)
+        // Combining marks take no column: 80 letters each with an accent fill one row.
+        #expect(PagerSettings.rows(of: String(repeating: "e\u{301}", count: 80), columns: 80) == 1)
+        #expect(PagerSettings.rows(of: String(repeating: "e\u{301}", count: 81), columns: 80) == 2)
     }
     @Test(
         "a table wider than the terminal is made to fit: sel for selected, names cut, then a short time, as far as 4 columns of name"

@@ -511,6 +511,27 @@ struct RosterViewModelTests {
         #expect(roster.selectedPlayers.value == [])
     }
 
+    @Test(
+        "a player deleted while out of view leaves the selection, and comes back unselected when uploaded again"
+    )
+    func deletedOutOfViewLeavesSelection() async throws {
+        let shared = InMemoryScoreStore(
+            records: (1...10).map {
+                ScoreRecord(id: UUID(), name: "P\($0)", points: 1, uploadedAt: Date(timeIntervalSince1970: 0))
+            })
+        let roster = RosterViewModel(store: shared, windowSize: 4)
+        try await roster.refresh.apply(())
+        try await roster.toggleSelection.apply("p9")
+        #expect(roster.isSelected("P9"))
+        try await roster.delete.apply("P9")
+        #expect(!roster.isSelected("P9"), "a deleted player out of view is no longer selected")
+        #expect(roster.selectedPlayers.value == [])
+        _ = try await shared.upload(name: "P9", points: 2)
+        try await roster.moveWindow.apply(6)
+        #expect(roster.players.value.map(\.name).contains("P9"))
+        #expect(!roster.isSelected("P9") && roster.rows.value.allSatisfy { !$0.isSelected.value })
+    }
+
     // MARK: Announcing changes
 
     @Test(
