@@ -124,10 +124,20 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
         do {
             return try await typed {
-                try await link.write { connection in
-                    try await Self.keep(batch, on: connection)
-                } unchanged: {
-                    KeptBatch()
+                let link = self.link
+                @Sendable func attempt() async throws -> KeptBatch {
+                    try await link.write { connection in
+                        try await Self.keep(batch, on: connection)
+                    } unchanged: {
+                        KeptBatch()
+                    }
+                }
+                do {
+                    return try await attempt()
+                } catch PostgresStoreError.connectionLost {
+                    // Kept or not, the batch is sent again, as an upload is: its records' ids
+                    // keep each once (those the first attempt kept count as already kept).
+                    return try await attempt()
                 }
             }
         } catch .failed(.server, let code, _) where code != Self.insufficientPrivilege {

@@ -72,11 +72,22 @@ extension PostgresScoreStore {
 }
 
 extension PostgresScoreStore {
-    /// `Link.run(_:)` for a `ScoreStore` method: its errors as `ScoreStoreError`.
+    /// `Link.run(_:)` for a `ScoreStore` method that only reads: its errors as `ScoreStoreError`.
+    ///
+    /// A read whose connection turns out to be lost is sent once more, on a new connection: the
+    /// server may have dropped the connection while it was idle (a restart, an idle timeout, an
+    /// administrator), before the read was sent, and reading twice changes nothing. A second
+    /// loss fails the read.
     func run<T: Sendable>(
         _ work: @Sendable (PostgresConnection) async throws -> T
     ) async throws(ScoreStoreError) -> T {
-        try await typed { try await link.run(work) }
+        try await typed {
+            do {
+                return try await link.run(work)
+            } catch PostgresStoreError.connectionLost {
+                return try await link.run(work)
+            }
+        }
     }
 
     /// `Link.write(_:unchanged:)` for a `ScoreStore` method: its errors as `ScoreStoreError`.

@@ -218,7 +218,9 @@ struct PostgresLocationTests {
 /// Skipped without `PLAYERFORM_TEST_POSTGRES_URL`, saying so.
 @Suite(
     "The PostgreSQL league",
-    .enabled(if: PostgresTestServer.isAvailable, "PLAYERFORM_TEST_POSTGRES_URL is not set"))
+    .enabled(if: PostgresTestServer.isAvailable, "PLAYERFORM_TEST_POSTGRES_URL is not set"),
+    // A store that keeps using a dead connection must fail here, not hang the suite.
+    .timeLimit(.minutes(2)))
 struct PostgresStoreTests {
     let location: PostgresLocation
     let schema = PostgresTestServer.freshSchema()
@@ -475,6 +477,66 @@ struct PostgresStoreTests {
         #expect(try await store.records() == [colin])
         let ann = try await store.upload(name: "Ann", points: 2)
         #expect(try await store.records() == [colin, ann])
+    }
+
+    @Test(
+        "after the server drops an idle connection, every operation connects again: upload, listing, find, delete, import, revision",
+        arguments: ["upload", "players", "find", "delete", "keep", "revision", "records"])
+    func everyOperationAfterADrop(_ operation: String) async throws {
+        // Three rounds: whether the client has noticed the drop before the operation is sent
+        // is a race, and each round is another chance for a store that does not connect again
+        // to be caught.
+        for _ in 0..<3 {
+            try await operationAfterADrop(operation)
+        }
+    }
+
+    /// One round of ``everyOperationAfterADrop(_:)``, on a league of its own.
+    private func operationAfterADrop(_ operation: String) async throws {
+        let schema = PostgresTestServer.freshSchema()
+        let name = "spec-idle-\(UUID())"
+        let store = PostgresScoreStore(
+            location: location, password: nil, schema: schema, applicationName: name, now: SteppingClock().now
+        )
+        let colin = try await store.upload(name: "Colin", points: 1)
+        try await withAdmin { connection in
+            try await connection.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = \(name)",
+                logger: Logger(label: "spec"))
+        }
+        // A write that may have been kept fails once when its connection was lost unnoticed (the
+        // next connects again); a read, an upload and an import are sent again at once.
+        if operation == "delete" {
+            var failure: ScoreStoreError?
+            do {
+                _ = try await store.deletePlayer(named: "colin")
+            } catch {
+                failure = error
+            }
+            if let failure {
+                #expect(failure == .connectionLost(.server(endpoint: location.endpoint)), "\(failure)")
+            } else {
+                #expect(try await store.playerCount() == 0)
+                return
+            }
+        }
+        switch operation {
+        case "upload": _ = try await store.upload(name: "Ann", points: 2)
+        case "players": #expect(try await store.players(from: 0, limit: 10).map(\.name) == ["Colin"])
+        case "find":
+            #expect(try await store.players(startingWith: "co", limit: 10).map(\.player.name) == ["Colin"])
+        case "delete": #expect(try await store.deletePlayer(named: "colin")?.name == "Colin")
+        case "keep":
+            let ann = ScoreRecord(
+                id: UUID(), name: "Ann", points: 2, uploadedAt: Date(timeIntervalSince1970: 0))
+            #expect(try await store.keep(RecordBatch([ann, colin])).added == 1)
+        case "revision": _ = try await store.revision()
+        default: #expect(try await store.records() == [colin])
+        }
+        // And the store goes on working on the new connection.
+        #expect(
+            try await store.playerCount()
+                == (operation == "delete" ? 0 : operation == "upload" || operation == "keep" ? 2 : 1))
     }
 
     @Test("an upload whose connection drops is sent again on a new one and kept once")
