@@ -229,9 +229,12 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        // A SQLite VFS that fails the syncs of chosen files: specs of durability.
+        .target(name: "CSyncFaults", path: "Tests/CSyncFaults", linkerSettings: [.linkedLibrary("sqlite3")]),
         .testTarget(
             name: "PlayerFormStoreTests",
             dependencies: [
+                "CSyncFaults",
                 "PlayerForm", "PlayerFormRules", "PlayerFormScores", "PlayerFormTransfer", "PlayerFormSQLite",
                 "PlayerFormPostgres", "PlayerFormTesting", "ReactiveCoreTesting",
                 "ReactiveCore", "ScoreStoreProbe", .product(name: "GRDB", package: "GRDB.swift"),

@@ -25,8 +25,9 @@ import PostgresNIO
 ///   the store's connection listens, and ``changes(fallbackInterval:)`` yields when one arrives,
 ///   so that an idle view learns of another client's change at once. After a lost connection it
 ///   falls back to polling until the next connection listens.
-/// - The connection is made on first use; a lost connection fails the operation with
-///   `ScoreStoreError.connectionLost(_:)` and the next operation connects again.
+/// - The connection is made on first use. A read, an upload or an import whose connection turns
+///   out to be lost is sent once more on a new connection (each is safe to repeat); a deletion
+///   fails with `ScoreStoreError.connectionLost(_:)`, and the next operation connects again.
 ///   Each statement is limited by `statement_timeout`.
 public final class PostgresScoreStore: ScoreStore, Sendable {
     /// Where the league is.
