@@ -4,9 +4,11 @@ import PlayerFormSQLite
 import PlayerFormScores
 import Testing
 
-/// Whether an upload is acknowledged only after its commit reached the disk: no other spec can
-/// see it, since a commit that was never synced reads back the same until the power goes. A VFS
-/// shim under SQLite counts the syncs of the spec's files and fails them on demand.
+/// Whether an upload is acknowledged only after its commit reached the disk.
+///
+/// No other spec can see it, since a commit that was never synced reads back the same until the
+/// power goes. A VFS shim under SQLite counts the syncs of the spec's files and fails them on
+/// demand.
 @Suite("Durability of the score database", .serialized)
 struct DurabilityTests {
     @Test(
