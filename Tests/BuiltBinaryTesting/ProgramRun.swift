@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// What a finished program wrote, and how it ended.
 public struct ProgramRun: Sendable {
@@ -9,6 +10,8 @@ public struct ProgramRun: Sendable {
     public var standardError: Data
     /// The exit status, or the number of the signal that ended the program.
     public var status: Int32
+    /// Whether the program was still running at the runner's deadline, and was killed.
+    public var timedOut = false
 
     /// Standard output as text.
     public var output: String { String(decoding: standardOutput, as: UTF8.self) }
@@ -58,12 +61,15 @@ public enum ProgramRunner {
     ///   - directory: the working folder; nil keeps this process's.
     ///   - output: where standard output goes.
     ///   - mergingErrors: standard error goes where standard output goes (`2>&1`).
+    ///   - deadline: how long the program may run; one still running then is killed with
+    ///     `SIGKILL` (so that a spec fails instead of hanging), and its standard error ends with a
+    ///     line that says so.
     /// - Returns: the exit status and everything the program wrote.
     /// - Throws: when the program cannot be started.
     public static func run(
         _ executable: String, _ arguments: [String] = [], input: Data = Data(),
         environment: [String: String]? = nil, directory: URL? = nil, output: Output = .pipe,
-        mergingErrors: Bool = false
+        mergingErrors: Bool = false, deadline: Duration = .seconds(300)
     ) throws -> ProgramRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -105,11 +111,35 @@ public enum ProgramRunner {
         writer.start()
         outputReader.start()
         errorReader.start()
+        // Whether the program has been waited for, and whether the deadline killed it first.
+        let watch = Mutex((done: false, killed: false))
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem {
+            watch.withLock { watch in
+                guard !watch.done else { return }
+                watch.killed = kill(pid, SIGKILL) == 0
+            }
+        }
+        let (seconds, attoseconds) = deadline.components
+        DispatchQueue.global().asyncAfter(
+            deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
+            execute: watchdog)
         let standardOutput = outputs.wait()
-        let standardError = errors.wait()
+        var standardError = errors.wait()
         process.waitUntilExit()
-        return ProgramRun(
+        let killed = watch.withLock { watch in
+            watch.done = true
+            return watch.killed
+        }
+        watchdog.cancel()
+        if killed {
+            standardError += Data(
+                "the spec's runner killed the program: it was still running after \(deadline)\n".utf8)
+        }
+        var run = ProgramRun(
             standardOutput: standardOutput, standardError: standardError, status: process.terminationStatus)
+        run.timedOut = killed
+        return run
     }
 
     /// Writes `data` to `descriptor` until done or the reader has gone, with `SIGPIPE` blocked on

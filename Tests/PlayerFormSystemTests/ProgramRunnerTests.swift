@@ -49,4 +49,13 @@ struct ProgramRunnerTests {
         #expect(run.standardOutput.isEmpty)
         #expect(run.errors.hasSuffix("failed\n"))
     }
+    @Test("a program still running at the deadline is killed, and the run says so instead of hanging the spec")
+    func deadline() throws {
+        let run = try ProgramRunner.run("/bin/sleep", ["600"], deadline: .milliseconds(200))
+        #expect(run.timedOut)
+        #expect(run.status == SIGKILL)
+        #expect(run.errors.hasPrefix("the spec's runner killed the program: it was still running after"))
+        let quick = try ProgramRunner.run("/bin/true", deadline: .seconds(60))
+        #expect(!quick.timedOut && quick.status == 0 && quick.errors.isEmpty)
+    }
 }

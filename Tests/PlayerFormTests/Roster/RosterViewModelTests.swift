@@ -188,7 +188,7 @@ extension RosterState {
     }
 }
 
-@Suite("RosterViewModel")
+@Suite("RosterViewModel", .timeLimit(.minutes(5)))
 struct RosterViewModelTests {
     private let store = ScriptedStore()
 
