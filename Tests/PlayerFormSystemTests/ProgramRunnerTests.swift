@@ -49,7 +49,8 @@ struct ProgramRunnerTests {
         #expect(run.standardOutput.isEmpty)
         #expect(run.errors.hasSuffix("failed\n"))
     }
-    @Test("a program still running at the deadline is killed, and the run says so instead of hanging the spec")
+    @Test(
+        "a program still running at the deadline is killed, and the run says so instead of hanging the spec")
     func deadline() throws {
         let run = try ProgramRunner.run("/bin/sleep", ["600"], deadline: .milliseconds(200))
         #expect(run.timedOut)
