@@ -463,7 +463,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     }
 
     /// The players whose key starts with that of `text`: one statement, a range of the index of
-    /// the keys' first ``indexedKeyLength`` characters (a key of any length is indexed that
+    /// the keys' first 64 characters (a key of any length is indexed that
     /// way), each player's place counted through the blocks.
     public func players(startingWith text: String, limit: Int) async throws(ScoreStoreError) -> [(
         index: Int, player: Player
