@@ -125,6 +125,33 @@ struct PsqlAndSqliteFormsTests {
                 .out("points: 102"), .out("point updates left: 8"),
             ])
     }
+
+    @Test(
+        "timing writes the time of each line of a sourced file, and not once more for source itself, as psql's \\i"
+    )
+    func timingOfSource() async throws {
+        let folder = try newFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("two.txt")
+        try Data("name A\nname B\n".utf8).write(to: file)
+        let ticks = Mutex<UInt64>(0)
+        let clock: @Sendable () -> UInt64 = {
+            ticks.withLock {
+                $0 += 1_000_000; return $0
+            }
+        }
+        let output = CapturedOutput()
+        let session = REPLSession(
+            form: PlayerViewModel(store: InMemoryScoreStore()),
+            reader: ScriptedLineReader(text: "\\timing\nsource \(file.path)\nname C\n"),
+            output: output, options: REPLSession.Options(nanoseconds: clock))
+        #expect(await session.run() == .succeeded)
+        #expect(
+            output.lines == [
+                .out("Timing is on."), .out(#"name: "A""#), .error("Time: 1.000 ms"), .out(#"name: "B""#),
+                .error("Time: 1.000 ms"), .out(#"name: "C""#), .error("Time: 1.000 ms"),
+            ])
+    }
 }
 
 /// Commands that change a setting or read the store again answer, never with silence.

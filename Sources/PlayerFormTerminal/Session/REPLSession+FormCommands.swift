@@ -197,6 +197,7 @@ extension REPLSession {
     /// with minutes and seconds from a second on): at a terminal after the command's output, in a
     /// script on standard error, so that what the script writes stays as it was.
     func writeTime(_ elapsed: UInt64, atTerminal: Bool) {
+        timesWritten += 1
         let milliseconds = Double(elapsed) / 1_000_000
         var line = "Time: " + Self.threeDecimals(milliseconds) + " ms"
         if milliseconds >= 1_000 {

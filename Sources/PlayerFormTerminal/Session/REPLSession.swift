@@ -67,6 +67,9 @@ public final class REPLSession {
     var pagerOff = false
     /// Whether `timing` is on: each command's time is written after its output.
     var timing = false
+    /// How many times `timing` has written so far: a command that ran timed commands of its own
+    /// (`source`) is not timed itself, as psql's `\i` is not.
+    var timesWritten = 0
     /// How `players`, `show` and `rules` write what they write, unless told by a flag.
     var mode: OutputMode
     /// Whether `players` writes its title and header row.
@@ -317,6 +320,7 @@ public final class REPLSession {
                 if echo, !atTerminal { output.write(Self.echoed(bytes)) }
                 let timed = timing
                 let started = timed ? nanoseconds() : 0
+                let timesBefore = timesWritten
                 redirect.commandStarting(depth: sourceDepth)
                 switch startLine(bytes) {
                 case .finished(let finished):
@@ -333,7 +337,9 @@ public final class REPLSession {
                 }
                 // As psql does, after the command's output; not for a blank line or a comment,
                 // nor for the command that turned timing on or off.
-                if timed, timing, result != .ignored, result != .quit, !redirect.isMuted {
+                if timed, timing, result != .ignored, result != .quit, !redirect.isMuted,
+                    timesWritten == timesBefore
+                {
                     writeTime(nanoseconds() &- started, atTerminal: atTerminal)
                 }
             }
