@@ -30,6 +30,8 @@ struct PsqlAndSqliteFormsTests {
             ("timing", .timing(nil)), ("\\TIMING OFF", .timing(false)), ("\\quit", .quit),
             ("\\timing true", .timing(true)), (".timer no", .timing(false)), ("pager 1", .pager(true)),
             (".headers 0", .headers(false)), ("\\x yes", .expanded(true)), ("\\t FALSE", .tuples(false)),
+            // psql reads a boolean's unique prefixes too.
+            ("\\x t", .expanded(true)), ("headers n", .headers(false)), ("\\t of", .tuples(false)),
         ]
         for (line, command) in expected {
             #expect(try CommandParser.parse(line) == command, "\(line)")
@@ -418,6 +420,15 @@ struct PlayersByNameTests {
             throws: CommandError(
                 "Nothing may follow the closing quote of a name; to put a ' inside single quotes, type ''.")
         ) { try CommandParser.parse("name 'Ann' Lee") }
+        // The way out names the command typed, not name.
+        #expect(
+            throws: CommandError(
+                #"The name has no closing quote; type find 'TEXT', or find "'TEXT" for a name that starts with '."#
+            )
+        ) { try CommandParser.parse("find 'O''") }
+        #expect(throws: CommandError(#"The name has no closing quote; type select "TEXT" or select TEXT."#)) {
+            try CommandParser.parse(#"select "Ann"#)
+        }
         #expect(
             throws: CommandError(
                 "add needs points after the name; type add NAME POINTS, such as add Bob 120.")
@@ -512,6 +523,29 @@ struct PlayersByNameTests {
     }
 
     @Test(
+        "find without its title (csv, unaligned, headers off) says on standard error when it left players out"
+    )
+    func findSaysWhatItLeftOut() async {
+        for (setting, rows) in [("mode csv", 41), ("\\pset format unaligned", 41), ("headers off", 40)] {
+            let store = InMemoryScoreStore(records: numberedRecords(45))
+            let (form, roster) = sessionViewModels(rules: .defaults, store: store, uploadDelay: .zero)
+            let output = CapturedOutput()
+            let session = REPLSession(
+                form: form, roster: roster,
+                reader: ScriptedLineReader(text: setting + "\nfind player\nfind player 4\n"),
+                output: output)
+            #expect(await session.run() == .succeeded)
+            #expect(
+                output.errors == [
+                    "note: find wrote the first 40 by name; type more of the name for the others"
+                ],
+                "\(setting)")
+            // The header (when on), 40 of the 45, then all 7 of "player 4...", with no note.
+            #expect(output.results.count == 1 + rows + rows - 40 + 7, "\(setting): \(output.results)")
+        }
+    }
+
+    @Test(
         "select and delete of a name no player has name the players whose names start with it, as find lists them"
     )
     func candidates() async throws {
@@ -520,13 +554,15 @@ struct PlayersByNameTests {
         let output = CapturedOutput()
         let session = REPLSession(
             form: form, roster: roster,
-            reader: ScriptedLineReader(text: "select playe\ndelete 'Player 3' --yes\ndelete Player 2 \n"),
+            reader: ScriptedLineReader(
+                text: "select playe\ndelete 'Player 3' --yes\ndelete Player 2 \nselect Zed\\u{200B}\n"),
             output: output)
         #expect(await session.run() == .failed)
         #expect(
             output.errors == [
                 #"line 1: No player is named "playe"; names that start with it: "Player 1" (row 1), "Player 10" (row 10), "Player 11" (row 11), "Player 12" (row 12), "Player 13" (row 13), and more (find "playe" lists them)."#,
                 #"line 3: delete asks before deleting, and a script cannot answer; type delete "Player 2" --yes."#,
+                #"line 4: No player is named "Zed\\u{200B}"; players lists them (a name that is a number is typed in quotes). A name the table shows with escapes such as \u{200B} is typed in double quotes."#,
             ])
         #expect(output.results == ["- 3 Player 3"])
         #expect(try await store.playerCount() == 29)
@@ -744,7 +780,7 @@ struct UnalignedExpandedTuplesTests {
         let session = REPLSession(
             form: form, roster: roster,
             reader: ScriptedLineReader(
-                text: "players\nplayers --all\n\\t\nplayers\n\\x\nplayers 1\n\\x\n\\t off\n"),
+                text: "players\nplayers --all\n\\t\nplayers\n\\x\nplayers 1\n\\x\nplayers\n\\t off\n"),
             output: output, options: REPLSession.Options(mode: .unaligned, headers: false))
         #expect(await session.run() == .succeeded)
         let ann = "Ann|Lee|5|1970-01-01T00:00:00.000Z|false"
@@ -758,7 +794,9 @@ struct UnalignedExpandedTuplesTests {
                 "  selected = false", "",
                 #"      name = B\u{1B}b"#, "    points = 7.5", "uploadedAt = 1970-01-01T00:00:00.000Z",
                 "  selected = false",
-                "Expanded display is off.", "Tuples only is off.",
+                // Expanded display off goes back to the mode before it, as psql's \x leaves the format.
+                "Expanded display is off.", "name|points|uploadedAt|selected", ann, bob,
+                "Tuples only is off.",
             ])
     }
 }

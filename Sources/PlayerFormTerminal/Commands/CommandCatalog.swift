@@ -185,7 +185,7 @@ public enum CommandCatalog {
             "expanded", aliases: ["\\x"], usage: "expanded [on | off]",
             summary:
                 "psql's expanded display: on is line mode (one column = value line each), off the"
-                + " table; alone, turn it the other way.",
+                + " mode before it; alone, turn it the other way.",
             arguments: CommandParser.onOrOff,
             run: .immediate { session, on in session.setExpanded(on) }),
         Entry(

@@ -119,7 +119,7 @@ public enum CommandParser {
                 "\(arguments.word) needs the start of a name, such as \(arguments.word) ann; players lists every player."
             )
         }
-        return try nameArgument(arguments.text)
+        return try nameArgument(arguments.text, command: arguments.word)
     }
 
     /// `delete N [--yes]`, `delete NAME [--yes]`.
@@ -194,8 +194,8 @@ public enum CommandParser {
         switch arguments.text.lowercased() {
         case "": return nil
         // psql's words for a boolean setting too.
-        case "on", "true", "yes", "1": return true
-        case "off", "false", "no", "0": return false
+        case "on", "true", "t", "tr", "tru", "yes", "y", "ye", "1": return true
+        case "off", "of", "false", "f", "fa", "fal", "fals", "no", "n", "0": return false
         default:
             throw CommandError(
                 "\(arguments.word) takes on or off (or true, false, yes, no, 1, 0, as psql does), not"
@@ -450,7 +450,7 @@ public enum CommandParser {
         guard let blank = bytes.lastIndex(where: isBlank) else {
             throw CommandError("add needs a name and points; " + usage)
         }
-        let name = try nameArgument(trimmed(rest[..<blank]))
+        let name = try nameArgument(trimmed(rest[..<blank]), command: "add")
         let pointsText = String(rest[bytes.index(after: blank)...])
         let points = try number(pointsText)
         return (name, points)
@@ -522,7 +522,7 @@ public enum CommandParser {
                 "\(command) takes one row number or one name, such as \(command) 1; type one \(command) a row."
             )
         }
-        return .name(try nameArgument(rest))
+        return .name(try nameArgument(rest, command: command))
     }
 
     /// A row number as the table shows it: a whole number from 1.

@@ -166,10 +166,15 @@ extension REPLSession {
 
     /// `expanded on|off` (`\x`): psql's expanded display, which is line mode.
     ///
-    /// `on` is line mode, `off` the table; alone, the other of the two. Says which, in psql's
-    /// words.
+    /// `on` is line mode, `off` the mode before it (the table when there was none); alone, the
+    /// other of the two. Says which, in psql's words.
     func setExpanded(_ on: Bool?) -> StepResult {
-        mode = (on ?? (mode != .line)) ? .line : .table
+        if on ?? (mode != .line) {
+            if mode != .line { modeBeforeExpanded = mode }
+            mode = .line
+        } else if mode == .line {
+            mode = modeBeforeExpanded
+        }
         output.write(mode == .line ? "Expanded display is on." : "Expanded display is off.")
         return settled()
     }

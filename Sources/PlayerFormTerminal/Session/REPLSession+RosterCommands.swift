@@ -235,6 +235,12 @@ extension REPLSession {
         for line in RosterView.lines(of: rows, mode: mode, headers: headers, maxWidth: view.fitWidth?()) {
             output.write(line)
         }
+        // Without the title, the rows left out are said where errors go, so the rows stay data.
+        if found.count > limit, !(mode == .table && headers) {
+            output.writeError(
+                "note: find wrote the first \(RosterView.grouped(limit)) by name; type more of the name for the"
+                    + " others")
+        }
         return .succeeded
     }
 
@@ -351,9 +357,14 @@ extension REPLSession {
         let shown = 5
         let candidates = (try? await view.roster.players(startingWith: name, limit: shown + 1)) ?? []
         guard !candidates.isEmpty else {
+            // A name copied as the table shows it holds escapes, which only double quotes read.
+            let escapes =
+                name.contains("\\")
+                ? " A name the table shows with escapes such as \\u{200B} is typed in double quotes."
+                : ""
             log.error(
                 "No player is named \(TerminalText.quoted(name)); players lists them (a name that"
-                    + " is a number is typed in quotes).")
+                    + " is a number is typed in quotes)." + escapes)
             return
         }
         let listed = candidates.prefix(shown).map { found in

@@ -72,6 +72,8 @@ public final class REPLSession {
     var timesWritten = 0
     /// How `players`, `show` and `rules` write what they write, unless told by a flag.
     var mode: OutputMode
+    /// The mode `expanded off` (`\x off`) goes back to: the one before `expanded on`.
+    var modeBeforeExpanded = OutputMode.table
     /// Whether `players` writes its title and header row.
     var headers = true
     let nanoseconds: @Sendable () -> UInt64
