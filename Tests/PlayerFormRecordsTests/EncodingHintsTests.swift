@@ -2,7 +2,7 @@ import Testing
 
 @testable import PlayerFormRecords
 
-@Suite("Inputs that are not UTF-8", .timeLimit(.minutes(5)))
+@Suite("Inputs that are not UTF-8", .timeLimit(.minutes(10)))
 struct EncodingHintsTests {
     @Test(
         "UTF-16 and UTF-32, by their byte order marks or by zero bytes, are named with the way to convert them",

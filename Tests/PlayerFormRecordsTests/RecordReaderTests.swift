@@ -2,7 +2,7 @@ import Testing
 
 @testable import PlayerFormRecords
 
-@Suite("Reading lines and telling formats", .timeLimit(.minutes(5)))
+@Suite("Reading lines and telling formats", .timeLimit(.minutes(10)))
 struct RecordReaderTests {
     @Test(
         "JSON Lines: blank lines are skipped, line numbers count them, CRLF and a final line without break are read"
@@ -84,7 +84,7 @@ struct RecordReaderTests {
     }
 }
 
-@Suite("CSV delimiters", .timeLimit(.minutes(5)))
+@Suite("CSV delimiters", .timeLimit(.minutes(10)))
 struct CSVDelimiterTests {
     @Test("the delimiter is the first of comma, semicolon and tab whose titles name name and points")
     func toldByHeader() {

@@ -2,7 +2,7 @@ import Foundation
 import PlayerFormScores
 import Testing
 
-@Suite("InMemoryScoreStore deletion and reading", .timeLimit(.minutes(5)))
+@Suite("InMemoryScoreStore deletion and reading", .timeLimit(.minutes(10)))
 struct InMemoryScoreStoreTests {
     @Test("deleting removes the records with the given ids and ignores unknown ids")
     func delete() async throws {
@@ -43,7 +43,7 @@ private actor RecordsOnlyStore: ScoreStore {
     }
 }
 
-@Suite("InMemoryScoreStore: the roster's questions", .timeLimit(.minutes(5)))
+@Suite("InMemoryScoreStore: the roster's questions", .timeLimit(.minutes(10)))
 struct InMemoryRosterQuestionsTests {
     @Test("for random uploads and deletions, every answer equals the answer read from every record")
     func matchesTheDefaults() async throws {

@@ -220,7 +220,7 @@ struct PostgresLocationTests {
     "The PostgreSQL league",
     .enabled(if: PostgresTestServer.isAvailable, "PLAYERFORM_TEST_POSTGRES_URL is not set"),
     // A store that keeps using a dead connection must fail here, not hang the suite.
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(10)))
 struct PostgresStoreTests {
     let location: PostgresLocation
     let schema = PostgresTestServer.freshSchema()
@@ -560,7 +560,7 @@ struct PostgresStoreTests {
 
     @Test(
         "an upload or a delete by one client reaches another client's changes at once, by NOTIFY, with no polling",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func notifications() async throws {
         let (watcher, writer) = (store(), store())
         try await watcher.open()
@@ -587,7 +587,7 @@ struct PostgresStoreTests {
 
     @Test(
         "a change to a league in another schema of the same database wakes no one in this one",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func otherLeagueNotifications() async throws {
         let (watcher, writer) = (store(), store())
         let elsewhere = PostgresScoreStore(
@@ -610,7 +610,7 @@ struct PostgresStoreTests {
 
     @Test(
         "after its connection is lost a store polls for changes, and listens again once it connects again",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func listensAgain() async throws {
         let name = "spec-listen-\(UUID())"
         let watcher = store(name: name)

@@ -9,7 +9,7 @@ import Testing
 
 @testable import PlayerFormSQLite
 
-@Suite("SQLiteScoreStore", .timeLimit(.minutes(5)))
+@Suite("SQLiteScoreStore", .timeLimit(.minutes(10)))
 struct SQLiteScoreStoreTests {
     let folder: URL
     let path: String

@@ -4,7 +4,7 @@ import Testing
 
 @testable import PlayerFormTransfer
 
-@Suite("Reading score files quickly", .timeLimit(.minutes(5)))
+@Suite("Reading score files quickly", .timeLimit(.minutes(10)))
 struct ScoreFileReaderTests {
     @Test("the quick time reader agrees with the ISO 8601 parser on every millisecond it is given")
     func quickTimes() {

@@ -121,7 +121,7 @@ final class SteppingClock: Sendable {
 }
 
 /// What every ``ScoreStore`` promises, checked against each kind of store.
-@Suite("The score store contract", .timeLimit(.minutes(5)))
+@Suite("The score store contract", .timeLimit(.minutes(10)))
 struct ScoreStoreContractTests {
     @Test(
         "pages, counts and places stay right over 10,000 records as players and first records go",

@@ -3,7 +3,7 @@ import PlayerFormSystem
 import Synchronization
 import Testing
 
-@Suite("ThreadExecutor", .timeLimit(.minutes(5)))
+@Suite("ThreadExecutor", .timeLimit(.minutes(10)))
 struct ThreadExecutorTests {
     @Test("a task that prefers it, its child tasks and its resumptions run on the thread that runs it")
     func everyJobOnTheRunningThread() {

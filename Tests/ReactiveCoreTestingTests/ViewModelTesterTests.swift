@@ -77,7 +77,7 @@ private func text(_ issue: Issue) -> String {
     issue.comments.map(\.rawValue).joined(separator: "\n")
 }
 
-@Suite("View model tester", .timeLimit(.minutes(5)))
+@Suite("View model tester", .timeLimit(.minutes(10)))
 struct ViewModelTesterTests {
     @Test("a spec that states every change and receives every event passes")
     func passesWhenEverythingIsStated() throws {

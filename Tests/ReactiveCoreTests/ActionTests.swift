@@ -48,7 +48,7 @@ private final class Gate: Sendable {
 
 private struct Boom: Error, Equatable {}
 
-@Suite("Action", .timeLimit(.minutes(5)))
+@Suite("Action", .timeLimit(.minutes(10)))
 struct ActionTests {
     @Test("isEnabled is enabledIf and not executing")
     func isEnabled() async throws {
@@ -229,7 +229,7 @@ struct ActionTests {
     }
 }
 
-@Suite("Action's work", .timeLimit(.minutes(5)))
+@Suite("Action's work", .timeLimit(.minutes(10)))
 struct ActionWorkTests {
     @Test("the work starts on the applying thread and stays there until it first suspends")
     func workStartsOnTheApplyingThread() {

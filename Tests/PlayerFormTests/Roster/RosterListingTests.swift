@@ -4,7 +4,7 @@ import PlayerFormScores
 import PlayerFormTesting
 import Testing
 
-@Suite("RosterListing", .timeLimit(.minutes(5)))
+@Suite("RosterListing", .timeLimit(.minutes(10)))
 struct RosterListingTests {
     /// A store of "P1" to "P\(count)", one record each, in that order.
     private func store(_ count: Int) -> InMemoryScoreStore {

@@ -188,7 +188,7 @@ extension RosterState {
     }
 }
 
-@Suite("RosterViewModel", .timeLimit(.minutes(5)))
+@Suite("RosterViewModel", .timeLimit(.minutes(10)))
 struct RosterViewModelTests {
     private let store = ScriptedStore()
 
