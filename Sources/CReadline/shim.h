@@ -55,39 +55,29 @@ static inline void playerform_rl_set_redisplay(rl_voidfunc_t *redisplay) {
 /// `point` and the mark at `mark`, with readline's own redisplay; the line being edited is left
 /// as it was. For lines whose characters are shown escaped: readline keeps what it drew, so
 /// the next drawing compares with the escaped line.
-static inline void playerform_rl_redisplay_shown(char *shown, int length, int point, int mark) {
-    char *line = rl_line_buffer;
-    int end = rl_end, cursor = rl_point, marked = rl_mark;
-    rl_line_buffer = shown;
-    rl_end = length;
-    rl_point = point;
-    rl_mark = mark;
-    rl_redisplay();
-    rl_line_buffer = line;
-    rl_end = end;
-    rl_point = cursor;
-    rl_mark = marked;
-}
-
-/// Measures the terminal again after a resize and draws `shown` as the line being edited, as
-/// ``playerform_rl_redisplay_shown`` does. Readline resizes differently when a redisplay function
-/// of the program's own is set (it draws the prompt again, on a new line), so its own is set
-/// meanwhile.
-static inline void playerform_rl_resize_shown(char *shown, int length, int point, int mark) {
+///
+/// With `resizing`, the terminal is measured again first (`rl_resize_terminal`). Readline resizes
+/// differently when a redisplay function of the program's own is set (it draws the prompt again,
+/// on a new line), so its own is set meanwhile.
+static inline void playerform_rl_redisplay_shown(char *shown, int length, int point, int mark, int resizing) {
     rl_voidfunc_t *custom = rl_redisplay_function;
     char *line = rl_line_buffer;
     int end = rl_end, cursor = rl_point, marked = rl_mark;
-    rl_redisplay_function = rl_redisplay;
     rl_line_buffer = shown;
     rl_end = length;
     rl_point = point;
     rl_mark = mark;
-    rl_resize_terminal();
+    if (resizing) {
+        rl_redisplay_function = rl_redisplay;
+        rl_resize_terminal();
+        rl_redisplay_function = custom;
+    } else {
+        rl_redisplay();
+    }
     rl_line_buffer = line;
     rl_end = end;
     rl_point = cursor;
     rl_mark = marked;
-    rl_redisplay_function = custom;
 }
 
 /// Tells readline not to fall back to completing file names.

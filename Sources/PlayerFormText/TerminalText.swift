@@ -142,8 +142,20 @@ public enum TerminalText {
     }
 
     private static func escaped(bytes: some Collection<UInt8>, notation: TextEscaping.Notation) -> String {
-        let bytes = Array(bytes)
         var result = ""
+        forEachRun(of: Array(bytes)) { run, _ in
+            TextEscaping.append(String(decoding: run, as: UTF8.self), notation: notation, to: &result)
+        } invalid: { byte, _ in
+            result += "\\x" + TextEscaping.hex(UInt32(byte), digits: 2)
+        }
+        return result
+    }
+
+    /// Splits `bytes` into runs of well-formed UTF-8, handed to `valid` with the offset where each
+    /// starts, and single bytes that are not part of a valid character, handed to `invalid`.
+    private static func forEachRun(
+        of bytes: [UInt8], valid: (ArraySlice<UInt8>, Int) -> Void, invalid: (UInt8, Int) -> Void
+    ) {
         var index = 0
         while index < bytes.count {
             var end = index
@@ -153,15 +165,13 @@ public enum TerminalText {
                 end += length
             }
             if end > index {
-                TextEscaping.append(
-                    String(decoding: bytes[index..<end], as: UTF8.self), notation: notation, to: &result)
+                valid(bytes[index..<end], index)
                 index = end
             } else {
-                result += "\\x" + TextEscaping.hex(UInt32(bytes[index]), digits: 2)
+                invalid(bytes[index], index)
                 index += 1
             }
         }
-        return result
     }
 
     /// A line being edited, as the line editor shows it: `bytes` escaped as ``message(_:)``
@@ -181,22 +191,9 @@ public enum TerminalText {
                 placed[index] = shown.count
             }
         }
-        var index = 0
-        while index < bytes.count {
-            var end = index
-            while end < bytes.count {
-                let length = validSequenceLength(bytes, at: end)
-                if length == 0 { break }
-                end += length
-            }
-            guard end > index else {
-                place(at: index)
-                shown += Array(("\\x" + TextEscaping.hex(UInt32(bytes[index]), digits: 2)).utf8)
-                index += 1
-                continue
-            }
-            let scalars = Array(String(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars)
-            var offset = index
+        forEachRun(of: bytes) { run, start in
+            let scalars = Array(String(decoding: run, as: UTF8.self).unicodeScalars)
+            var offset = start
             for position in scalars.indices {
                 place(at: offset)
                 let scalar = scalars[position]
@@ -209,7 +206,9 @@ public enum TerminalText {
                 }
                 offset += String(scalar).utf8.count
             }
-            index = end
+        } invalid: { byte, offset in
+            place(at: offset)
+            shown += Array(("\\x" + TextEscaping.hex(UInt32(byte), digits: 2)).utf8)
         }
         place(at: bytes.count)
         return (shown, placed.map { $0 ?? shown.count })

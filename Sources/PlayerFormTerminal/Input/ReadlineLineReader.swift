@@ -269,11 +269,8 @@ public final class ReadlineLineReader: LineReader, @unchecked Sendable {
         let length = Int32(shown.count)
         shown.append(0)
         shown.withUnsafeMutableBufferPointer { buffer in
-            if resizing {
-                playerform_rl_resize_shown(buffer.baseAddress, length, Int32(point), Int32(mark))
-            } else {
-                playerform_rl_redisplay_shown(buffer.baseAddress, length, Int32(point), Int32(mark))
-            }
+            playerform_rl_redisplay_shown(
+                buffer.baseAddress, length, Int32(point), Int32(mark), resizing ? 1 : 0)
         }
     }
 

@@ -199,20 +199,15 @@ final class RosterView: Sendable {
                     uploadedAt: row.player.uploadedAt, selected: row.selected)
             }
             return cells.isEmpty ? [] : PlayerTable.lines(cells, header: headers, maxWidth: maxWidth)
-        case .csv:
+        case .csv, .unaligned:
+            let (header, record) =
+                mode == .csv
+                ? (PlayerTable.csvHeader, PlayerTable.csvRecord)
+                : (PlayerTable.unalignedHeader, PlayerTable.unalignedRecord)
             let records = rows.map { row in
-                PlayerTable.csvRecord(
-                    name: row.player.name, points: row.player.points, uploadedAt: row.player.uploadedAt,
-                    selected: row.selected)
+                record(row.player.name, row.player.points, row.player.uploadedAt, row.selected)
             }
-            return (headers ? [PlayerTable.csvHeader] : []) + records
-        case .unaligned:
-            let records = rows.map { row in
-                PlayerTable.unalignedRecord(
-                    name: row.player.name, points: row.player.points, uploadedAt: row.player.uploadedAt,
-                    selected: row.selected)
-            }
-            return (headers ? [PlayerTable.unalignedHeader] : []) + records
+            return (headers ? [header] : []) + records
         case .json:
             let objects = rows.map { row in
                 "{\"name\":" + JSONText.quoted(row.player.name) + ",\"points\":"
