@@ -309,7 +309,7 @@ struct LeagueOwnServerTests {
     @Test(
         "a server killed mid-session: that command fails saying so, the next one connects again, nothing acknowledged is lost or kept twice",
         .enabled(if: ThrowawayServer.unavailableReason == nil, "initdb and pg_ctl cannot be run"),
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(5)))
     func serverRestarts() throws {
         let server = try ThrowawayServer()
         try server.start()
@@ -353,7 +353,7 @@ struct LeagueOwnServerTests {
     @Test(
         "a wrong password ends the run with 77, and no output shows it, from the URL or PGPASSWORD",
         .enabled(if: ThrowawayServer.unavailableReason == nil, "initdb and pg_ctl cannot be run"),
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(5)))
     func wrongPassword() throws {
         let right = "right-\(UUID().uuidString.prefix(8))"
         let server = try ThrowawayServer(password: right)
@@ -386,7 +386,7 @@ struct LeagueOwnServerTests {
     @Test(
         "a script on a server that asks for a password it was not given ends with 77, saying where a password may come from",
         .enabled(if: ThrowawayServer.unavailableReason == nil, "initdb and pg_ctl cannot be run"),
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(5)))
     func noPasswordInScript() throws {
         let server = try ThrowawayServer(password: "right-\(UUID().uuidString.prefix(8))")
         try server.start()
@@ -408,7 +408,7 @@ struct LeagueOwnServerTests {
     @Test(
         "a password file that others may read is ignored with a warning, as libpq does; one only its owner reads is used",
         .enabled(if: ThrowawayServer.unavailableReason == nil, "initdb and pg_ctl cannot be run"),
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(5)))
     func passwordFilePermissions() throws {
         let right = "right-\(UUID().uuidString.prefix(8))"
         let server = try ThrowawayServer(password: right)

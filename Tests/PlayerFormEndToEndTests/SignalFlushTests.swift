@@ -8,7 +8,7 @@ import Testing
 struct SignalFlushTests {
     @Test(
         "what a script printed before SIGTERM, SIGINT or SIGHUP is written, and the status names the signal",
-        .timeLimit(.minutes(1)), arguments: [SIGTERM, SIGINT, SIGHUP])
+        .timeLimit(.minutes(5)), arguments: [SIGTERM, SIGINT, SIGHUP])
     func outputKept(signal: Int32) throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -34,7 +34,7 @@ struct SignalFlushTests {
 
     @Test(
         "a script whose file is a FIFO no one writes to ends at the first signal, its output written",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func fifoWithoutWriter() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -56,7 +56,7 @@ struct SignalFlushTests {
 
     @Test(
         "a signal stops a script's wait for a database another process holds, as Ctrl-C does at a terminal",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func signalStopsWaitForLock() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -81,7 +81,7 @@ struct SignalFlushTests {
 struct ValidateInterruptTests {
     @Test(
         "validate of a FIFO no one writes to stops at the first Ctrl-C, with status 130",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func fifoWithoutWriter() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -100,7 +100,7 @@ struct ValidateInterruptTests {
 
     @Test(
         "a second Ctrl-C ends validate at once, by the signal, while its findings wait for a reader",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func secondInterruptEnds() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -135,7 +135,7 @@ struct ValidateInterruptTests {
 struct ImportInterruptTests {
     @Test(
         "Ctrl-C stops an import waiting for more input: what it took is kept and said, with status 130",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func stopsAndSaysWhatItKept() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -188,7 +188,7 @@ struct ImportInterruptTests {
 extension ImportInterruptTests {
     @Test(
         "Ctrl-C stops an import's wait for a database another process holds, with status 130",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func stopsWaitForLock() throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

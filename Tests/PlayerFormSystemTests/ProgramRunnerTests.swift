@@ -11,7 +11,7 @@ struct ProgramRunnerTests {
 
     @Test(
         "a child filling standard error before standard output, while reading its input, does not stall",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func bothPipesFull() throws {
         let input = Data((0..<Self.size).map { UInt8(ascii: "a") + UInt8($0 % 26) })
         let script =

@@ -72,7 +72,7 @@ struct FormRendererTests {
                 #""canEditName":false,"canChangePoints":false,"canUpload":false,"locked":true}"#))
     }
 
-    @Test("the screen says an upload is running while it runs", .timeLimit(.minutes(1)))
+    @Test("the screen says an upload is running while it runs", .timeLimit(.minutes(5)))
     func uploadingScreen() async throws {
         let store = EndlessStore()
         let form = PlayerViewModel(store: store)

@@ -155,7 +155,7 @@ struct REPLSessionTests {
 
     @Test(
         "a huge count stops at the update limit, says how many presses counted and why, and fails",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func hugeCount() async {
         #expect(await run("up 99999999999\n") == .failed)
         #expect(form.points.value == 110)
@@ -294,7 +294,7 @@ struct REPLSessionTests {
 
     @Test(
         "at a terminal, Ctrl-C stops a sourced file before its next line, even in a line that never ends",
-        .timeLimit(.minutes(1)), arguments: ["lines", "/dev/zero"])
+        .timeLimit(.minutes(5)), arguments: ["lines", "/dev/zero"])
     func ctrlCStopsSource(file: String) async throws {
         let path: String
         if file == "lines" {
@@ -318,7 +318,7 @@ struct REPLSessionTests {
         #expect(form.name.value == "After", "the session goes on")
     }
 
-    @Test("one Ctrl-C stops a file sourced inside another, and is said once", .timeLimit(.minutes(1)))
+    @Test("one Ctrl-C stops a file sourced inside another, and is said once", .timeLimit(.minutes(5)))
     func ctrlCStopsNestedSource() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nested-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -341,7 +341,7 @@ struct REPLSessionTests {
         #expect(form.name.value == "After")
     }
 
-    @Test("interactive: Ctrl-C during an upload cancels it through the view model", .timeLimit(.minutes(1)))
+    @Test("interactive: Ctrl-C during an upload cancels it through the view model", .timeLimit(.minutes(5)))
     func cancelUpload() async {
         let store = EndlessStore()
         let form = PlayerViewModel(store: store)

@@ -235,7 +235,7 @@ struct RosterPagingTests {
         #expect(output.errors == ["note: Ctrl-C stopped the listing after 80 of 180 players."])
     }
 
-    @Test("once the pager is quit, players --all stops reading the store", .timeLimit(.minutes(1)))
+    @Test("once the pager is quit, players --all stops reading the store", .timeLimit(.minutes(5)))
     func quitPagerStopsListing() async {
         let store = PagedReadsStore(InMemoryScoreStore(records: numberedRecords(100_000)))
         let output = CapturedOutput()
@@ -388,7 +388,7 @@ struct RosterPagingTests {
             ])
     }
 
-    @Test("changes by another session show before the next command, without refresh", .timeLimit(.minutes(1)))
+    @Test("changes by another session show before the next command, without refresh", .timeLimit(.minutes(5)))
     func otherSessionBeforeNextCommand() async throws {
         let shared = InMemoryScoreStore(records: numberedRecords(3))
         let reader = StepReader(interactive: false)
@@ -422,7 +422,7 @@ struct RosterPagingTests {
 
     @Test(
         "at an idle prompt, another session's change is shown above the prompt at the next tick",
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(5)))
     func otherSessionWhileIdle() async throws {
         let shared = InMemoryScoreStore(records: numberedRecords(3))
         let reader = StepReader(interactive: true)

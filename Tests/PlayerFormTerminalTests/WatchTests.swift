@@ -63,7 +63,7 @@ private final class SpecClock: Sendable {
     }
 }
 
-@Suite("watch: the page drawn again as the roster changes", .timeLimit(.minutes(1)))
+@Suite("watch: the page drawn again as the roster changes", .timeLimit(.minutes(5)))
 struct WatchTests {
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
