@@ -1,5 +1,6 @@
 import Foundation
 import PostgresNIO
+import Synchronization
 
 /// The one connection of a ``PostgresScoreStore``: made on first use and again after it was lost,
 /// used by one operation at a time (a transaction must not interleave with another), with the
@@ -185,7 +186,7 @@ actor Link {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch location.sslMode {
         case .disable: return .disable
-        case .prefer, .require:
+        case .allow, .prefer, .require:
             if case .file(let path)? = location.rootCertificates(environment: environment),
                 FileManager.default.isReadableFile(atPath: path)
             {
@@ -219,9 +220,15 @@ actor Link {
                 )
             }
         }
+        let versions: [String: TLSVersion] = [
+            "TLSv1": .tlsv1, "TLSv1.1": .tlsv11, "TLSv1.2": .tlsv12, "TLSv1.3": .tlsv13,
+        ]
+        configuration.minimumTLSVersion = versions[location.minimumTLSVersion] ?? .tlsv12
+        configuration.maximumTLSVersion = location.maximumTLSVersion.flatMap { versions[$0] }
         do {
             let context = try NIOSSLContext(configuration: configuration)
-            return location.sslMode == .prefer ? .prefer(context) : .require(context)
+            return location.sslMode == .prefer || location.sslMode == .allow
+                ? .prefer(context) : .require(context)
         } catch {
             throw .unreachable(endpoint: location.endpoint, reason: "TLS: \(error)")
         }
@@ -239,14 +246,18 @@ actor Link {
         } else {
             let tls = try Self.tls(for: location, environment: ProcessInfo.processInfo.environment)
             configuration = .init(
-                host: location.host, port: location.port, username: location.user, password: password,
-                database: location.database, tls: tls)
+                host: location.hostAddress ?? location.host, port: location.port, username: location.user,
+                password: password, database: location.database, tls: tls)
+            if location.hostAddress != nil { configuration.options.tlsServerName = location.host }
         }
         configuration.options.additionalStartupParameters = [("application_name", applicationName)]
+        if let options = location.serverOptions {
+            configuration.options.additionalStartupParameters.append(("options", options))
+        }
         let made: PostgresConnection
         do {
-            made = try await PostgresConnection.connect(
-                configuration: configuration, id: nextID, logger: Self.logger)
+            made = try await Self.connect(
+                configuration, id: nextID, within: location.connectTimeout.map { .seconds($0) })
         } catch {
             throw connectingError(error)
         }
@@ -273,8 +284,71 @@ actor Link {
         return made
     }
 
+    /// Thrown when connecting took longer than `connect_timeout`.
+    struct ConnectTimedOut: Error {
+        var limit: Duration
+    }
+
+    /// A connection made with `configuration`, or ``ConnectTimedOut`` when making it, TLS and
+    /// authentication included, takes longer than `limit` (as libpq's `connect_timeout`).
+    ///
+    /// Without a limit the system's own timeouts apply, as with libpq; postgres-nio's limit on
+    /// opening the socket is then set out of the way.
+    private static func connect(
+        _ configuration: PostgresConnection.Configuration, id: Int, within limit: Duration?
+    ) async throws -> PostgresConnection {
+        var configuration = configuration
+        guard let limit else {
+            configuration.options.connectTimeout = .hours(1)
+            return try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
+        }
+        configuration.options.connectTimeout = .nanoseconds(Int64(limit.components.seconds) * 1_000_000_000)
+        let race = Race()
+        let first = race.claim
+        let configured = configuration
+        return try await withCheckedThrowingContinuation { continuation in
+            let attempt = Task {
+                do {
+                    let made = try await PostgresConnection.connect(
+                        configuration: configured, id: id, logger: logger)
+                    if first() {
+                        continuation.resume(returning: made)
+                    } else {
+                        try? await made.close()
+                    }
+                } catch {
+                    if first() { continuation.resume(throwing: error) }
+                }
+            }
+            Task {
+                try? await Task.sleep(for: limit)
+                guard first() else { return }
+                continuation.resume(throwing: ConnectTimedOut(limit: limit))
+                attempt.cancel()
+            }
+        }
+    }
+
+    /// Who settles a race first: the connection or the timer.
+    private final class Race: Sendable {
+        private let settled = Mutex(false)
+
+        /// Whether this call is the first.
+        @Sendable func claim() -> Bool {
+            settled.withLock { done in
+                defer { done = true }
+                return !done
+            }
+        }
+    }
+
     /// An error from connecting, as a `PostgresStoreError`.
     private func connectingError(_ error: any Error) -> any Error {
+        if let timedOut = error as? ConnectTimedOut {
+            return PostgresStoreError.unreachable(
+                endpoint: location.endpoint,
+                reason: "no connection within connect_timeout=\(timedOut.limit.components.seconds) seconds")
+        }
         if let error = error as? PSQLError {
             switch error.code {
             case .connectionError:

@@ -1,23 +1,31 @@
 import Foundation
 import PlayerFormScores
 
-/// Where a shared league lives: a `postgres://` URL, parsed, with its password kept apart so that
-/// nothing prints it.
+/// Where a shared league lives and how to connect to it, worked out as libpq works it out: from a
+/// URL or a keyword string, then a service file, then the environment, then libpq's defaults.
 ///
-/// The accepted form is `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?PARAMETERS]` (or
-/// `postgresql://`). Parameters: `sslmode` (`disable`, `prefer`, `require`, `verify-ca` or
-/// `verify-full`, as libpq means them; `disable` when absent), `sslrootcert` (the file of the
-/// certificates that the server's certificate must chain to, for `verify-ca` and `verify-full`,
-/// and for `prefer` and `require` when the file is there; `system` for the system's, with
-/// `verify-full` only; `~/.postgresql/root.crt` when absent) and `host` (a folder holding
-/// the server's unix socket, used instead of TCP).
-/// ``description`` shows the URL with any password as `***`.
+/// Each parameter comes from the first of these that gives it:
+/// 1. the text given: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?KEYWORD=VALUE&...]` (or
+///    `postgresql://`, any part left out) or a keyword string (`host=/run/postgresql dbname=league`);
+/// 2. the section of the service named by `service=` or `PGSERVICE` in `PGSERVICEFILE` (else
+///    `~/.pg_service.conf`), else in `pg_service.conf` of `PGSYSCONFDIR` (else
+///    `/etc/postgresql-common`);
+/// 3. the environment: `PGHOST`, `PGHOSTADDR`, `PGPORT`, `PGDATABASE`, `PGUSER`, `PGPASSWORD`,
+///    `PGPASSFILE`, `PGOPTIONS`, `PGAPPNAME`, `PGCONNECT_TIMEOUT`, `PGSSLMODE`, `PGSSLROOTCERT`, ...;
+/// 4. the defaults: the unix socket in ``defaultSocketFolder``, port 5432, the system's name of
+///    the user, a database of the user's name, `sslmode=prefer`, `application_name=playerform`.
+///
+/// The password, when none of these gives it, comes from the password file (see
+/// ``password(warn:)``). ``description`` never shows a password.
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// How the connection is encrypted.
     public enum SSLMode: String, Sendable, Equatable, CaseIterable {
         /// Plain TCP.
         case disable
-        /// TLS when the server offers it, its certificate not checked.
+        /// Plain TCP, or TLS if the server insists; connected as ``prefer`` is, which asks for TLS
+        /// first: either way the server's certificate is not checked.
+        case allow
+        /// TLS when the server offers it, its certificate not checked (libpq's default).
         case prefer
         /// TLS or no connection, the server's certificate not checked: the connection is
         /// encrypted, but not proof against a server that pretends to be the league's.
@@ -31,12 +39,36 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         public var verifies: Bool { self == .verifyCA || self == .verifyFull }
     }
 
+    /// Where a parameter came from.
+    public enum Source: Sendable, Equatable, CustomStringConvertible {
+        /// The URL or keyword string given.
+        case written
+        /// The section of a service file.
+        case service(name: String, file: String)
+        /// An environment variable.
+        case environment(String)
+
+        /// How a message names the source: `the URL`, `service league in FILE`, `PGSSLMODE`.
+        public var description: String {
+            switch self {
+            case .written: "the address"
+            case .service(let name, let file): "service \(name) in \(file)"
+            case .environment(let variable): variable
+            }
+        }
+    }
+
+    /// The folder of the server's unix socket when no host is given, as Debian's libpq has it.
+    public static let defaultSocketFolder = "/var/run/postgresql"
+
     /// The user to connect as.
     public var user: String
-    /// The password given in the URL, if any; never shown.
-    public var urlPassword: String?
-    /// The host name or address (`localhost` when the URL names none).
+    /// The password given (in the address, the service file or `PGPASSWORD`), if any; never shown.
+    public var givenPassword: String?
+    /// The host name, or address, of the server (`localhost` for a unix socket).
     public var host: String
+    /// The numeric address to connect to instead of looking `host` up (`hostaddr`), if given.
+    public var hostAddress: String?
     /// The TCP port, or the number of the socket file in ``socketFolder``.
     public var port: Int
     /// The database.
@@ -46,32 +78,46 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     /// The `sslrootcert` parameter: the file of trusted root certificates, `system`, or nil for
     /// the default (see ``rootCertificates(environment:)``).
     public var sslRootCertificate: String?
-    /// The folder of the server's unix socket (`?host=/path`), when given: the connection uses
+    /// The oldest TLS version accepted (`ssl_min_protocol_version`), as written: `TLSv1`,
+    /// `TLSv1.1`, `TLSv1.2` (the default) or `TLSv1.3`.
+    public var minimumTLSVersion = "TLSv1.2"
+    /// See ``minimumTLSVersion``; nil for the newest there is.
+    public var maximumTLSVersion: String?
+    /// The folder of the server's unix socket, when the connection uses one:
     /// `FOLDER/.s.PGSQL.PORT` instead of TCP.
     public var socketFolder: String?
+    /// How the connection is named in the server's `pg_stat_activity`.
+    public var applicationName: String
+    /// How long connecting may take, in seconds; nil for as long as the system allows.
+    public var connectTimeout: Int?
+    /// Command-line options for the server's session (`options`, such as `-c search_path=league`).
+    public var serverOptions: String?
+    /// The password file to read (`passfile`, `PGPASSFILE`, else `~/.pgpass`), if any.
+    public var passwordFile: String?
+    /// Where each parameter that was not a default came from, by libpq's keyword.
+    public var sources: [String: Source]
 
-    /// Whether `text` is meant as a PostgreSQL URL rather than a file path: it begins with
-    /// `postgres://` or `postgresql://`, the scheme in any case.
-    public static func isURL(_ text: String) -> Bool {
-        guard let schemeEnd = text.utf8.firstIndex(of: UInt8(ascii: ":")) else { return false }
-        let scheme = text[..<schemeEnd].lowercased()
-        return (scheme == "postgres" || scheme == "postgresql") && text[schemeEnd...].hasPrefix("://")
+    /// Whether `text` names a league rather than a score database: a `postgres://` or
+    /// `postgresql://` URL (the scheme in any case), or a libpq keyword string (`host=...`,
+    /// `service=league`).
+    public static func isLeague(_ text: String) -> Bool {
+        ConnectionString.isURL(text) || ConnectionString.isKeywordString(text)
     }
 
-    /// Whether `text`, not a URL of ``isURL(_:)``, is shaped like the address of a server rather
-    /// than the path of a file.
+    /// Whether `text`, not a league of ``isLeague(_:)``, is shaped like the address of a server
+    /// rather than the path of a file.
     ///
     /// A text that begins with `/`, `./`, `../` or `~` is a path. Any other is an address when,
     /// blanks at its start aside, it holds `://` anywhere (`postgress://...`, `jdbc:postgresql://...`,
     /// `Postgres ://...`, a scheme in look-alike letters), has a scheme followed by `:/`
     /// (`postgres:/x`, `file:/x`), begins with `postgres:`, `postgresql:`, `pg:`, `file:` or
     /// `:memory:` (SQLite's in-memory and URI names, which keep nothing or not where a user thinks),
-    /// or is a libpq keyword string (`host=... dbname=...`).
+    /// or begins with a word and `=`, as a keyword string with its first keyword mistyped does.
     ///
     /// Such a text is refused rather than taken as a file name, which would keep the scores in a
     /// file the user does not know of, with any password in the name of a folder.
     public static func looksLikeAddress(_ text: String) -> Bool {
-        if isURL(text) { return false }
+        if isLeague(text) { return false }
         let trimmed = Substring(text).drop(while: { $0.isWhitespace })
         for path in ["/", "./", "../", "~"] where trimmed.hasPrefix(path) { return false }
         if trimmed.contains("://") { return true }
@@ -89,27 +135,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         {
             return true
         }
-        return keywordString(String(trimmed))
+        return ConnectionString.isKeywordShaped(String(trimmed))
     }
-
-    /// Whether `text` begins with a keyword of libpq's connection strings and `=`.
-    private static func keywordString(_ text: String) -> Bool {
-        let trimmed = text.drop(while: { $0 == " " || $0 == "\t" })
-        guard let equals = trimmed.firstIndex(of: "=") else { return false }
-        let keyword = trimmed[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
-        return libpqKeywords.contains(keyword)
-    }
-
-    /// The keywords of libpq's connection strings.
-    private static let libpqKeywords: Set<String> = [
-        "host", "hostaddr", "port", "dbname", "user", "password", "passfile", "service", "options",
-        "application_name", "fallback_application_name", "connect_timeout", "client_encoding", "sslmode",
-        "sslrootcert", "sslcert", "sslkey", "sslpassword", "sslcrl", "sslcrldir", "sslsni", "requiressl",
-        "sslcompression", "gssencmode", "krbsrvname", "gsslib", "target_session_attrs", "load_balance_hosts",
-        "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count", "tcp_user_timeout",
-        "replication", "channel_binding", "require_auth", "ssl_min_protocol_version",
-        "ssl_max_protocol_version",
-    ]
 
     private static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
@@ -119,113 +146,217 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
-    /// Parses `text`.
-    /// - Throws: `ScoreStoreError.invalidAddress(_:reason:)` saying what is wrong, with the URL's
-    ///   password masked.
-    public init(url text: String) throws(ScoreStoreError) {
-        let masked = Self.masking(text)
-        func bad(_ reason: String) -> ScoreStoreError { .invalidAddress(masked, reason: reason) }
-        guard let schemeEnd = text.range(of: "://"), Self.isURL(text) else {
-            throw bad("it must begin with postgres:// or postgresql://")
-        }
-        var rest = Substring(text[schemeEnd.upperBound...])
-        var query: Substring = ""
-        if let mark = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: mark)...]
-            rest = rest[..<mark]
-        }
-        guard let slash = rest.firstIndex(of: "/") else {
-            throw bad("it names no database; write postgres://USER@HOST[:PORT]/DATABASE")
-        }
-        let authority = rest[..<slash]
-        let databaseText = rest[rest.index(after: slash)...]
-        guard let at = authority.lastIndex(of: "@") else {
-            throw bad("it names no user; write postgres://USER@HOST[:PORT]/DATABASE")
-        }
-        let userInfo = authority[..<at]
-        let hostPort = authority[authority.index(after: at)...]
-        let userText: Substring
-        if let colon = userInfo.firstIndex(of: ":") {
-            userText = userInfo[..<colon]
-            guard let password = String(userInfo[userInfo.index(after: colon)...]).removingPercentEncoding
-            else {
-                throw bad("the password is not valid percent-encoding")
+    /// The system's name of the user running the program, libpq's default user.
+    public static func systemUserName() -> String? {
+        guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
+    }
+
+    /// Works out the league of `text` (a URL or a keyword string), a service file,
+    /// `environment` and the defaults, as libpq does.
+    /// - Parameters:
+    ///   - text: the address: a URL or a keyword string.
+    ///   - environment: the variables to read (`PGHOST`, ..., `HOME`).
+    ///   - systemUser: the user when none is given (libpq's: the system's name of the user).
+    /// - Throws: `ScoreStoreError.invalidAddress(_:reason:)` saying what is wrong and where it was
+    ///   written, with any password masked.
+    public init(
+        _ text: String, environment: [String: String], systemUser: String? = PostgresLocation.systemUserName()
+    ) throws(ScoreStoreError) {
+        let masked = ConnectionString.masking(text)
+        var given: [ConnectionString.Keyword: (value: String, source: Source)] = [:]
+        do {
+            for (keyword, value) in try ConnectionString.parameters(of: text) {
+                given[keyword] = (value, .written)
             }
-            urlPassword = password
-        } else {
-            userText = userInfo
-            urlPassword = nil
-        }
-        guard let user = String(userText).removingPercentEncoding, !user.isEmpty else {
-            throw bad("the user name is empty or not valid percent-encoding")
-        }
-        self.user = user
-        var hostText = hostPort
-        port = 5432
-        if hostText.hasPrefix("[") {
-            guard let close = hostText.firstIndex(of: "]") else { throw bad("an IPv6 address lacks its ]") }
-            let after = hostText[hostText.index(after: close)...]
-            hostText = hostText[hostText.index(after: hostText.startIndex)..<close]
-            if !after.isEmpty {
-                guard after.hasPrefix(":"), let number = Int(after.dropFirst()), (1...65535).contains(number)
-                else { throw bad("the port must be a number from 1 to 65535") }
-                port = number
-            }
-        } else if let colon = hostText.lastIndex(of: ":") {
-            guard let number = Int(hostText[hostText.index(after: colon)...]), (1...65535).contains(number)
-            else { throw bad("the port must be a number from 1 to 65535") }
-            port = number
-            hostText = hostText[..<colon]
-        }
-        guard let decodedHost = String(hostText).removingPercentEncoding else {
-            throw bad("the host is not valid percent-encoding")
-        }
-        host = decodedHost.isEmpty ? "localhost" : decodedHost
-        guard let database = String(databaseText).removingPercentEncoding, !database.isEmpty else {
-            throw bad("it names no database; write postgres://USER@HOST[:PORT]/DATABASE")
-        }
-        self.database = database
-        sslMode = .disable
-        sslRootCertificate = nil
-        socketFolder = nil
-        for pair in query.split(separator: "&") where !pair.isEmpty {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(parts[0])
-            let value = parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : ""
-            switch name {
-            case "sslmode":
-                guard let mode = SSLMode(rawValue: value) else {
-                    throw bad(
-                        "sslmode must be one of \(SSLMode.allCases.map(\.rawValue).joined(separator: ", "))")
+            if let name = given[.service]?.value
+                ?? environment["PGSERVICE"].flatMap({ $0.isEmpty ? nil : $0 })
+            {
+                let service = try ServiceFile.lookUp(name, environment: environment)
+                for (keyword, value) in service.parameters where given[keyword] == nil {
+                    given[keyword] = (value, .service(name: name, file: service.file))
                 }
-                sslMode = mode
-            case "sslrootcert":
-                guard !value.isEmpty else {
-                    throw bad("sslrootcert= must name a file of certificates, or system")
-                }
-                sslRootCertificate = value
-            case "host":
-                guard value.hasPrefix("/") else { throw bad("host= must name the folder of a unix socket") }
-                socketFolder = value
-            default:
-                throw bad("the parameter \(name) is not known; sslmode, sslrootcert and host are accepted")
+            }
+        } catch {
+            throw .invalidAddress(masked, reason: error.reason)
+        }
+        for keyword in ConnectionString.Keyword.allCases where given[keyword] == nil {
+            if let variable = keyword.environmentVariable, let value = environment[variable], !value.isEmpty {
+                given[keyword] = (value, .environment(variable))
             }
         }
-        if sslRootCertificate == "system" && sslMode != .verifyFull {
-            // As libpq: the system's roots vouch for any name they know, so only with the name checked.
-            throw bad("sslrootcert=system needs sslmode=verify-full")
+        do {
+            try self.init(resolving: given, environment: environment, systemUser: systemUser)
+        } catch {
+            throw .invalidAddress(masked, reason: error.reason)
         }
     }
 
-    /// The URL with the password, if any, as `***`.
+    /// The location of the parameters `given`, with libpq's defaults for the rest.
+    private init(
+        resolving given: [ConnectionString.Keyword: (value: String, source: Source)],
+        environment: [String: String], systemUser: String?
+    ) throws(ConnectionString.Failure) {
+        sources = given.reduce(into: [:]) { $0[$1.key.rawValue] = $1.value.source }
+        func value(_ keyword: ConnectionString.Keyword) -> String? { given[keyword]?.value }
+        /// A failure naming where the keyword's value came from, when not from the address.
+        func bad(_ keyword: ConnectionString.Keyword, _ reason: String) -> ConnectionString.Failure {
+            guard let source = given[keyword]?.source, source != .written else {
+                return .init(reason: reason)
+            }
+            return .init(reason: "\(reason) (\(keyword.rawValue) from \(source))")
+        }
+        func oneOf(_ keyword: ConnectionString.Keyword, _ accepted: [String], supported: [String])
+            throws(ConnectionString.Failure)
+        {
+            guard let text = value(keyword) else { return }
+            guard accepted.contains(text) else {
+                throw bad(keyword, "\(keyword.rawValue) must be one of \(accepted.joined(separator: ", "))")
+            }
+            guard supported.contains(text) else {
+                throw bad(
+                    keyword,
+                    "\(keyword.rawValue)=\(text) is not supported: playerform's connections do "
+                        + supported.joined(separator: " or ") + " only")
+            }
+        }
+        for keyword in [ConnectionString.Keyword.host, .hostaddr, .port]
+        where value(keyword)?.contains(",") == true {
+            throw bad(
+                keyword, "\(keyword.rawValue) names several hosts; playerform connects to one, so give one")
+        }
+        let hostText = value(.host) ?? ""
+        hostAddress = value(.hostaddr).flatMap { $0.isEmpty ? nil : $0 }
+        if let hostAddress {
+            var scratch = in6_addr()
+            guard
+                inet_pton(AF_INET, hostAddress, &scratch) == 1
+                    || inet_pton(AF_INET6, hostAddress, &scratch) == 1
+            else {
+                throw bad(.hostaddr, "hostaddr must be a numeric IPv4 or IPv6 address, such as 192.0.2.7")
+            }
+        }
+        if hostText.hasPrefix("/") {
+            socketFolder = hostText
+            host = "localhost"
+        } else if !hostText.isEmpty {
+            socketFolder = nil
+            host = hostText
+        } else if let hostAddress {
+            socketFolder = nil
+            host = hostAddress
+        } else {
+            socketFolder = Self.defaultSocketFolder
+            host = "localhost"
+        }
+        if let portText = value(.port), !portText.isEmpty {
+            guard let number = Int(portText.trimmingCharacters(in: .whitespaces)),
+                (1...65535).contains(number)
+            else { throw bad(.port, "the port must be a number from 1 to 65535") }
+            port = number
+        } else {
+            port = 5432
+        }
+        guard let user = value(.user).flatMap({ $0.isEmpty ? nil : $0 }) ?? systemUser else {
+            throw .init(
+                reason:
+                    "it names no user, and the system's name of this user is unknown; give user= or PGUSER")
+        }
+        self.user = user
+        database = value(.dbname).flatMap { $0.isEmpty ? nil : $0 } ?? user
+        givenPassword = value(.password)
+        passwordFile =
+            value(.passfile).flatMap { $0.isEmpty ? nil : $0 } ?? environment["HOME"].map { $0 + "/.pgpass" }
+        serverOptions = value(.options).flatMap { $0.isEmpty ? nil : $0 }
+        applicationName =
+            value(.applicationName) ?? value(.fallbackApplicationName) ?? "playerform"
+        if let timeoutText = value(.connectTimeout) {
+            guard let seconds = Int(timeoutText.trimmingCharacters(in: .whitespaces)) else {
+                throw bad(
+                    .connectTimeout, "connect_timeout must be a whole number of seconds (0 for no limit)")
+            }
+            // As libpq: 0 or less waits as long as the system does, and 1 is taken as 2.
+            connectTimeout = seconds <= 0 ? nil : max(seconds, 2)
+        } else {
+            connectTimeout = nil
+        }
+        let modes = SSLMode.allCases.map(\.rawValue)
+        try oneOf(.sslmode, modes, supported: modes)
+        if let modeText = value(.sslmode) {
+            sslMode = SSLMode(rawValue: modeText) ?? .prefer
+        } else if let required = value(.requiressl) {
+            guard required == "0" || required == "1" else {
+                throw bad(.requiressl, "requiressl must be 0 or 1; sslmode=require says the same")
+            }
+            sslMode = required == "1" ? .require : .prefer
+        } else {
+            sslMode = .prefer
+        }
+        sslRootCertificate = value(.sslrootcert)
+        if sslRootCertificate?.isEmpty == true {
+            throw bad(.sslrootcert, "sslrootcert must name a file of certificates, or system")
+        }
+        if sslRootCertificate == "system" && sslMode != .verifyFull {
+            // As libpq: the system's roots vouch for any name they know, so only with the name checked.
+            throw bad(.sslrootcert, "sslrootcert=system needs sslmode=verify-full")
+        }
+        let versions = ["TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3"]
+        try oneOf(.sslMinProtocolVersion, versions, supported: versions)
+        try oneOf(.sslMaxProtocolVersion, versions, supported: versions)
+        minimumTLSVersion = value(.sslMinProtocolVersion) ?? "TLSv1.2"
+        maximumTLSVersion = value(.sslMaxProtocolVersion)
+        if let maximum = maximumTLSVersion,
+            versions.firstIndex(of: maximum) ?? 0 < versions.firstIndex(of: minimumTLSVersion) ?? 0
+        {
+            throw bad(
+                .sslMaxProtocolVersion, "ssl_max_protocol_version is older than ssl_min_protocol_version")
+        }
+        if let encoding = value(.clientEncoding) {
+            let folded = encoding.lowercased().filter { $0 != "-" && $0 != "_" }
+            guard ["utf8", "unicode", "auto"].contains(folded) else {
+                throw bad(
+                    .clientEncoding,
+                    "client_encoding must be UTF8 (or auto): playerform reads and writes UTF-8")
+            }
+        }
+        try oneOf(.gssencmode, ["disable", "prefer", "require"], supported: ["disable", "prefer"])
+        try oneOf(.channelBinding, ["disable", "prefer", "require"], supported: ["disable", "prefer"])
+        try oneOf(
+            .targetSessionAttrs, ["any", "read-write", "read-only", "primary", "standby", "prefer-standby"],
+            supported: ["any", "read-write", "primary"])
+        try oneOf(.loadBalanceHosts, ["disable", "random"], supported: ["disable", "random"])
+        // What a league cannot do without: refused when asked for, ignored when only the
+        // environment has it (set there for other programs).
+        let unsupported: [(ConnectionString.Keyword, String)] = [
+            (.sslcert, "client certificates"), (.sslkey, "client certificates"),
+            (.sslpassword, "client certificates"), (.sslcrl, "certificate revocation lists"),
+            (.sslcrldir, "certificate revocation lists"), (.requireAuth, "require_auth"),
+            (.replication, "replication connections"),
+        ]
+        for (keyword, what) in unsupported {
+            guard let entry = given[keyword], !entry.value.isEmpty else { continue }
+            if case .environment = entry.source { continue }
+            throw bad(
+                keyword, "\(keyword.rawValue) is not supported: playerform's connections have no \(what)")
+        }
+        if value(.sslCertMode) == "require" {
+            throw bad(
+                .sslCertMode, "sslcertmode=require is not supported: playerform sends no client certificate")
+        }
+    }
+
+    /// The URL of the league, with any password as `***`.
     public var description: String {
         var text = "postgres://" + Self.encode(user)
-        if urlPassword != nil { text += ":***" }
-        text += "@" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)/" + Self.encode(database)
+        if givenPassword != nil { text += ":***" }
+        text += "@"
+        if socketFolder == nil { text += host.contains(":") ? "[\(host)]" : Self.encode(host) }
+        text += ":\(port)/" + Self.encode(database)
         var parameters: [String] = []
-        if sslMode != .disable { parameters.append("sslmode=\(sslMode.rawValue)") }
-        if let sslRootCertificate { parameters.append("sslrootcert=\(sslRootCertificate)") }
         if let socketFolder { parameters.append("host=\(socketFolder)") }
+        if let hostAddress { parameters.append("hostaddr=\(hostAddress)") }
+        if sslMode != .prefer { parameters.append("sslmode=\(sslMode.rawValue)") }
+        if let sslRootCertificate { parameters.append("sslrootcert=\(sslRootCertificate)") }
         if !parameters.isEmpty { text += "?" + parameters.joined(separator: "&") }
         return text
     }
@@ -236,66 +367,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         return host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
-    /// `text` with the password between `user:` and `@` of a URL replaced by `***`, for messages
-    /// about a URL that may not parse.
-    public static func masking(_ text: String) -> String {
-        if keywordString(text) { return maskingKeywordPassword(text) }
-        let masked = maskingUserInfo(text)
-        // A password may also be a parameter (`?password=...`, `&sslpassword=...`).
-        guard let mark = masked.firstIndex(of: "?") else { return masked }
-        let parameters = masked[masked.index(after: mark)...].split(
-            separator: "&", omittingEmptySubsequences: false
-        )
-        .map { parameter in
-            guard let equals = parameter.firstIndex(of: "="),
-                parameter[..<equals].lowercased().contains("pass")
-            else { return String(parameter) }
-            return parameter[...equals] + "***"
-        }
-        return masked[...mark] + parameters.joined(separator: "&")
-    }
-
-    /// `text` with what stands between the `:` after a user and the last `@` replaced by `***`.
-    ///
-    /// After `scheme://`, `scheme:/` or `scheme:`. Up to the last `@` of the whole text: a password
-    /// that holds a `/` or a `?` (not encoded, so the URL does not parse) is masked too; masking
-    /// more than the password is harmless.
-    private static func maskingUserInfo(_ text: String) -> String {
-        guard let at = text.lastIndex(of: "@"), let schemeEnd = text[..<at].firstIndex(of: ":") else {
-            return text
-        }
-        let authority = text[text.index(after: schemeEnd)..<at].drop(while: { $0 == "/" })
-        guard let colon = authority.firstIndex(of: ":") else { return text }
-        return String(text[...colon]) + "***" + String(text[at...])
-    }
-
-    /// A libpq keyword string with the value of each keyword that holds `pass` as `***`.
-    private static func maskingKeywordPassword(_ text: String) -> String {
-        var result = ""
-        var rest = Substring(text)
-        while let range = rest.range(of: "pass", options: .caseInsensitive) {
-            // The keyword runs on to its `=`, if it is one.
-            let keywordEnd = rest[range.upperBound...].prefix(while: { $0.isLetter || $0 == "_" }).endIndex
-            result += rest[..<keywordEnd]
-            rest = rest[keywordEnd...]
-            let spaces = rest.prefix(while: { $0 == " " })
-            guard rest.dropFirst(spaces.count).first == "=" else { continue }
-            let afterEquals = rest.dropFirst(spaces.count + 1).drop(while: { $0 == " " })
-            result += "=***"
-            // The value: a quoted one runs to its closing quote (\' escapes one), else to a space.
-            if afterEquals.first == "'" {
-                var index = afterEquals.index(after: afterEquals.startIndex)
-                while index < afterEquals.endIndex, afterEquals[index] != "'" {
-                    if afterEquals[index] == "\\" { index = afterEquals.index(after: index) }
-                    if index < afterEquals.endIndex { index = afterEquals.index(after: index) }
-                }
-                rest = index < afterEquals.endIndex ? afterEquals[afterEquals.index(after: index)...] : ""
-            } else {
-                rest = afterEquals.drop(while: { $0 != " " })
-            }
-        }
-        return result + rest
-    }
+    /// `text` with every password written in it as `***`: see ``ConnectionString/masking(_:)``.
+    public static func masking(_ text: String) -> String { ConnectionString.masking(text) }
 
     /// Where the certificates that a verified server's certificate must chain to come from.
     public enum RootCertificates: Sendable, Equatable {
@@ -315,19 +388,15 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         return environment["HOME"].map { .file($0 + "/.postgresql/root.crt") }
     }
 
-    /// The password to use: the URL's, else `PGPASSWORD` (when not empty), else the first
-    /// matching line of the password file (`PGPASSFILE`, else `~/.pgpass`); nil when none
-    /// applies.
+    /// The password to use: the one given (address, service file, `PGPASSWORD`), else that of
+    /// the first matching line of ``passwordFile``; nil when none applies.
     ///
-    /// As libpq does, a password file that is not a plain file, or that its group or
-    /// others may read or write, is ignored, and `warn` is told why.
-    public func password(environment: [String: String], warn: (String) -> Void = { _ in }) -> String? {
-        if let urlPassword { return urlPassword }
-        if let password = environment["PGPASSWORD"], !password.isEmpty { return password }
-        let file =
-            environment["PGPASSFILE"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? environment["HOME"].map { $0 + "/.pgpass" }
-        guard let file else { return nil }
+    /// As libpq does, a password file that is not a plain file, or that its group or others may
+    /// read or write, is ignored, and `warn` is told why. A line's host is matched against the
+    /// host name, or `localhost` for the default unix socket and the folder for any other.
+    public func password(warn: (String) -> Void = { _ in }) -> String? {
+        if let givenPassword { return givenPassword }
+        guard let file = passwordFile else { return nil }
         var status = stat()
         guard stat(file, &status) == 0 else { return nil }
         guard status.st_mode & S_IFMT == S_IFREG else {
@@ -341,9 +410,13 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             return nil
         }
         guard let contents = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
-        return PasswordFile.password(
-            in: contents, host: socketFolder == nil ? host : "localhost", port: port, database: database,
-            user: user)
+        let fileHost =
+            switch socketFolder {
+            case nil: host
+            case Self.defaultSocketFolder?: "localhost"
+            case let folder?: folder
+            }
+        return PasswordFile.password(in: contents, host: fileHost, port: port, database: database, user: user)
     }
 }
 

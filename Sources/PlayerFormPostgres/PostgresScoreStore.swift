@@ -49,15 +49,16 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     /// - Parameters:
     ///   - location: the server, database and user of the league.
     ///   - password: the password, when the server asks for one (see
-    ///     ``PostgresLocation/password(environment:warn:)``).
+    ///     ``PostgresLocation/password(warn:)``).
     ///   - schema: the PostgreSQL schema holding the tables, made when missing.
     ///   - statementTimeout: how long the server lets one statement run.
-    ///   - applicationName: how the connection is named in the server's `pg_stat_activity`.
+    ///   - applicationName: how the connection is named in the server's `pg_stat_activity`, when
+    ///     not as `location` says.
     ///   - now: the clock that stamps uploads.
     ///   - makeID: makes the identifier of each record.
     public init(
         location: PostgresLocation, password: String?, schema: String = "public",
-        statementTimeout: Duration = .seconds(30), applicationName: String = "playerform",
+        statementTimeout: Duration = .seconds(30), applicationName: String? = nil,
         now: @escaping @Sendable () -> Date = { Date() },
         makeID: @escaping @Sendable () -> UUID = { UUID() }
     ) {
@@ -66,7 +67,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         self.makeID = makeID
         link = Link(
             location: location, password: password, schema: schema, statementTimeout: statementTimeout,
-            applicationName: applicationName)
+            applicationName: applicationName ?? location.applicationName)
     }
 
     /// Connects and brings the schema up to date, so that a server that cannot be reached is

@@ -34,9 +34,9 @@ struct PlayerFormCommand: AsyncParsableCommand {
             PostgreSQL (--store postgres://...) that cannot be reached ends it with 69, a refused \
             user, or one without the privileges a scorekeeper needs (the message gives the GRANTs), \
             with 77, a statement the server stopped with 75, another error of the server with 76, \
-            a URL that cannot be read with 64. A --store shaped like the address of \
-            a server (another scheme, such as postgress:// or pg://, or a host=... string) is \
-            refused with 64 and nothing is created.
+            an address that cannot be read with 64. A --store shaped like the address of \
+            a server in another scheme (such as postgress:// or pg://) is refused with 64 and \
+            nothing is created.
             """,
         version: versionLine,
         subcommands: [Validate.self, Import.self, Export.self, Check.self]
@@ -47,7 +47,7 @@ struct PlayerFormCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The score database, or a shared league's postgres://USER@HOST[:PORT]/DB URL (default: $PLAYERFORM_STORE, else $XDG_DATA_HOME/playerform/scores.sqlite, else ~/.local/share/playerform/scores.sqlite).",
+            "The score database, or a shared league: postgres://USER@HOST[:PORT]/DB or libpq's keywords, such as 'service=league' (default: $PLAYERFORM_STORE, else $XDG_DATA_HOME/playerform/scores.sqlite, else ~/.local/share/playerform/scores.sqlite).",
             valueName: "file"))
     var store: String?
 

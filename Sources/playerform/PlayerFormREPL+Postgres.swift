@@ -20,7 +20,7 @@ extension PlayerFormREPL {
         _ options: Options, environment: [String: String], creating: Bool = true,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async -> Result<any ScoreStore, StoreUnavailable> {
-        guard PostgresLocation.isURL(options.storePath) else {
+        guard PostgresLocation.isLeague(options.storePath) else {
             return await openStore(options, creating: creating, now: now).map { $0 as any ScoreStore }
         }
         switch await openLeague(options.storePath, environment: environment, now: now) {
@@ -40,8 +40,8 @@ extension PlayerFormREPL {
         askPassword: ((String) -> String?)? = PasswordPrompt.atTerminal()
     ) async -> Result<PostgresScoreStore, ScoreStoreError> {
         do throws(ScoreStoreError) {
-            let location = try PostgresLocation(url: url)
-            let password = location.password(environment: environment) { warning in
+            let location = try PostgresLocation(url, environment: environment)
+            let password = location.password { warning in
                 StandardError.write("warning: " + TerminalText.escaped(warning) + "\n")
             }
             var store = PostgresScoreStore(location: location, password: password, now: now)

@@ -33,13 +33,13 @@ struct StorePlace {
             throw ValidationError(
                 "\(source) '\(TerminalText.escaped(PostgresLocation.masking(path)))' looks like the address of a "
                     + "server, but a league is written postgres://USER@HOST[:PORT]/DATABASE (or postgresql://, "
-                    + "in any case). Give that, or the path of a score database (./NAME for a file whose "
+                    + "in any case) or as libpq's keywords (host=HOST dbname=DATABASE). Give that, or the path of a score database (./NAME for a file whose "
                     + "name looks like an address). Nothing was created.")
         }
     }
 
     /// Whether the store is a league on PostgreSQL rather than a score database.
-    var isLeague: Bool { PostgresLocation.isURL(path) }
+    var isLeague: Bool { PostgresLocation.isLeague(path) }
 
     /// Opens the store, the league or the database, or ends the command with the error's exit
     /// status after its message.

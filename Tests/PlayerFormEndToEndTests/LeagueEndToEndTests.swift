@@ -399,9 +399,9 @@ struct LeagueOwnServerTests {
         #expect(
             run.errorLines == [
                 "error: the PostgreSQL server at \(server.folder.path)/.s.PGSQL.5432 refused the user postgres: "
-                    + "it asks for a password and none was given; give it in the URL "
-                    + "(postgres://USER:PASSWORD@...), in PGPASSWORD, or in the password file "
-                    + "(PGPASSFILE, else ~/.pgpass)"
+                    + "it asks for a password and none was given; give it in the address "
+                    + "(postgres://USER:PASSWORD@... or password=...), in PGPASSWORD, or in the password file "
+                    + "(passfile=, PGPASSFILE, else ~/.pgpass)"
             ])
     }
 
@@ -416,7 +416,9 @@ struct LeagueOwnServerTests {
         let home = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
         let file = home.appendingPathComponent(".pgpass")
-        try Data("localhost:*:*:postgres:\(right)\n".utf8).write(to: file)
+        // A socket in a folder other than the default one is matched by the folder, as libpq does.
+        try Data("localhost:*:*:postgres:wrong\n\(server.folder.path):*:*:postgres:\(right)\n".utf8).write(
+            to: file)
         // Through HOME (~/.pgpass) and through PGPASSFILE; an empty PGPASSWORD is none, as for libpq.
         let environments = [
             ["HOME": home.path, "PGPASSWORD": ""],

@@ -9,7 +9,7 @@ struct StoreSeamsTests {
     /// Texts shaped like the address of a server that are not a league URL this program reads.
     static let addresses = [
         "postgress://ann:secret@host/league", "pg://ann:secret@host/league", "postgres:/league",
-        "postgresql+asyncpg://ann:secret@host/league", "host=localhost dbname=league password=secret",
+        "postgresql+asyncpg://ann:secret@host/league", "hots=localhost dbname=league password=secret",
         "HTTP://example.com/scores", "file:/tmp/scores.sqlite", "postgre://ann@host/league?password=secret",
         // Blanks before it, a scheme inside another, none at all, look-alike letters, SQLite's own names.
         "  postgress://ann:secret@host/league", "\tpg://ann:secret@host",
@@ -62,15 +62,25 @@ struct StoreSeamsTests {
         #expect(run.errors.contains("sslpassword=***") && !run.errors.contains("secret"), "\(run.errors)")
     }
 
-    @Test("a league URL's scheme is read in any case: Postgres:// is a league, not a file")
-    func schemeInAnyCase() throws {
+    @Test(
+        "a league URL's scheme is read in any case, and a libpq keyword string is a league too: neither is a file",
+        arguments: [
+            "PostgreSQL://ann@127.0.0.1:1/league", "host=127.0.0.1 port=1 dbname=league password=secret",
+            " service = league",
+        ])
+    func leagueAddresses(address: String) throws {
         let folder = try BuiltBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        try "[league]\nhost=127.0.0.1\nport=1\n".write(
+            to: folder.appendingPathComponent("services"), atomically: true, encoding: .utf8)
         // Port 1 on this machine: nothing listens, so the league cannot be reached (69).
         let run = try BuiltBinary.run(
-            ["--store", "PostgreSQL://ann@127.0.0.1:1/league", "-c", "players"], directory: folder)
+            ["--store", address, "-c", "players"],
+            environment: ["PGSERVICEFILE": folder.path + "/services", "PGSYSCONFDIR": folder.path],
+            directory: folder)
         #expect(run.status == 69, "\(run.errors)")
-        #expect(Self.contents(of: folder).isEmpty)
+        #expect(run.errors.contains("127.0.0.1:1") && !run.errors.contains("secret"), "\(run.errors)")
+        #expect(Self.contents(of: folder) == ["services"])
     }
 
     /// A JSON Lines score file of one record, as `export` writes it.

@@ -6,200 +6,18 @@ import Testing
 
 @testable import PlayerFormPostgres
 
-/// The league URL: parsing, the password never shown, and where the password comes from.
+/// A league whose server cannot be reached.
 ///
 /// No server needed.
-@Suite("The PostgreSQL league URL")
+@Suite("The PostgreSQL league out of reach")
 struct PostgresLocationTests {
-    @Test("a URL gives user, host, port, database and TLS mode; the defaults fill the rest")
-    func parses() throws {
-        let full = try PostgresLocation(url: "postgres://bob@db.example:6543/league?sslmode=require")
-        #expect(full.user == "bob" && full.host == "db.example" && full.port == 6543)
-        #expect(full.database == "league" && full.sslMode == .require && full.urlPassword == nil)
-        let short = try PostgresLocation(url: "postgresql://ann@/scores")
-        #expect(short.host == "localhost" && short.port == 5432 && short.sslMode == .disable)
-        let socket = try PostgresLocation(url: "postgres://ann@localhost:55432/scores?host=/tmp/pgsock")
-        #expect(socket.socketFolder == "/tmp/pgsock" && socket.endpoint == "/tmp/pgsock/.s.PGSQL.55432")
-        let v6 = try PostgresLocation(url: "postgres://ann@[::1]:7000/scores")
-        #expect(v6.host == "::1" && v6.port == 7000 && v6.endpoint == "[::1]:7000")
-        let encoded = try PostgresLocation(url: "postgres://b%40b:p%3Aw@h/d%2Fb")
-        #expect(encoded.user == "b@b" && encoded.urlPassword == "p:w" && encoded.database == "d/b")
-    }
-
-    @Test(
-        "sslmode verify-ca and verify-full take their trusted roots from sslrootcert, else ~/.postgresql/root.crt"
-    )
-    func rootCertificates() throws {
-        let given = try PostgresLocation(
-            url: "postgres://bob@db/league?sslmode=verify-full&sslrootcert=/etc/league.crt")
-        #expect(given.sslMode == .verifyFull && given.sslMode.verifies)
-        #expect(given.rootCertificates(environment: ["HOME": "/home/bob"]) == .file("/etc/league.crt"))
-        #expect(
-            given.description
-                == "postgres://bob@db:5432/league?sslmode=verify-full&sslrootcert=/etc/league.crt")
-        let system = try PostgresLocation(
-            url: "postgres://bob@db/league?sslmode=verify-full&sslrootcert=system")
-        #expect(system.rootCertificates(environment: [:]) == .system)
-        let home = try PostgresLocation(url: "postgres://bob@db/league?sslmode=verify-full")
-        #expect(
-            home.rootCertificates(environment: ["HOME": "/home/bob"])
-                == .file("/home/bob/.postgresql/root.crt"))
-        #expect(home.rootCertificates(environment: [:]) == nil)
-        #expect(!PostgresLocation.SSLMode.require.verifies && !PostgresLocation.SSLMode.prefer.verifies)
-    }
-
-    @Test(
-        "a certificate check with trusted roots that cannot be read fails before connecting, saying what to give"
-    )
-    func unreadableRoots() async throws {
-        let store = PostgresScoreStore(
-            location: try PostgresLocation(
-                url: "postgres://bob@127.0.0.1:1/league?sslmode=verify-full&sslrootcert=/nonexistent/root.crt"
-            ),
-            password: nil)
-        let error = await #expect(throws: ScoreStoreError.self) { try await store.open() }
-        #expect(
-            error
-                == .unreachable(
-                    .server(endpoint: "127.0.0.1:1"),
-                    reason: "sslmode=verify-full checks the server's "
-                        + "certificate against trusted root certificates, and /nonexistent/root.crt cannot be read; give "
-                        + "the file with sslrootcert=FILE, or sslrootcert=system for the system's"))
-    }
-
-    @Test("a URL that cannot be used is refused saying what is wrong and what is accepted")
-    func refuses() {
-        let cases: [(String, String)] = [
-            ("mysql://bob@h/d", "must begin with postgres://"),
-            ("postgres://bob@h", "names no database"),
-            ("postgres://h/d", "names no user"),
-            ("postgres://bob@h:99999/d", "port must be a number"),
-            ("postgres://bob@h:x/d", "port must be a number"),
-            (
-                "postgres://bob@h/d?sslmode=allow",
-                "sslmode must be one of disable, prefer, require, verify-ca, verify-full"
-            ),
-            ("postgres://bob@h/d?sslrootcert=", "sslrootcert= must name a file"),
-            (
-                "postgres://bob@h/d?sslmode=require&sslrootcert=system",
-                "sslrootcert=system needs sslmode=verify-full"
-            ),
-            (
-                "postgres://bob@h/d?sslmode=verify-ca&sslrootcert=system",
-                "sslrootcert=system needs sslmode=verify-full"
-            ),
-            ("postgres://bob@h/d?colour=red", "colour is not known"),
-            ("postgres://bob@h/d?host=relative", "host= must name the folder"),
-        ]
-        for (url, reason) in cases {
-            let error = #expect(throws: ScoreStoreError.self) { try PostgresLocation(url: url) }
-            guard case .invalidAddress(_, let why) = error else {
-                Issue.record("\(url): \(String(describing: error))")
-                continue
-            }
-            #expect(why.contains(reason), "\(url)")
-        }
-    }
-
-    @Test("a password in the URL is never shown: the URL prints it as ***, also when it does not parse")
-    func masksPassword() throws {
-        let location = try PostgresLocation(url: "postgres://bob:s3cret@db:5433/league")
-        #expect(location.urlPassword == "s3cret")
-        #expect(location.description == "postgres://bob:***@db:5433/league")
-        #expect(PostgresLocation.masking("postgres://bob:s3cret@db/league") == "postgres://bob:***@db/league")
-        let error = #expect(throws: ScoreStoreError.self) {
-            try PostgresLocation(url: "postgres://bob:s3cret@db:x/l")
-        }
-        #expect(String(describing: error).contains("s3cret") == false)
-        guard case .invalidAddress(let address, _) = error else {
-            Issue.record("\(String(describing: error))")
-            return
-        }
-        #expect(address == "postgres://bob:***@db:x/l")
-        // A password holding an unencoded / or ?, which the URL cannot parse around.
-        for url in [
-            "postgres://bob:pa/ss@db/league", "postgres://bob:pa?ss@db/league", "postgres://bob:p@ss@db/l",
-        ] {
-            let shown: String
-            do {
-                shown = try PostgresLocation(url: url).description
-            } catch {
-                shown = String(describing: error)
-            }
-            #expect(!shown.contains("pa/ss") && !shown.contains("pa?ss") && !shown.contains("p@ss"), "\(url)")
-        }
-    }
-
-    @Test(
-        "the password comes from the URL, else PGPASSWORD, else the first matching line of the password file")
-    func passwordSources() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("pgpass").path
-        try """
-        # comment
-        other:5432:league:bob:wrong
-        db\\:x:*:league:bob:colon\\:host
-        db:*:*:bob:from\\\\file
-        *:*:*:*:anyone
-        """.write(toFile: file, atomically: true, encoding: .utf8)
-        chmod(file, 0o600)
-        let plain = try PostgresLocation(url: "postgres://bob@db:5433/league")
-        #expect(plain.password(environment: ["PGPASSFILE": file]) == "from\\file")
-        #expect(plain.password(environment: ["PGPASSFILE": file, "PGPASSWORD": "env"]) == "env")
-        let withURL = try PostgresLocation(url: "postgres://bob:url@db/league")
-        #expect(withURL.password(environment: ["PGPASSFILE": file, "PGPASSWORD": "env"]) == "url")
-        let colon = try PostgresLocation(url: "postgres://bob@db%3Ax/league")
-        #expect(colon.host == "db:x")
-        #expect(colon.password(environment: ["PGPASSFILE": file]) == "colon:host")
-        let other = try PostgresLocation(url: "postgres://eve@elsewhere/x")
-        #expect(other.password(environment: ["PGPASSFILE": file]) == "anyone")
-        #expect(
-            other.password(environment: ["PGPASSFILE": folder.appendingPathComponent("none").path]) == nil)
-        #expect(other.password(environment: ["HOME": folder.path]) == nil)
-        #expect(plain.password(environment: ["PGPASSFILE": file, "PGPASSWORD": ""]) == "from\\file")
-    }
-
-    @Test(
-        "a password file its group or others may read or write, or that is not a plain file, is ignored with a warning, as libpq does"
-    )
-    func passwordFilePermissions() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pgpass-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent(".pgpass").path
-        try "*:*:*:*:secret\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let location = try PostgresLocation(url: "postgres://bob@db/league")
-        for mode in [0o604, 0o640, 0o620, 0o602, 0o610, 0o601, 0o777] {
-            chmod(file, mode_t(mode))
-            for environment in [["PGPASSFILE": file], ["HOME": folder.path]] {
-                var warnings: [String] = []
-                #expect(location.password(environment: environment) { warnings.append($0) } == nil)
-                #expect(
-                    warnings == [
-                        "the password file \(file) can be read or written by others than its owner, so it is "
-                            + "ignored; make it u=rw (0600) or less: chmod 600 \(file)"
-                    ], "mode \(String(mode, radix: 8))")
-            }
-        }
-        for mode in [0o600, 0o400] {
-            chmod(file, mode_t(mode))
-            var warnings: [String] = []
-            #expect(location.password(environment: ["PGPASSFILE": file]) { warnings.append($0) } == "secret")
-            #expect(warnings == [])
-        }
-        var warnings: [String] = []
-        #expect(location.password(environment: ["PGPASSFILE": folder.path]) { warnings.append($0) } == nil)
-        #expect(warnings == ["the password file \(folder.path) is not a plain file, so it is ignored"])
-    }
-
     @Test(
         "a server that cannot be reached is an error naming host and port, and a store operation throws it typed"
     )
     func unreachable() async throws {
         // Port 1 on the loopback: nothing listens there.
         let store = PostgresScoreStore(
-            location: try PostgresLocation(url: "postgres://bob:s3cret@127.0.0.1:1/league"),
+            location: try PostgresLocation("postgres://bob:s3cret@127.0.0.1:1/league", environment: [:]),
             password: "s3cret")
         let error = await #expect(throws: ScoreStoreError.self) { try await store.open() }
         #expect(error == .unreachable(.server(endpoint: "127.0.0.1:1"), reason: "connection refused"))
@@ -226,7 +44,8 @@ struct PostgresStoreTests {
     let schema = PostgresTestServer.freshSchema()
 
     init() throws {
-        location = try PostgresLocation(url: PostgresTestServer.url ?? "postgres://nobody@localhost/none")
+        location = try PostgresLocation(
+            PostgresTestServer.url ?? "postgres://nobody@localhost/none", environment: [:])
     }
 
     func store(
@@ -717,13 +536,14 @@ struct PostgresTLSTests {
     let schema = PostgresTestServer.freshSchema()
 
     init() throws {
-        base = try PostgresLocation(url: PostgresTestServer.url ?? "postgres://nobody@localhost/none")
+        base = try PostgresLocation(
+            PostgresTestServer.url ?? "postgres://nobody@localhost/none", environment: [:])
     }
 
     /// A store on the test server at `host` with `parameters`, named `name` in `pg_stat_activity`.
     func store(host: String = "127.0.0.1", _ parameters: String, name: String) throws -> PostgresScoreStore {
         let location = try PostgresLocation(
-            url: "postgres://\(base.user)@\(host):\(base.port)/\(base.database)?\(parameters)")
+            "postgres://\(base.user)@\(host):\(base.port)/\(base.database)?\(parameters)", environment: [:])
         return PostgresScoreStore(location: location, password: nil, schema: schema, applicationName: name)
     }
 

@@ -57,14 +57,14 @@ struct StoreKind: Sendable, CustomTestStringConvertible {
     static let postgres: StoreKind? = PostgresTestServer.url.map { url in
         StoreKind(name: "PostgresScoreStore") { now in
             let schema = PostgresTestServer.freshSchema()
-            let location = try PostgresLocation(url: url)
+            let location = try PostgresLocation(url, environment: [:])
             return (
                 PostgresScoreStore(location: location, password: nil, schema: schema, now: now),
                 { PostgresScoreStore(location: location, password: nil, schema: schema, now: now) }
             )
         } makeFilled: { records in
             let store = PostgresScoreStore(
-                location: try PostgresLocation(url: url), password: nil,
+                location: try PostgresLocation(url, environment: [:]), password: nil,
                 schema: PostgresTestServer.freshSchema())
             _ = try await store.keep(RecordBatch(records))
             return store

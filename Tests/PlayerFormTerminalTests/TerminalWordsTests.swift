@@ -93,9 +93,10 @@ struct TerminalWordsTests {
             (
                 .invalidAddress(
                     "postgres://bob:***@db:x/l", reason: "the port must be a number from 1 to 65535"),
-                "postgres://bob:***@db:x/l: not a PostgreSQL URL this program reads: the port must be a number "
-                    + "from 1 to 65535 (accepted: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|"
-                    + "prefer|require|verify-ca|verify-full&sslrootcert=FILE&host=/socket/folder])"
+                "postgres://bob:***@db:x/l: not a league address this program reads: the port must be a number "
+                    + "from 1 to 65535 (accepted, as libpq reads them: "
+                    + "postgres://[USER[:PASSWORD]@][HOST][:PORT][/DATABASE][?KEYWORD=VALUE&...], or "
+                    + "KEYWORD=VALUE ... such as host=/run/postgresql dbname=league; see LEAGUE in man playerform)"
             ),
             (
                 .newerSchema(database, version: nil),

@@ -86,7 +86,7 @@ end
 
 complete -c 'playerform' -f
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" config' -l 'config' -d 'A JSON rules file, such as {"max": 500}.' -rfka ''
-complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" store' -l 'store' -d 'The score database, or a shared league\'s postgres://USER@HOST[:PORT]/DB URL (default: $PLAYERFORM_STORE, else $XDG_DATA_HOME/playerform/scores.sqlite, else ~/.local/share/playerform/scores.sqlite).' -rfka ''
+complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" store' -l 'store' -d 'The score database, or a shared league: postgres://USER@HOST[:PORT]/DB or libpq\'s keywords, such as \'service=league\' (default: $PLAYERFORM_STORE, else $XDG_DATA_HOME/playerform/scores.sqlite, else ~/.local/share/playerform/scores.sqlite).' -rfka ''
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" no-color' -l 'no-color' -d 'Never colour the output (NO_COLOR=1 does the same).'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" bail' -l 'bail' -d 'When reading a script, stop at the first failed command.'
 complete -c 'playerform' -n '__playerform_should_offer_completions_for_flags_or_options "playerform" history-file' -l 'history-file' -d 'Where to keep the history (default: $XDG_STATE_HOME/playerform/history; /dev/null turns it off).' -rfka ''

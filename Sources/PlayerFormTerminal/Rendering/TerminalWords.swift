@@ -42,8 +42,8 @@ public enum TerminalWords {
             prefix(place) + "\(noun(place)) refused the user \(user): \(reason)"
         case .passwordRequired(let place, let user):
             prefix(place) + "\(noun(place)) refused the user \(user): it asks for a password and none was "
-                + "given; give it in the URL (postgres://USER:PASSWORD@...), in PGPASSWORD, or in the password "
-                + "file (PGPASSFILE, else ~/.pgpass)"
+                + "given; give it in the address (postgres://USER:PASSWORD@... or password=...), in PGPASSWORD, "
+                + "or in the password file (passfile=, PGPASSFILE, else ~/.pgpass)"
         case .storageFull(let place, let reason):
             prefix(place) + "cannot write \(noun(place)): \(reason); nothing was changed"
         case .io(let place, .read, let reason):
@@ -62,9 +62,9 @@ public enum TerminalWords {
         case .notAStore(let place, let content):
             notAStore(place, content)
         case .invalidAddress(let address, let reason):
-            "\(address): not a PostgreSQL URL this program reads: \(reason) (accepted: "
-                + "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require|"
-                + "verify-ca|verify-full&sslrootcert=FILE&host=/socket/folder])"
+            "\(address): not a league address this program reads: \(reason) (accepted, as libpq reads them: "
+                + "postgres://[USER[:PASSWORD]@][HOST][:PORT][/DATABASE][?KEYWORD=VALUE&...], or "
+                + "KEYWORD=VALUE ... such as host=/run/postgresql dbname=league; see LEAGUE in man playerform)"
         case .corrupt(let place, let reason):
             prefix(place) + "\(noun(place)) is damaged: \(reason)"
         case .newerSchema(.server(let endpoint), let version?):
