@@ -4,9 +4,10 @@
 # unix socket only; as root it runs as the user playerform-pg, which .ci/run makes):
 #
 #   uploads/s, C clients   C playerform processes at once, each piping `add NAME 1` K times
-#                          vs  pgbench -M extended -c C -j C -t K of the upload's statements
-#                          (revision bump with NOTIFY, id lookup with nextval, player upsert with
-#                          block count and score insert)
+#                          vs  pgbench -M prepared -c C -j C -t K of the same upload: one call
+#                          of playerform_keep_record (the function the league's schema has: the
+#                          revision bump with NOTIFY, the id check, the player upsert with its
+#                          block count and the score), as playerform sends it
 #   start-up               `quit` piped into playerform --store URL   vs  psql -c 'SELECT 1'
 #   first page             `players` then `quit`                       vs  psql running the page
 #                                                                          query (the block counts,
@@ -89,8 +90,9 @@ def median(command, stdin=b""):
 # size would hold them after its uploads.
 subprocess.run([playerform, "--store", url], input=b"quit\n", check=True)
 start = time.perf_counter()
-sql(f"""INSERT INTO player (id, key, name, points, uploaded_at, uploads)
-  SELECT n + 1, 'player ' || n, 'Player ' || n, n % 10000, 1763712000000, 1
+sql(f"""INSERT INTO player (id, key, key_digest, name, points, uploaded_at, uploads)
+  SELECT n + 1, 'player ' || n, sha256(convert_to('player ' || n, 'UTF8')), 'Player ' || n, n % 10000,
+    1763712000000, 1
   FROM generate_series(0, {players - 1}) AS n;
 INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
   SELECT id, gen_random_uuid(), id, name, points, uploaded_at FROM player;
@@ -104,26 +106,11 @@ print(f"league of {players:,} players (loaded in {time.perf_counter() - start:.1
 
 upload_script = os.path.join(work, "upload.sql")
 with open(upload_script, "w") as file:
-    # The statements of one upload, as PostgresScoreStore sends them.
+    # One upload, as PostgresScoreStore sends it: one statement.
     file.write("""\\set n random(1, 2000000000)
-BEGIN;
-UPDATE meta SET revision = revision + 1 RETURNING pg_notify('playerform', 'public');
-SELECT nextval('score_seq_seq') AS seq, s.name FROM (SELECT 1) AS one
-  LEFT JOIN score AS s ON s.id = (SELECT gen_random_uuid()) \\gset
-WITH kept AS (
-  INSERT INTO player AS p (id, key, name, points, uploaded_at, uploads)
-    VALUES (:seq, 'bench ' || :client_id || ' ' || :n, 'Bench ' || :client_id || ' ' || :n, 1, 1763712000000, 1)
-    ON CONFLICT (key) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points,
-      uploaded_at = EXCLUDED.uploaded_at, uploads = p.uploads + 1
-    RETURNING id
-), counted AS (
-  INSERT INTO roster_block AS b (block, players) SELECT id >> 12, 1 FROM kept WHERE id = :seq
-    ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players
-)
-INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
-  SELECT :seq, gen_random_uuid(), kept.id, 'Bench', 1, 1763712000000 FROM kept
-  ON CONFLICT (id) DO NOTHING RETURNING seq;
-COMMIT;
+SELECT playerform_keep_record(gen_random_uuid(), 'Bench ' || :client_id || ' ' || :n,
+  'bench ' || :client_id || ' ' || :n, sha256(convert_to('bench ' || :client_id || ' ' || :n, 'UTF8')),
+  1, 1763712000000, 'playerform', 'public');
 """)
 
 counter = iter(range(10**9))
@@ -144,7 +131,7 @@ for count in clients:
                 sys.exit("playerform failed: " + process.stderr.read().decode()[-500:])
         ours.append(count * per_client / (time.perf_counter() - start))
         bench = subprocess.run(
-            [f"{pg_bin}/pgbench", "-n", "-M", "extended", "-h", work, "-U", "postgres", "-c", str(count),
+            [f"{pg_bin}/pgbench", "-n", "-M", "prepared", "-h", work, "-U", "postgres", "-c", str(count),
              "-j", str(count), "-t", str(per_client), "-f", upload_script, "postgres"],
             capture_output=True, check=True).stdout.decode()
         theirs.append(float(re.search(r"tps = ([0-9.]+)", bench).group(1)))

@@ -27,7 +27,8 @@ actor Link {
 
     private let location: PostgresLocation
     private let password: String?
-    private let schema: String
+    /// The PostgreSQL schema of the league's tables.
+    let schema: String
     private let statementTimeout: Duration
     private var connection: PostgresConnection?
     private var migrated = false
@@ -352,9 +353,14 @@ actor Link {
         if let error = error as? PSQLError {
             switch error.code {
             case .connectionError:
-                return PostgresStoreError.unreachable(
-                    endpoint: location.endpoint,
-                    reason: tlsReason(error.underlying) ?? Self.reason(error.underlying))
+                let reason = tlsReason(error.underlying) ?? Self.reason(error.underlying)
+                if reason == "connection timed out", let seconds = location.connectTimeout {
+                    // postgres-nio's own limit, set to connect_timeout, came first.
+                    return PostgresStoreError.unreachable(
+                        endpoint: location.endpoint,
+                        reason: "no connection within connect_timeout=\(seconds) seconds")
+                }
+                return PostgresStoreError.unreachable(endpoint: location.endpoint, reason: reason)
             case .sslUnsupported:
                 return PostgresStoreError.unreachable(
                     endpoint: location.endpoint,
@@ -603,7 +609,61 @@ enum Migrations {
             4,
             [#"CREATE INDEX player_key_prefix ON player ((left(key, 64) COLLATE "C"))"#]
         ),
+        (
+            // An upload in one round trip: one call of a function that does in the statement's own
+            // transaction what the client did in five messages (begin, the revision, the record's
+            // id and seq, the player, block and score, commit).
+            5,
+            [Self.keepRecordFunction]
+        ),
     ]
+
+    /// `playerform_keep_record(...)`: keeps a record unless one with its id is kept, and says
+    /// which: 0 kept, 1 the same record was kept already, 2 a different record has its id.
+    ///
+    /// Every writer first locks the one `meta` row, which orders writers; a record already kept
+    /// changes nothing else (no revision, no notification), as a rolled-back transaction did. A new
+    /// record bumps the revision, notifies listeners at commit, and keeps the player (a new one's
+    /// id is the seq of its first record, which no other player has), its block's count when it is
+    /// new, and the score. The player shows its newest record by time.
+    static let keepRecordFunction = """
+        CREATE OR REPLACE FUNCTION playerform_keep_record(
+            record_id uuid, record_name text, record_key text, record_digest bytea,
+            record_points double precision, record_time bigint, channel text, payload text
+        ) RETURNS integer LANGUAGE plpgsql AS $$
+        DECLARE
+            kept score%ROWTYPE;
+            new_seq bigint;
+            kept_player bigint;
+        BEGIN
+            PERFORM 1 FROM meta WHERE id = 1 FOR UPDATE;
+            SELECT * INTO kept FROM score WHERE id = record_id;
+            IF FOUND THEN
+                IF kept.name = record_name AND kept.points = record_points
+                    AND kept.uploaded_at = record_time THEN
+                    RETURN 1;
+                END IF;
+                RETURN 2;
+            END IF;
+            UPDATE meta SET revision = revision + 1 WHERE id = 1;
+            PERFORM pg_notify(channel, payload);
+            new_seq := nextval('score_seq_seq');
+            INSERT INTO player AS p (id, key, key_digest, name, points, uploaded_at, uploads)
+            VALUES (new_seq, record_key, record_digest, record_name, record_points, record_time, 1)
+            ON CONFLICT (key_digest) DO UPDATE SET
+                name = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.name ELSE p.name END,
+                points = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.points ELSE p.points END,
+                uploaded_at = greatest(EXCLUDED.uploaded_at, p.uploaded_at), uploads = p.uploads + 1
+            RETURNING id INTO kept_player;
+            IF kept_player = new_seq THEN
+                INSERT INTO roster_block AS b (block, players) VALUES (new_seq >> 12, 1)
+                ON CONFLICT (block) DO UPDATE SET players = b.players + 1;
+            END IF;
+            INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
+            VALUES (new_seq, record_id, kept_player, record_name, record_points, record_time);
+            RETURN 0;
+        END $$
+        """
 
     /// Brings the schema up to date in one transaction under an advisory lock, so that clients
     /// connecting at once migrate once; refuses a schema newer than this program's.

@@ -37,7 +37,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     private let makeID: @Sendable () -> UUID
 
     /// The schema version this program writes.
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
 
     /// A player's block in `roster_block` is its id shifted right by this: 4,096 records a block
     /// (the queries that read the blocks write it as 12).
@@ -101,16 +101,17 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         }
     }
 
-    /// Keeps `record` unless a record with its id is kept.
+    /// Keeps `record` unless a record with its id is kept, in one round trip: the statement is
+    /// its own transaction.
     /// - Throws: `ScoreStoreError.conflictingRecord(id:)` when a different record has its id.
     private func insert(_ record: ScoreRecord) async throws {
         let milliseconds = Timestamp.milliseconds(record.uploadedAt)
         let key = PlayerName.comparisonKey(record.name)
-        _ = try await link.write { connection in
+        let schema = link.schema
+        _ = try await link.run { connection in
             try await Self.insert(
-                record, key: key, milliseconds: milliseconds, on: connection, logger: Link.logger)
-        } unchanged: {
-            false
+                record, key: key, milliseconds: milliseconds, on: connection, schema: schema,
+                logger: Link.logger)
         }
     }
 
@@ -129,7 +130,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
                 let link = self.link
                 @Sendable func attempt() async throws -> KeptBatch {
                     try await link.write { connection in
-                        try await Self.keep(batch, on: connection)
+                        try await Self.keep(batch, on: connection, schema: link.schema)
                     } unchanged: {
                         KeptBatch()
                     }
@@ -156,8 +157,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     public var keepBatchSize: Int { 1_000 }
 
     /// Keeps `batch` in the open transaction; throws `Link.Unchanged` when nothing changed.
-    private static func keep(_ batch: RecordBatch, on connection: PostgresConnection) async throws
-        -> KeptBatch
+    private static func keep(_ batch: RecordBatch, on connection: PostgresConnection, schema: String)
+        async throws -> KeptBatch
     {
         var result = KeptBatch()
         var position = 0
@@ -171,13 +172,11 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             guard position < batch.count else { break }
             let record = batch.records[position]
             do {
-                _ = try await insert(
+                let added = try await insert(
                     record, key: batch.keys[position],
                     milliseconds: Timestamp.milliseconds(record.uploadedAt),
-                    on: connection, logger: Link.logger)
-                result.added += 1
-            } catch is Link.Unchanged {
-                result.alreadyKept += 1
+                    on: connection, schema: schema, logger: Link.logger)
+                if added { result.added += 1 } else { result.alreadyKept += 1 }
             } catch PostgresStoreError.conflictingRecord {
                 result.conflicting.append(position)
             }
@@ -213,7 +212,7 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
             do {
                 let kept = try await typed {
                     try await link.write { connection in
-                        try await Self.keep(single, on: connection)
+                        try await Self.keep(single, on: connection, schema: link.schema)
                     } unchanged: {
                         KeptBatch()
                     }
@@ -232,58 +231,29 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         return result
     }
 
+    /// Keeps `record` unless a record with its id is kept, in one statement (one round trip):
+    /// see `Migrations.keepRecordFunction`. In a transaction of the caller's, the record is kept
+    /// with it.
+    /// - Returns: true when kept, false when the same record was kept already.
+    /// - Throws: `PostgresStoreError.conflictingRecord(id:)` when a different record has its id.
     static func insert(
         _ record: ScoreRecord, key: String, milliseconds: Int64, on connection: PostgresConnection,
-        logger: Logger
+        schema: String, logger: Logger
     ) async throws -> Bool {
         let id = record.id
         let (name, points) = (record.name, record.points)
-        // The record kept with this id, if any, and the seq of a new one, in one round trip (a seq
-        // taken for a record already kept is a gap, which orders nothing differently).
-        var seq: Int64 = 0
-        var kept: (String, Double, Int64)?
-        for try await (next, storedName, storedPoints, storedTime) in try await connection.query(
+        var outcome = -1
+        for try await answer in try await connection.query(
             """
-            SELECT nextval('score_seq_seq'), s.name, s.points, s.uploaded_at
-            FROM (SELECT 1) AS one LEFT JOIN score AS s ON s.id = \(id)
+            SELECT playerform_keep_record(\(id), \(name), \(key), \(Self.digest(key)), \(points),
+                \(milliseconds), \(ChangeFeed.channel), \(schema))
             """, logger: logger
-        ).decode((Int64, String?, Double?, Int64?).self) {
-            seq = next
-            if let storedName, let storedPoints, let storedTime {
-                kept = (storedName, storedPoints, storedTime)
-            }
+        ).decode(Int.self) { outcome = answer }
+        switch outcome {
+        case 0: return true
+        case 1: return false
+        default: throw PostgresStoreError.conflictingRecord(id: id.uuidString)
         }
-        if let (storedName, storedPoints, storedTime) = kept {
-            guard storedName == name, storedPoints == points, storedTime == milliseconds else {
-                throw PostgresStoreError.conflictingRecord(id: id.uuidString)
-            }
-            throw Link.Unchanged()
-        }
-        // The player (a new one's id is the seq of its first record, which no other player has),
-        // its block's count when it is new, and the score, in one statement.
-        var inserted = false
-        for try await _ in try await connection.query(
-            """
-            WITH kept AS (
-                INSERT INTO player AS p (id, key, key_digest, name, points, uploaded_at, uploads)
-                VALUES (\(seq), \(key), \(Self.digest(key)), \(name), \(points), \(milliseconds), 1)
-                ON CONFLICT (key_digest) DO UPDATE SET
-                    name = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.name ELSE p.name END,
-                    points = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.points ELSE p.points END,
-                    uploaded_at = greatest(EXCLUDED.uploaded_at, p.uploaded_at), uploads = p.uploads + 1
-                RETURNING id
-            ), counted AS (
-                INSERT INTO roster_block AS b (block, players)
-                SELECT id >> 12, 1 FROM kept WHERE id = \(seq)
-                ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players
-            )
-            INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
-            SELECT \(seq), \(id), kept.id, \(name), \(points), \(milliseconds) FROM kept
-            RETURNING seq
-            """, logger: logger
-        ).decode(Int64.self) { inserted = true }
-        guard inserted else { throw Link.Unchanged() }
-        return true
     }
 
     /// Every record kept, oldest first: by time, records of the same time in the order kept.
