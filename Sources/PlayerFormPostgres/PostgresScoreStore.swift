@@ -231,8 +231,9 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         return result
     }
 
-    /// Keeps `record` unless a record with its id is kept, in one statement (one round trip):
-    /// see `Migrations.keepRecordFunction`. In a transaction of the caller's, the record is kept
+    /// Keeps `record` unless a record with its id is kept, in one statement (one round trip).
+    ///
+    /// See `Migrations.keepRecordFunction`. In a transaction of the caller's, the record is kept
     /// with it.
     /// - Returns: true when kept, false when the same record was kept already.
     /// - Throws: `PostgresStoreError.conflictingRecord(id:)` when a different record has its id.
