@@ -614,9 +614,95 @@ enum Migrations {
             // transaction what the client did in five messages (begin, the revision, the record's
             // id and seq, the player, block and score, commit).
             5,
-            [Self.keepRecordFunction]
+            [Self.keepRecordFunction, Self.keepStagedFunction]
         ),
     ]
+
+    /// The temporary table an import copies its records into (`COPY ... FROM STDIN`), one per
+    /// session, emptied at each commit; `playerform_keep_staged()` keeps them.
+    static let stagingTable = """
+        CREATE TEMP TABLE IF NOT EXISTS playerform_staged (
+            pos integer NOT NULL, id uuid NOT NULL, name text NOT NULL, key text NOT NULL,
+            digest bytea NOT NULL, points double precision NOT NULL, uploaded_at bigint NOT NULL
+        ) ON COMMIT DELETE ROWS
+        """
+
+    /// `playerform_keep_staged()`: keeps the records of `playerform_staged` in one set-based pass,
+    /// as `playerform_keep_record` would one after another in the order of `pos`, in the caller's
+    /// transaction (which has bumped the revision), and empties the table.
+    ///
+    /// A record whose id is kept, or comes earlier in the table, is left out: with the same
+    /// content it is said kept already (outcome 1), else conflicting (outcome 2); the rows
+    /// returned are those, by position, and one row (-1, N) with the number of records kept. New
+    /// records take seqs in the order of `pos` from a range of the sequence reserved at once
+    /// (writers hold the `meta` row, so no other takes one meanwhile). Each player shows its
+    /// newest record by time, the last of equal times; a new player's id is the seq of its first
+    /// record, and its block counts it.
+    static let keepStagedFunction = """
+        CREATE OR REPLACE FUNCTION playerform_keep_staged()
+        RETURNS TABLE (position_in_batch integer, outcome bigint) LANGUAGE plpgsql AS $$
+        DECLARE
+            fresh_count bigint;
+            first_seq bigint;
+        BEGIN
+            PERFORM 1 FROM meta WHERE id = 1 FOR UPDATE;
+            CREATE TEMP TABLE IF NOT EXISTS playerform_fresh (
+                pos integer, id uuid, name text, key text, digest bytea, points double precision,
+                uploaded_at bigint, seq bigint
+            ) ON COMMIT DELETE ROWS;
+            TRUNCATE playerform_fresh;
+            -- What is left out: ids kept already, or earlier in the batch.
+            RETURN QUERY
+                SELECT s.pos, CASE WHEN k.name = s.name AND k.points = s.points
+                    AND k.uploaded_at = s.uploaded_at THEN 1::bigint ELSE 2::bigint END
+                FROM playerform_staged AS s JOIN score AS k ON k.id = s.id;
+            RETURN QUERY
+                SELECT later.pos, CASE WHEN earliest.name = later.name AND earliest.points = later.points
+                    AND earliest.uploaded_at = later.uploaded_at THEN 1::bigint ELSE 2::bigint END
+                FROM (SELECT DISTINCT ON (id) * FROM playerform_staged ORDER BY id, pos) AS earliest
+                JOIN playerform_staged AS later ON later.id = earliest.id AND later.pos > earliest.pos
+                WHERE NOT EXISTS (SELECT 1 FROM score AS k WHERE k.id = earliest.id);
+            INSERT INTO playerform_fresh (pos, id, name, key, digest, points, uploaded_at)
+                SELECT DISTINCT ON (s.id) s.pos, s.id, s.name, s.key, s.digest, s.points, s.uploaded_at
+                FROM playerform_staged AS s
+                WHERE NOT EXISTS (SELECT 1 FROM score AS k WHERE k.id = s.id)
+                ORDER BY s.id, s.pos;
+            GET DIAGNOSTICS fresh_count = ROW_COUNT;
+            IF fresh_count > 0 THEN
+                first_seq := nextval('score_seq_seq');
+                PERFORM setval('score_seq_seq', first_seq + fresh_count - 1);
+                UPDATE playerform_fresh AS f SET seq = first_seq + numbered.n - 1
+                FROM (SELECT pos, row_number() OVER (ORDER BY pos) AS n FROM playerform_fresh) AS numbered
+                WHERE numbered.pos = f.pos;
+                WITH grouped AS (
+                    SELECT DISTINCT ON (digest) digest, key, name, points, uploaded_at,
+                        min(seq) OVER (PARTITION BY digest) AS first_record,
+                        count(*) OVER (PARTITION BY digest) AS records
+                    FROM playerform_fresh ORDER BY digest, uploaded_at DESC, seq DESC
+                ), kept AS (
+                    INSERT INTO player AS p (id, key, key_digest, name, points, uploaded_at, uploads)
+                    SELECT first_record, key, digest, name, points, uploaded_at, records FROM grouped
+                    ON CONFLICT (key_digest) DO UPDATE SET
+                        name = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.name ELSE p.name END,
+                        points = CASE WHEN EXCLUDED.uploaded_at >= p.uploaded_at THEN EXCLUDED.points ELSE p.points END,
+                        uploaded_at = greatest(EXCLUDED.uploaded_at, p.uploaded_at),
+                        uploads = p.uploads + EXCLUDED.uploads
+                    RETURNING p.id, p.key_digest
+                ), counted AS (
+                    INSERT INTO roster_block AS b (block, players)
+                    SELECT kept.id >> 12, count(*) FROM kept JOIN grouped ON grouped.digest = kept.key_digest
+                    WHERE kept.id = grouped.first_record GROUP BY 1
+                    ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players
+                )
+                INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
+                SELECT f.seq, f.id, kept.id, f.name, f.points, f.uploaded_at
+                FROM playerform_fresh AS f JOIN kept ON kept.key_digest = f.digest
+                ORDER BY f.seq;
+            END IF;
+            TRUNCATE playerform_staged;
+            RETURN QUERY SELECT -1, fresh_count;
+        END $$
+        """
 
     /// `playerform_keep_record(...)`: keeps a record unless one with its id is kept, and says
     /// which: 0 kept, 1 the same record was kept already, 2 a different record has its id.

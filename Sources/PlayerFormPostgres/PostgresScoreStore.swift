@@ -154,36 +154,78 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
 
     /// 1,000 records per transaction: a league import's progress and Ctrl-C are never more than a
     /// second away.
-    public var keepBatchSize: Int { 1_000 }
+    public var keepBatchSize: Int { 10_000 }
 
-    /// Keeps `batch` in the open transaction; throws `Link.Unchanged` when nothing changed.
+    /// Keeps the records of `batch` and applies its deletions in order, in the open transaction:
+    /// the records between two deletions are copied into the session's staging table
+    /// (`COPY ... FROM STDIN`) and kept by one call of `playerform_keep_staged()`, which counts
+    /// the records kept and says which were kept already or conflict.
     private static func keep(_ batch: RecordBatch, on connection: PostgresConnection, schema: String)
         async throws -> KeptBatch
     {
         var result = KeptBatch()
-        var position = 0
+        try await connection.perform(PostgresQuery(unsafeSQL: Migrations.stagingTable), logger: Link.logger)
+        var start = 0
         var next = 0
-        // The deletions in order with the records (RecordBatch.forEach, which cannot await).
-        while position <= batch.count {
-            while next < batch.deletions.count, batch.deletions[next].position == position {
+        while true {
+            while next < batch.deletions.count, batch.deletions[next].position == start {
                 result.deleted += try await delete(ids: batch.deletions[next].ids, on: connection)
                 next += 1
             }
-            guard position < batch.count else { break }
-            let record = batch.records[position]
-            do {
-                let added = try await insert(
-                    record, key: batch.keys[position],
-                    milliseconds: Timestamp.milliseconds(record.uploadedAt),
-                    on: connection, schema: schema, logger: Link.logger)
-                if added { result.added += 1 } else { result.alreadyKept += 1 }
-            } catch PostgresStoreError.conflictingRecord {
-                result.conflicting.append(position)
+            guard start < batch.count else { break }
+            let end = next < batch.deletions.count ? batch.deletions[next].position : batch.count
+            try await stage(batch, start..<end, on: connection)
+            for try await (position, outcome) in try await connection.query(
+                "SELECT position_in_batch, outcome FROM playerform_keep_staged()", logger: Link.logger
+            ).decode((Int, Int).self) {
+                if position < 0 {
+                    result.added += outcome
+                } else if outcome == 1 {
+                    result.alreadyKept += 1
+                } else {
+                    result.conflicting.append(start + position)
+                }
             }
-            position += 1
+            start = end
         }
+        result.conflicting.sort()
         guard result.added > 0 || result.deleted > 0 else { throw Link.Unchanged(result: result) }
         return result
+    }
+
+    /// Copies the records of `batch` in `range` into the staging table, a megabyte at a time, in
+    /// `COPY`'s text format; each row's `pos` is its place in `range`.
+    private static func stage(_ batch: RecordBatch, _ range: Range<Int>, on connection: PostgresConnection)
+        async throws
+    {
+        try await connection.copyFrom(
+            table: "playerform_staged",
+            columns: ["pos", "id", "name", "key", "digest", "points", "uploaded_at"],
+            logger: Link.logger
+        ) { writer in
+            var buffer = ByteBuffer()
+            buffer.reserveCapacity(1 << 20)
+            for position in range {
+                let record = batch.records[position]
+                let key = batch.keys[position]
+                buffer.writeString("\(position - range.lowerBound)\t\(record.id.uuidString)\t")
+                CopyText.write(record.name, to: &buffer)
+                buffer.writeString("\t")
+                CopyText.write(key, to: &buffer)
+                buffer.writeString("\t\\\\x")
+                for byte in digest(key).readableBytesView {
+                    buffer.writeInteger(CopyText.hexDigits[Int(byte >> 4)])
+                    buffer.writeInteger(CopyText.hexDigits[Int(byte & 0x0F)])
+                }
+                buffer.writeString(
+                    "\t\(record.points)\t\(Timestamp.milliseconds(record.uploadedAt))\n")
+                if buffer.readableBytes >= 1 << 20 {
+                    try await writer.write(buffer)
+                    buffer.clear()
+                }
+            }
+            if buffer.readableBytes > 0 { try await writer.write(buffer) }
+        }
     }
 
     /// Keeps `batch` a record (and a deletion) at a time, each in a transaction of its own.
@@ -620,4 +662,28 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
         return players
     }
 
+}
+
+/// The text format of `COPY`: a backslash, tab, newline or carriage return in a value is written
+/// as an escape.
+enum CopyText {
+    static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// Writes `text` with its escapes to `buffer`.
+    static func write(_ text: String, to buffer: inout ByteBuffer) {
+        let utf8 = text.utf8
+        guard utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else {
+            buffer.writeString(text)
+            return
+        }
+        for byte in utf8 {
+            switch byte {
+            case 0x5C: buffer.writeStaticString("\\\\")
+            case 0x09: buffer.writeStaticString("\\t")
+            case 0x0A: buffer.writeStaticString("\\n")
+            case 0x0D: buffer.writeStaticString("\\r")
+            default: buffer.writeInteger(byte)
+            }
+        }
+    }
 }

@@ -198,6 +198,31 @@ struct ScoreStoreContractTests {
     }
 
     @Test(
+        "one batch is kept as its records one after another: places by first record, newest by time (the last of equal times), an id repeated in it kept once",
+        arguments: StoreKind.all)
+    func keepOneBatchAsInOrder(kind: StoreKind) async throws {
+        let (store, _) = try kind.make(SteppingClock().now)
+        func at(_ seconds: Double) -> Date { Date(timeIntervalSince1970: 1_700_000_000 + seconds) }
+        let ann = ScoreRecord(id: UUID(), name: "Ann", points: 1, uploadedAt: at(10))
+        let bob = ScoreRecord(id: UUID(), name: "Bob", points: 2, uploadedAt: at(5))
+        let olderAnn = ScoreRecord(id: UUID(), name: "ann", points: 3, uploadedAt: at(3))
+        let changedBob = ScoreRecord(id: bob.id, name: "Bob", points: 99, uploadedAt: at(5))
+        let zed = ScoreRecord(id: UUID(), name: #"Zed \t "the" \\ 'back'"#, points: 0.1, uploadedAt: at(20))
+        let sameTimeBob = ScoreRecord(id: UUID(), name: "BOB", points: 7, uploadedAt: at(5))
+        let kept = try await store.keep(RecordBatch([ann, bob, olderAnn, ann, changedBob, zed, sameTimeBob]))
+        #expect(kept.added == 5 && kept.alreadyKept == 1 && kept.conflicting == [4], "\(kept)")
+        let players = try await store.players(from: 0, limit: 5)
+        #expect(players.map(\.name) == ["Ann", "BOB", zed.name])
+        #expect(players.map(\.points) == [1, 7, 0.1])
+        #expect(players.map(\.recordIDs) == [[ann.id, olderAnn.id], [bob.id, sameTimeBob.id], [zed.id]])
+        #expect(try await store.records() == [olderAnn, bob, sameTimeBob, ann, zed])
+        if let checked = store as? any DerivedRowsChecking {
+            let report = try await checked.check()
+            #expect(report.isSound, "\(report.inconsistencies)")
+        }
+    }
+
+    @Test(
         "a batch's deletions apply in order with its records, and say how many records they removed",
         arguments: StoreKind.all)
     func keepDeletesInOrder(kind: StoreKind) async throws {
