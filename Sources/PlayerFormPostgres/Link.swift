@@ -251,10 +251,14 @@ actor Link {
                 password: password, database: location.database, tls: tls)
             if location.hostAddress != nil { configuration.options.tlsServerName = location.host }
         }
-        configuration.options.additionalStartupParameters = [("application_name", applicationName)]
-        if let options = location.serverOptions {
-            configuration.options.additionalStartupParameters.append(("options", options))
+        // The statement timeout is set in the start-up message, not by a statement of its own;
+        // the address's own options come after it, and may change it.
+        let options = ["-c statement_timeout=\(timeoutMilliseconds)", location.serverOptions].compactMap {
+            $0
         }
+        configuration.options.additionalStartupParameters = [
+            ("application_name", applicationName), ("options", options.joined(separator: " ")),
+        ]
         let made: PostgresConnection
         do {
             made = try await Self.connect(
@@ -264,9 +268,6 @@ actor Link {
         }
         nextID += 1
         do {
-            try await made.perform(
-                PostgresQuery(unsafeSQL: "SET statement_timeout = \(timeoutMilliseconds)"),
-                logger: Self.logger)
             if schema != "public" {
                 let quoted = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 try await made.perform(

@@ -162,6 +162,25 @@ struct ConnectionSourcesServerTests {
             ).connected)
     }
 
+    @Test("options reach the server's session, after playerform's own (PGOPTIONS too)")
+    func serverOptions() async throws {
+        let text = "host=\(base.host) port=\(base.port) user=\(base.user) dbname=\(base.database)"
+        _ = try await connect(text, [:], name: uniqueName("made"))
+        for (address, environment) in [
+            (text + " options='-c default_transaction_read_only=on'", [String: String]()),
+            (text, ["PGOPTIONS": "-c default_transaction_read_only=on"]),
+        ] {
+            let location = try PostgresLocation(address, environment: environment, systemUser: "nobody-here")
+            let store = PostgresScoreStore(location: location, password: nil, schema: schema)
+            let error = await #expect(throws: ScoreStoreError.self) {
+                try await store.upload(name: "Bob", points: 1)
+            }
+            #expect(
+                String(describing: error).contains("read-only transaction"), "\(String(describing: error))")
+            await store.close()
+        }
+    }
+
     @Test("hostaddr is the address connected to while host is the name the certificate is checked against")
     func hostAddress() async throws {
         let name = uniqueName("hostaddr")
