@@ -13,6 +13,9 @@
 #                                                                          query (the block counts,
 #                                                                          then 40 players by id and
 #                                                                          their record ids)
+#   import of P records    `playerform import` of the league's export  vs  psql \copy of the same
+#                          (JSON Lines) into a new database            file into a table keyed by
+#                                                                      the records' ids (jsonb)
 #
 # on a league of P players (one score each; loaded with set-based SQL into the tables playerform
 # made, since the load is not what is measured). Each figure is the median of `rounds` runs;
@@ -151,4 +154,26 @@ first = (median([playerform, "--store", url], b"players\nquit\n"), median(psql +
 print(f"  (league now {total:,} players)")
 for label, (a, b) in [("start-up", startup), ("first page", first)]:
     print(f"  {label:<20} playerform {a * 1000:9.1f} ms | psql {b * 1000:9.1f} ms | time {a / b:5.2f} x")
+
+# The import: the league's records, exported, into a new database each round, next to psql
+# loading the same file into a table keyed by the records' ids.
+export = os.path.join(work, "records.jsonl")
+with open(export, "wb") as file:
+    subprocess.run([playerform, "--store", url, "export"], stdout=file, check=True)
+records = sum(1 for _ in open(export, "rb"))
+ours, theirs = [], []
+for round_number in range(rounds):
+    for side in ("a", "b"):
+        sql(f"DROP DATABASE IF EXISTS import_{side}")
+        sql(f"CREATE DATABASE import_{side}")
+    target = f"postgres://postgres@localhost:5432/import_a?host={work}"
+    subprocess.run([playerform, "--store", target], input=b"quit\n", check=True)
+    ours.append(timed([playerform, "--store", target, "import", export]))
+    peer = [arg if arg != "postgres" or index < len(psql) - 1 else "import_b" for index, arg in enumerate(psql)]
+    subprocess.run(peer + ["-c", "CREATE TABLE peer (doc jsonb NOT NULL, "
+                           "id uuid GENERATED ALWAYS AS ((doc->>'id')::uuid) STORED PRIMARY KEY)"], check=True)
+    theirs.append(timed(peer + ["-c", f"\\copy peer (doc) FROM '{export}' WITH (FORMAT csv, QUOTE E'\\x01', "
+                                f"DELIMITER E'\\x02')"]))
+a, b = statistics.median(ours), statistics.median(theirs)
+print(f"  import of {records:,} records playerform {a:7.2f} s | psql \\copy {b:7.2f} s | time {a / b:5.2f} x")
 PY
