@@ -647,39 +647,52 @@ enum Migrations {
             first_seq bigint;
         BEGIN
             PERFORM 1 FROM meta WHERE id = 1 FOR UPDATE;
+            -- A temporary table has no statistics until analyzed: without them a join of
+            -- thousands of rows can be planned as nested loops.
+            ANALYZE playerform_staged;
             CREATE TEMP TABLE IF NOT EXISTS playerform_fresh (
-                pos integer, id uuid, name text, key text, digest bytea, points double precision,
-                uploaded_at bigint, seq bigint
+                n bigint, id uuid, name text, key text, digest bytea, points double precision,
+                uploaded_at bigint
             ) ON COMMIT DELETE ROWS;
-            TRUNCATE playerform_fresh;
+            CREATE TEMP TABLE IF NOT EXISTS playerform_seen (
+                id uuid, name text, points double precision, uploaded_at bigint
+            ) ON COMMIT DELETE ROWS;
+            TRUNCATE playerform_fresh, playerform_seen;
+            -- One look at the kept records, by the index of their ids: the batch's ids as an
+            -- array, so that the cost follows the batch, not the league.
+            INSERT INTO playerform_seen
+                SELECT k.id, k.name, k.points, k.uploaded_at FROM score AS k
+                WHERE k.id = ANY ((SELECT array_agg(id) FROM playerform_staged)::uuid[]);
+            ANALYZE playerform_seen;
             -- What is left out: ids kept already, or earlier in the batch.
             RETURN QUERY
                 SELECT s.pos, CASE WHEN k.name = s.name AND k.points = s.points
                     AND k.uploaded_at = s.uploaded_at THEN 1::bigint ELSE 2::bigint END
-                FROM playerform_staged AS s JOIN score AS k ON k.id = s.id;
+                FROM playerform_staged AS s JOIN playerform_seen AS k ON k.id = s.id;
             RETURN QUERY
                 SELECT later.pos, CASE WHEN earliest.name = later.name AND earliest.points = later.points
                     AND earliest.uploaded_at = later.uploaded_at THEN 1::bigint ELSE 2::bigint END
                 FROM (SELECT DISTINCT ON (id) * FROM playerform_staged ORDER BY id, pos) AS earliest
                 JOIN playerform_staged AS later ON later.id = earliest.id AND later.pos > earliest.pos
-                WHERE NOT EXISTS (SELECT 1 FROM score AS k WHERE k.id = earliest.id);
-            INSERT INTO playerform_fresh (pos, id, name, key, digest, points, uploaded_at)
-                SELECT DISTINCT ON (s.id) s.pos, s.id, s.name, s.key, s.digest, s.points, s.uploaded_at
-                FROM playerform_staged AS s
-                WHERE NOT EXISTS (SELECT 1 FROM score AS k WHERE k.id = s.id)
-                ORDER BY s.id, s.pos;
+                WHERE NOT EXISTS (SELECT 1 FROM playerform_seen AS k WHERE k.id = earliest.id);
+            -- The new records, numbered in the order of the batch.
+            INSERT INTO playerform_fresh (n, id, name, key, digest, points, uploaded_at)
+                SELECT row_number() OVER (ORDER BY pos), id, name, key, digest, points, uploaded_at
+                FROM (
+                    SELECT DISTINCT ON (s.id) s.* FROM playerform_staged AS s
+                    WHERE NOT EXISTS (SELECT 1 FROM playerform_seen AS k WHERE k.id = s.id)
+                    ORDER BY s.id, s.pos
+                ) AS unkept;
             GET DIAGNOSTICS fresh_count = ROW_COUNT;
             IF fresh_count > 0 THEN
+                ANALYZE playerform_fresh;
                 first_seq := nextval('score_seq_seq');
                 PERFORM setval('score_seq_seq', first_seq + fresh_count - 1);
-                UPDATE playerform_fresh AS f SET seq = first_seq + numbered.n - 1
-                FROM (SELECT pos, row_number() OVER (ORDER BY pos) AS n FROM playerform_fresh) AS numbered
-                WHERE numbered.pos = f.pos;
                 WITH grouped AS (
                     SELECT DISTINCT ON (digest) digest, key, name, points, uploaded_at,
-                        min(seq) OVER (PARTITION BY digest) AS first_record,
+                        first_seq + min(n) OVER (PARTITION BY digest) - 1 AS first_record,
                         count(*) OVER (PARTITION BY digest) AS records
-                    FROM playerform_fresh ORDER BY digest, uploaded_at DESC, seq DESC
+                    FROM playerform_fresh ORDER BY digest, uploaded_at DESC, n DESC
                 ), kept AS (
                     INSERT INTO player AS p (id, key, key_digest, name, points, uploaded_at, uploads)
                     SELECT first_record, key, digest, name, points, uploaded_at, records FROM grouped
@@ -696,9 +709,9 @@ enum Migrations {
                     ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players
                 )
                 INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
-                SELECT f.seq, f.id, kept.id, f.name, f.points, f.uploaded_at
+                SELECT first_seq + f.n - 1, f.id, kept.id, f.name, f.points, f.uploaded_at
                 FROM playerform_fresh AS f JOIN kept ON kept.key_digest = f.digest
-                ORDER BY f.seq;
+                ORDER BY f.n;
             END IF;
             TRUNCATE playerform_staged;
             RETURN QUERY SELECT -1, fresh_count;

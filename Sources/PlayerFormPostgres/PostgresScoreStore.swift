@@ -19,8 +19,10 @@ import PostgresNIO
 ///   counting. Deleting a player removes its rows and decrements one block: O(its records).
 /// - Every write transaction first bumps the one row of `meta`, which orders writers: `seq`
 ///   follows commit order, and ``revision()`` changes after every write by any client.
-/// - An upload inserts its record by id with `ON CONFLICT (id) DO NOTHING`; when the connection
-///   is lost before the answer, the upload is sent once more with the same id, so it is kept once.
+/// - An upload is one statement, a call of the schema's `playerform_keep_record`, which keeps the
+///   record unless its id is kept; when the connection is lost before the answer, the upload is
+///   sent once more with the same id, so it is kept once. An import copies each batch into a
+///   temporary table (`COPY ... FROM STDIN`) and keeps it with one call of `playerform_keep_staged`.
 /// - Every write transaction also sends `NOTIFY playerform` with its schema, delivered at commit;
 ///   the store's connection listens, and ``changes(fallbackInterval:)`` yields when one arrives,
 ///   so that an idle view learns of another client's change at once. After a lost connection it
