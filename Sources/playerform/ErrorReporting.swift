@@ -21,8 +21,11 @@ extension PlayerFormCommand {
         let text = root.fullMessage(for: error)
         // Help, the version and completion scripts, and exits with a status and no message.
         guard code != .success, !text.isEmpty else { root.exit(withError: error) }
+        // The parser's messages hold words of the command line as typed: each line is shown as
+        // the program's own messages are, anything a terminal would act on escaped.
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines[0] = errorLine(lines[0], message: root.message(for: error))
+        lines = lines.map(TerminalText.message)
         let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
         bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -46,7 +49,7 @@ extension PlayerFormCommand {
         {
             let names = configuration.subcommands.map { $0._commandName }
             if let meant = CommandCatalog.closest(to: first, among: names) {
-                return "error: Unknown subcommand '\(first)'. Did you mean '\(meant)'?"
+                return "error: Unknown subcommand '\(TerminalText.escaped(first))'. Did you mean '\(meant)'?"
             }
         }
         return line.hasPrefix("Error: ") ? "error: " + line.dropFirst("Error: ".count) : line
@@ -61,8 +64,8 @@ extension PlayerFormCommand {
 
     /// For `playerform --store db players --csv`, sqlite3's habit of a query after the database:
     /// the first word that is not an option, when it is a command of the REPL, and the command
-    /// line that runs it with `-c`; nil otherwise, or when an argument holds a character a
-    /// terminal would act on.
+    /// line that runs it with `-c`; nil otherwise, or when an argument holds a character not shown
+    /// as it is (a control or format character, such as an escape or a right-to-left override).
     static func replCommandHint(_ arguments: [String]) -> String? {
         var index = 0
         while index < arguments.count {
@@ -77,8 +80,7 @@ extension PlayerFormCommand {
             }
         }
         guard index < arguments.count, CommandCatalog.entry(forWord: arguments[index].lowercased()) != nil,
-            arguments.allSatisfy({ !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
-            )
+            arguments.allSatisfy({ TerminalText.message($0) == $0 })
         else { return nil }
         // As the REPL reads it back: a word with a space or a quote quoted as the REPL shows
         // names, which it reads back the same.

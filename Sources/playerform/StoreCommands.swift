@@ -180,7 +180,7 @@ extension PlayerFormCommand {
             Interrupt.install()
             var status: Int32 = 0
             for file in files {
-                let meter = ProgressMeter(verb: "importing \(file):", total: nil)
+                let meter = ProgressMeter(verb: Self.progressVerb(file), total: nil)
                 do {
                     let summary = try await ScoreImport.importFile(
                         at: file, into: store,
@@ -206,6 +206,12 @@ extension PlayerFormCommand {
 
         /// Says what the import of `file` did: each line not imported, by its place, then a note
         /// with the counts.
+        /// What the progress line of importing `file` begins with: its name escaped, as every
+        /// name shown at a terminal is.
+        static func progressVerb(_ file: String) -> String {
+            "importing \(TerminalText.escaped(file)):"
+        }
+
         static func report(_ summary: ImportSummary, of file: String) {
             // Each problem starts with the file and line it concerns.
             for problem in summary.problems { report(problem, label: "") }

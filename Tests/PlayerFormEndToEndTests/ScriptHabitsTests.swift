@@ -381,4 +381,20 @@ struct ScriptHabitsTests {
         #expect(far.status == 64)
         #expect(far.errorLines.first == "error: Unexpected argument 'zebra'")
     }
+
+    @Test(
+        "a usage error shows the words of the command line with escapes: an escape sequence or a right-to-left override typed there never reaches the terminal",
+        arguments: [
+            ["valid\u{1B}ce"], ["--bogus\u{1B}[2J"], ["validate", "--format", "\u{1B}]0;x\u{07}"],
+            ["\u{1B}[2J"], ["--store", "db", "add", "\u{202E}evil", "5"],
+        ])
+    func usageErrorsEscaped(arguments: [String]) throws {
+        let run = try BuiltBinary.run(arguments)
+        #expect(run.status == 64)
+        let shown = String(decoding: run.standardError, as: UTF8.self)
+        #expect(
+            !shown.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{202E}" },
+            "\(shown)")
+        #expect(shown.contains("\\u{1B}") || shown.contains("\\u{202E}"), "\(shown)")
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PlayerFormText
 import Testing
 
 @testable import PlayerFormTerminal
@@ -46,6 +47,18 @@ struct HabitsParsingTests {
                 String(repeating: "x", count: 5),
             ])
         #expect(WordWrap.lines("", width: 80) == [""])
+    }
+
+    @Test(
+        "wrapping counts display columns: wide characters take two, and a wide word is cut between characters"
+    )
+    func wrapWide() {
+        let wide = WordWrap.lines("名前 名前名前 名前名前名前 名前 ok", width: 20, indent: "  ")
+        #expect(wide == ["  名前 名前名前", "  名前名前名前 名前", "  ok"])
+        #expect(wide.allSatisfy { TerminalText.width($0) <= 20 }, "\(wide)")
+        let long = WordWrap.lines(String(repeating: "字", count: 15), width: 20)
+        #expect(long == [String(repeating: "字", count: 10), String(repeating: "字", count: 5)])
+        #expect(WordWrap.lines("e\u{301}e\u{301}", width: 20) == ["e\u{301}e\u{301}"])
     }
 
     @Test("a CSV field is quoted only when it must be, with quotes doubled")

@@ -9,6 +9,16 @@ struct ProgressMeterTests {
         var instant = ContinuousClock.now
     }
 
+    @Test(
+        "the file named in an import's progress line is escaped: an escape sequence in its name is shown, not acted on"
+    )
+    func fileNameEscaped() {
+        #expect(
+            PlayerFormCommand.Import.progressVerb("a\u{1B}[2J\u{202E}.jsonl")
+                == "importing a\\u{1B}[2J\\u{202E}.jsonl:")
+        #expect(PlayerFormCommand.Import.progressVerb("scores.jsonl") == "importing scores.jsonl:")
+    }
+
     @Test("at a terminal: records, rate, part done and time left, at most four times a second, then cleared")
     func shown() {
         let clock = Clock()

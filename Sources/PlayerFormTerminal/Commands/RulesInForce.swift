@@ -125,24 +125,38 @@ public struct RulesInForce: Sendable, Equatable {
 
 /// Breaks text into lines at spaces.
 enum WordWrap {
-    /// `text` in lines of at most `width` characters (at least 20), each starting with `indent`,
-    /// broken between words; a word longer than a line is broken where the line ends.
+    /// `text` in lines of at most `width` terminal columns (at least 20), each starting with
+    /// `indent`, broken between words; a word wider than a line is broken where the line ends,
+    /// between characters. Widths are display widths: a wide character takes two columns.
     static func lines(_ text: String, width: Int, indent: String = "") -> [String] {
-        let room = Swift.max(20, width) - indent.count
+        let room = Swift.max(20, width) - TerminalText.width(indent)
         var lines: [String] = []
         var line = ""
+        var lineWidth = 0
         for word in text.split(separator: " ") {
             var word = Substring(word)
-            if !line.isEmpty, line.count + 1 + word.count <= room {
+            var wordWidth = TerminalText.width(word)
+            if !line.isEmpty, lineWidth + 1 + wordWidth <= room {
                 line += " " + word
+                lineWidth += 1 + wordWidth
                 continue
             }
             if !line.isEmpty { lines.append(indent + line) }
-            while word.count > room {
-                lines.append(indent + word.prefix(room))
-                word = word.dropFirst(room)
+            while wordWidth > room {
+                var end = word.startIndex
+                var headWidth = 0
+                while end < word.endIndex {
+                    let columns = TerminalText.width(of: word[end])
+                    if headWidth + columns > room, end > word.startIndex { break }
+                    headWidth += columns
+                    end = word.index(after: end)
+                }
+                lines.append(indent + word[..<end])
+                word = word[end...]
+                wordWidth -= headWidth
             }
             line = String(word)
+            lineWidth = wordWidth
         }
         if !line.isEmpty || lines.isEmpty { lines.append(indent + line) }
         return lines
