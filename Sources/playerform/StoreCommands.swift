@@ -204,14 +204,14 @@ extension PlayerFormCommand {
             if status != 0 { throw ExitCode(status) }
         }
 
-        /// Says what the import of `file` did: each line not imported, by its place, then a note
-        /// with the counts.
         /// What the progress line of importing `file` begins with: its name escaped, as every
         /// name shown at a terminal is.
         static func progressVerb(_ file: String) -> String {
             "importing \(TerminalText.escaped(file)):"
         }
 
+        /// Says what the import of `file` did: each line not imported, by its place, then a note
+        /// with the counts.
         static func report(_ summary: ImportSummary, of file: String) {
             // Each problem starts with the file and line it concerns.
             for problem in summary.problems { report(problem, label: "") }

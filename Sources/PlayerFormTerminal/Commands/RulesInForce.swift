@@ -125,9 +125,11 @@ public struct RulesInForce: Sendable, Equatable {
 
 /// Breaks text into lines at spaces.
 enum WordWrap {
-    /// `text` in lines of at most `width` terminal columns (at least 20), each starting with
-    /// `indent`, broken between words; a word wider than a line is broken where the line ends,
-    /// between characters. Widths are display widths: a wide character takes two columns.
+    /// `text` in lines of at most `width` terminal columns (at least 20).
+    ///
+    /// Each line starts with `indent` and is broken between words; a word wider than a line is
+    /// broken where the line ends, between characters. Widths are display widths: a wide
+    /// character takes two columns.
     static func lines(_ text: String, width: Int, indent: String = "") -> [String] {
         let room = Swift.max(20, width) - TerminalText.width(indent)
         var lines: [String] = []
