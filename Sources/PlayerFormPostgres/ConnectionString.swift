@@ -132,7 +132,8 @@ public enum ConnectionString {
             if !user.isEmpty { result.append((.user, user)) }
             if userPart.endIndex < userInfo.endIndex {
                 let password = try decoded(userInfo[userInfo.index(after: userPart.endIndex)...], "password")
-                result.append((.password, password))
+                // As libpq: `USER:@HOST` gives no password.
+                if !password.isEmpty { result.append((.password, password)) }
             }
         }
         guard !hostPort.contains(",") else {
@@ -265,7 +266,7 @@ public enum ConnectionString {
         case requireAuth = "require_auth"
         case sslMinProtocolVersion = "ssl_min_protocol_version"
         case sslMaxProtocolVersion = "ssl_max_protocol_version"
-        case replication
+        case replication, requirepeer, gssdelegation
 
         /// The variable libpq reads when the keyword is not given, if any.
         public var environmentVariable: String? {
@@ -301,6 +302,8 @@ public enum ConnectionString {
             case .requireAuth: "PGREQUIREAUTH"
             case .sslMinProtocolVersion: "PGSSLMINPROTOCOLVERSION"
             case .sslMaxProtocolVersion: "PGSSLMAXPROTOCOLVERSION"
+            case .requirepeer: "PGREQUIREPEER"
+            case .gssdelegation: "PGGSSDELEGATION"
             case .fallbackApplicationName, .sslpassword, .keepalives, .keepalivesIdle, .keepalivesInterval,
                 .keepalivesCount, .tcpUserTimeout, .replication:
                 nil

@@ -249,16 +249,19 @@ actor Link {
             configuration = .init(
                 host: location.hostAddress ?? location.host, port: location.port, username: location.user,
                 password: password, database: location.database, tls: tls)
-            if location.hostAddress != nil { configuration.options.tlsServerName = location.host }
+            // The certificate is checked against the host's name; an address has no name to send.
+            if location.hostAddress != nil, !PostgresLocation.isNumericAddress(location.host) {
+                configuration.options.tlsServerName = location.host
+            }
         }
-        // The statement timeout is set in the start-up message, not by a statement of its own;
-        // the address's own options come after it, and may change it.
-        let options = ["-c statement_timeout=\(timeoutMilliseconds)", location.serverOptions].compactMap {
-            $0
-        }
+        // As libpq: `options` only when the address gives some (a connection pooler such as
+        // PgBouncer refuses it unless told to expect it); the client's encoding always.
         configuration.options.additionalStartupParameters = [
-            ("application_name", applicationName), ("options", options.joined(separator: " ")),
+            ("application_name", applicationName), ("client_encoding", "UTF8"),
         ]
+        if let options = location.serverOptions {
+            configuration.options.additionalStartupParameters.append(("options", options))
+        }
         let made: PostgresConnection
         do {
             made = try await Self.connect(
@@ -268,6 +271,13 @@ actor Link {
         }
         nextID += 1
         do {
+            // The address's options may set the statement timeout; only when they do not does
+            // the program set its own.
+            if location.serverOptions?.contains("statement_timeout") != true {
+                try await made.perform(
+                    PostgresQuery(unsafeSQL: "SET statement_timeout = \(timeoutMilliseconds)"),
+                    logger: Self.logger)
+            }
             if schema != "public" {
                 let quoted = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
                 try await made.perform(
@@ -322,11 +332,16 @@ actor Link {
                     if first() { continuation.resume(throwing: error) }
                 }
             }
-            Task {
+            let timer = Task {
                 try? await Task.sleep(for: limit)
                 guard first() else { return }
                 continuation.resume(throwing: ConnectTimedOut(limit: limit))
                 attempt.cancel()
+            }
+            // The timer ends with the attempt, whichever comes first.
+            Task {
+                _ = await attempt.result
+                timer.cancel()
             }
         }
     }
@@ -635,8 +650,7 @@ enum Migrations {
     /// A record whose id is kept, or comes earlier in the table, is left out: with the same
     /// content it is said kept already (outcome 1), else conflicting (outcome 2); the rows
     /// returned are those, by position, and one row (-1, N) with the number of records kept. New
-    /// records take seqs in the order of `pos` from a range of the sequence reserved at once
-    /// (writers hold the `meta` row, so no other takes one meanwhile). Each player shows its
+    /// records take seqs of the sequence in the order of `pos`. Each player shows its
     /// newest record by time, the last of equal times; a new player's id is the seq of its first
     /// record, and its block counts it.
     static let keepStagedFunction = """
@@ -644,7 +658,7 @@ enum Migrations {
         RETURNS TABLE (position_in_batch integer, outcome bigint) LANGUAGE plpgsql AS $$
         DECLARE
             fresh_count bigint;
-            first_seq bigint;
+            seqs bigint[];
         BEGIN
             PERFORM 1 FROM meta WHERE id = 1 FOR UPDATE;
             -- A temporary table has no statistics until analyzed: without them a join of
@@ -686,11 +700,13 @@ enum Migrations {
             GET DIAGNOSTICS fresh_count = ROW_COUNT;
             IF fresh_count > 0 THEN
                 ANALYZE playerform_fresh;
-                first_seq := nextval('score_seq_seq');
-                PERFORM setval('score_seq_seq', first_seq + fresh_count - 1);
+                -- A seq for each new record, in order: nextval needs only USAGE on the sequence,
+                -- which a scorekeeper has, where setval would need UPDATE.
+                seqs := ARRAY(
+                    SELECT nextval('score_seq_seq') FROM generate_series(1, fresh_count) ORDER BY 1);
                 WITH grouped AS (
                     SELECT DISTINCT ON (digest) digest, key, name, points, uploaded_at,
-                        first_seq + min(n) OVER (PARTITION BY digest) - 1 AS first_record,
+                        seqs[min(n) OVER (PARTITION BY digest)] AS first_record,
                         count(*) OVER (PARTITION BY digest) AS records
                     FROM playerform_fresh ORDER BY digest, uploaded_at DESC, n DESC
                 ), kept AS (
@@ -709,7 +725,7 @@ enum Migrations {
                     ON CONFLICT (block) DO UPDATE SET players = b.players + EXCLUDED.players
                 )
                 INSERT INTO score (seq, id, player_id, name, points, uploaded_at)
-                SELECT first_seq + f.n - 1, f.id, kept.id, f.name, f.points, f.uploaded_at
+                SELECT seqs[f.n], f.id, kept.id, f.name, f.points, f.uploaded_at
                 FROM playerform_fresh AS f JOIN kept ON kept.key_digest = f.digest
                 ORDER BY f.n;
             END IF;

@@ -146,6 +146,12 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
+    /// Whether `text` is a numeric IPv4 or IPv6 address rather than a name.
+    public static func isNumericAddress(_ text: String) -> Bool {
+        var scratch = in6_addr()
+        return inet_pton(AF_INET, text, &scratch) == 1 || inet_pton(AF_INET6, text, &scratch) == 1
+    }
+
     /// The system's name of the user running the program, libpq's default user.
     public static func systemUserName() -> String? {
         guard let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name else { return nil }
@@ -228,11 +234,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         let hostText = value(.host) ?? ""
         hostAddress = value(.hostaddr).flatMap { $0.isEmpty ? nil : $0 }
         if let hostAddress {
-            var scratch = in6_addr()
-            guard
-                inet_pton(AF_INET, hostAddress, &scratch) == 1
-                    || inet_pton(AF_INET6, hostAddress, &scratch) == 1
-            else {
+            guard Self.isNumericAddress(hostAddress) else {
                 throw bad(.hostaddr, "hostaddr must be a numeric IPv4 or IPv6 address, such as 192.0.2.7")
             }
         }
@@ -264,7 +266,8 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         }
         self.user = user
         database = value(.dbname).flatMap { $0.isEmpty ? nil : $0 } ?? user
-        givenPassword = value(.password)
+        // As libpq: an empty password is none, so the password file is read.
+        givenPassword = value(.password).flatMap { $0.isEmpty ? nil : $0 }
         passwordFile =
             value(.passfile).flatMap { $0.isEmpty ? nil : $0 } ?? environment["HOME"].map { $0 + "/.pgpass" }
         serverOptions = value(.options).flatMap { $0.isEmpty ? nil : $0 }
@@ -296,6 +299,10 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         if sslRootCertificate?.isEmpty == true {
             throw bad(.sslrootcert, "sslrootcert must name a file of certificates, or system")
         }
+        if sslRootCertificate == "system" && value(.sslmode) == nil && value(.requiressl) == nil {
+            // As libpq 16: the system's roots make verify-full the default.
+            sslMode = .verifyFull
+        }
         if sslRootCertificate == "system" && sslMode != .verifyFull {
             // As libpq: the system's roots vouch for any name they know, so only with the name checked.
             throw bad(.sslrootcert, "sslrootcert=system needs sslmode=verify-full")
@@ -325,17 +332,19 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             .targetSessionAttrs, ["any", "read-write", "read-only", "primary", "standby", "prefer-standby"],
             supported: ["any", "read-write", "primary"])
         try oneOf(.loadBalanceHosts, ["disable", "random"], supported: ["disable", "random"])
-        // What a league cannot do without: refused when asked for, ignored when only the
-        // environment has it (set there for other programs).
-        let unsupported: [(ConnectionString.Keyword, String)] = [
-            (.sslcert, "client certificates"), (.sslkey, "client certificates"),
-            (.sslpassword, "client certificates"), (.sslcrl, "certificate revocation lists"),
-            (.sslcrldir, "certificate revocation lists"), (.requireAuth, "require_auth"),
-            (.replication, "replication connections"),
+        // What a league cannot do: refused when asked for. A client certificate only adds to a
+        // connection, so one set in the environment (for other programs) is passed over; a
+        // check the connection must pass is refused from anywhere, since passing it over would
+        // connect with less than was asked.
+        let unsupported: [(ConnectionString.Keyword, String, fromEnvironment: Bool)] = [
+            (.sslcert, "client certificates", false), (.sslkey, "client certificates", false),
+            (.sslpassword, "client certificates", false), (.sslcrl, "certificate revocation lists", true),
+            (.sslcrldir, "certificate revocation lists", true), (.requireAuth, "require_auth", true),
+            (.requirepeer, "requirepeer", true), (.replication, "replication connections", false),
         ]
-        for (keyword, what) in unsupported {
+        for (keyword, what, fromEnvironment) in unsupported {
             guard let entry = given[keyword], !entry.value.isEmpty else { continue }
-            if case .environment = entry.source { continue }
+            if case .environment = entry.source, !fromEnvironment { continue }
             throw bad(
                 keyword, "\(keyword.rawValue) is not supported: playerform's connections have no \(what)")
         }

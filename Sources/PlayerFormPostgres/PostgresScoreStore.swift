@@ -154,8 +154,8 @@ public final class PostgresScoreStore: ScoreStore, Sendable {
     /// import ends with it.
     static let insufficientPrivilege = "42501"
 
-    /// 1,000 records per transaction: a league import's progress and Ctrl-C are never more than a
-    /// second away.
+    /// 10,000 records per transaction, each batch copied at once: a league import's progress and
+    /// Ctrl-C are never more than a second away.
     public var keepBatchSize: Int { 10_000 }
 
     /// Keeps the records of `batch` and applies its deletions in order, in the open transaction:

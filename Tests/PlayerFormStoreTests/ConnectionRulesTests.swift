@@ -149,6 +149,12 @@ struct ConnectionRulesTests {
             toFile: home.appendingPathComponent(".pg_service.conf").path, atomically: true, encoding: .utf8)
         #expect(
             try location("service=league", ["HOME": home.path, "PGSYSCONFDIR": system.path]).port == 6543)
+        // A file written on Windows, its lines ending in CRLF, is read as libpq reads it.
+        let windows = folder.appendingPathComponent("windows.conf").path
+        try "# crlf\r\n[desk]\r\nhost=db.example\r\nport=6001\r\n".write(
+            toFile: windows, atomically: true, encoding: .utf8)
+        let desk = try location("service=desk", ["PGSERVICEFILE": windows, "PGSYSCONFDIR": system.path])
+        #expect(desk.host == "db.example" && desk.port == 6001)
         #expect(
             refusal("service=gone", environment)
                 == "no service file defines the service gone; looked in \(userFile) and \(system.path)/pg_service.conf"
@@ -179,6 +185,9 @@ struct ConnectionRulesTests {
         #expect(try location("requiressl=1").sslMode == .require)
         #expect(try location("requiressl=1 sslmode=disable").sslMode == .disable)
         #expect(try location("hostaddr=127.0.0.1").host == "127.0.0.1")
+        // As libpq 16: the system's roots make verify-full the default, and only that.
+        #expect(try location("host=h sslrootcert=system").sslMode == .verifyFull)
+        #expect(try location("host=h gssdelegation=0").host == "h")
         let noUser = #expect(throws: ScoreStoreError.self) {
             try PostgresLocation("postgresql://", environment: [:], systemUser: nil)
         }
@@ -286,8 +295,16 @@ struct ConnectionRulesTests {
         for (text, environment, reason) in cases {
             #expect(refusal(text, environment) == reason, "\(text) \(environment)")
         }
-        // Set in the environment for other programs, what a league does without is passed over.
+        // Set in the environment for other programs, a client certificate is passed over; a check
+        // the connection must pass is not.
         #expect(refusal("host=h", ["PGSSLCERT": "/x.crt", "PGSSLKEY": "/x.key"]) == nil)
+        #expect(
+            refusal("host=h", ["PGREQUIREAUTH": "scram-sha-256"])
+                == "require_auth is not supported: playerform's connections have no require_auth "
+                + "(require_auth from PGREQUIREAUTH)")
+        #expect(
+            refusal("host=/tmp requirepeer=postgres")
+                == "requirepeer is not supported: playerform's connections have no requirepeer")
         #expect(
             refusal("host=h client_encoding=UTF-8 gssencmode=prefer target_session_attrs=read-write") == nil)
     }
@@ -367,6 +384,9 @@ struct ConnectionRulesTests {
         #expect(
             try location("postgres://bob@db/league", withFile.merging(["PGPASSWORD": ""]) { $1 }).password()
                 == "from\\file")
+        // An empty password, in the URL or as a keyword, is none: the environment and the file apply.
+        #expect(try location("postgres://bob:@db/league", ["PGPASSWORD": "env"]).password() == "env")
+        #expect(try location("host=db user=bob password=''", withFile).password() == "from\\file")
     }
 
     @Test(

@@ -192,5 +192,11 @@ struct ConnectionSourcesServerTests {
         }
         let seen = try await connect(text + " application_name=\(name)", [:], name: name)
         #expect(seen.connected && seen.encrypted == serverOffersTLS)
+        // An address alone: no name to check, none sent (TLS refuses an address as a name).
+        let bare = uniqueName("address")
+        let alone = try await connect(
+            "hostaddr=127.0.0.1 port=\(base.port) user=\(base.user) dbname=\(base.database) application_name=\(bare)",
+            [:], name: bare)
+        #expect(alone.connected && alone.encrypted == serverOffersTLS)
     }
 }

@@ -83,6 +83,7 @@ struct ConnectionStringLibpqTests {
             "postgresql://h/d?sslmode=verify-full&sslrootcert=/etc/root.crt", "postgresql://h/d?ssl=true",
             "postgresql://h/d?colour=red", "postgresql://h/d?sslmode", "postgresql://h/d%zz",
             "postgresql://h/d?application_name=a%20b", "postgresql://:5433/d", "postgresql://u@/d",
+            "postgresql://u:@h/d",
             "host=localhost port=5432 dbname=mydb connect_timeout=10", "host=/run/postgresql dbname=league",
             "  host = db  port=6543 user='ann o\\'brien' password='a b\\\\c' dbname=le\\ ague",
             "dbname=''", "host=h colour=red", "host=h dbname", "host=h password='abc", "service=league",
