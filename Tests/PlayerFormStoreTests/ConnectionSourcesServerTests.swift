@@ -28,47 +28,19 @@ struct ConnectionSourcesServerTests {
     /// A name no other connection has, for finding this spec's connection in `pg_stat_activity`.
     func uniqueName(_ what: String) -> String { "spec-\(what)-\(UUID().uuidString.prefix(8))" }
 
-    /// Runs `work` on a plain connection of the spec's own.
-    func withAdmin<T: Sendable>(_ work: (PostgresConnection, Logger) async throws -> T) async throws -> T {
-        var configuration = PostgresConnection.Configuration(
-            host: base.host, port: base.port, username: base.user, password: nil, database: base.database,
-            tls: .disable)
-        configuration.options.additionalStartupParameters = [("application_name", "spec admin")]
-        var logger = Logger(label: "spec")
-        logger.logLevel = .critical
-        let connection = try await PostgresConnection.connect(
-            configuration: configuration, id: 0, logger: logger)
-        do {
-            let result = try await work(connection, logger)
-            try await connection.close()
-            return result
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-    }
-
     /// Whether the server sees a connection named `name`, and whether it is encrypted.
     func seen(_ name: String) async throws -> (connected: Bool, encrypted: Bool) {
-        try await withAdmin { connection, logger in
-            var answer = (connected: false, encrypted: false)
-            for try await ssl in try await connection.query(
-                """
-                SELECT s.ssl FROM pg_stat_ssl AS s JOIN pg_stat_activity AS a USING (pid)
-                WHERE a.application_name = \(name)
-                """, logger: logger
-            ).decode(Bool.self) { answer = (true, ssl) }
-            return answer
-        }
+        let encrypted = try await PostgresTestServer.encryption(ofConnectionNamed: name, at: base)
+        return (encrypted != nil, encrypted ?? false)
     }
 
     /// The folder of the server's unix socket, as the server says.
     func socketFolder() async throws -> String {
-        try await withAdmin { connection, logger in
+        try await PostgresTestServer.withAdmin(at: base) { connection in
             var folders = ""
-            for try await text in try await connection.query("SHOW unix_socket_directories", logger: logger)
-                .decode(String.self)
-            {
+            for try await text in try await connection.query(
+                "SHOW unix_socket_directories", logger: PostgresTestServer.logger
+            ).decode(String.self) {
                 folders = text
             }
             return String(folders.split(separator: ",").first ?? "").trimmingCharacters(in: .whitespaces)

@@ -59,28 +59,7 @@ struct PostgresStoreTests {
     /// A plain connection to the server, for doing to a store what another program would.
     @discardableResult
     func withAdmin<T: Sendable>(_ work: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        var logger = Logger(label: "spec")
-        logger.logLevel = .critical
-        let configuration: PostgresConnection.Configuration
-        if let folder = location.socketFolder {
-            configuration = .init(
-                unixSocketPath: "\(folder)/.s.PGSQL.\(location.port)", username: location.user, password: nil,
-                database: location.database)
-        } else {
-            configuration = .init(
-                host: location.host, port: location.port, username: location.user, password: nil,
-                database: location.database, tls: .disable)
-        }
-        let connection = try await PostgresConnection.connect(
-            configuration: configuration, id: 0, logger: logger)
-        do {
-            let result = try await work(connection)
-            try await connection.close()
-            return result
-        } catch {
-            try? await connection.close()
-            throw error
-        }
+        try await PostgresTestServer.withAdmin(at: location, work)
     }
 
     @Test("clients connecting at once to a new league make its schema once, under the advisory lock")
@@ -553,28 +532,7 @@ struct PostgresTLSTests {
 
     /// Whether the connection named `name` is encrypted, as the server sees it.
     func encrypted(_ name: String) async throws -> Bool? {
-        var configuration = PostgresConnection.Configuration(
-            host: base.host, port: base.port, username: base.user, password: nil, database: base.database,
-            tls: .disable)
-        configuration.options.additionalStartupParameters = [("application_name", "spec admin")]
-        var logger = Logger(label: "spec")
-        logger.logLevel = .critical
-        let connection = try await PostgresConnection.connect(
-            configuration: configuration, id: 0, logger: logger)
-        var answer: Bool?
-        do {
-            for try await ssl in try await connection.query(
-                """
-                SELECT s.ssl FROM pg_stat_ssl AS s JOIN pg_stat_activity AS a USING (pid)
-                WHERE a.application_name = \(name)
-                """, logger: logger
-            ).decode(Bool.self) { answer = ssl }
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try await connection.close()
-        return answer
+        try await PostgresTestServer.encryption(ofConnectionNamed: name, at: base)
     }
 
     @Test(
